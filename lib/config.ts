@@ -1,0 +1,69 @@
+import path from "node:path";
+import { z } from "zod";
+
+// Every setting the product reads, in one place, validated once. The README's settings
+// table mirrors this schema.
+const bool = z
+  .enum(["true", "false", "1", "0", "yes", "no"])
+  .transform((v) => v === "true" || v === "1" || v === "yes");
+const int = (def: number, min = 0) => z.coerce.number().int().min(min).default(def);
+
+const schema = z.object({
+  PORT: int(3000, 0),
+  HOST: z.string().default("0.0.0.0"),
+  /** Public origin of the app (scheme://host[:port]); SIWE messages must name it. */
+  APP_URL: z.string().url().optional(),
+  DATABASE_URL: z.string().default("file:./data/reseller.db"),
+  REDIS_URL: z.string().optional(),
+  /** memory | redis | postgres. Default: redis when REDIS_URL is set, postgres on PostgreSQL, else memory. */
+  RATE_LIMIT_STORE: z.enum(["memory", "redis", "postgres"]).optional(),
+  RATE_LIMIT_PUBLIC_PER_MINUTE: int(60, 1),
+  RATE_LIMIT_PUBLIC_CREATES_PER_DAY: int(100, 1),
+  RATE_LIMIT_KEY_PER_MINUTE: int(300, 1),
+  /** Honour X-Forwarded-For for the client IP (only behind a proxy you control). */
+  TRUST_PROXY: bool.default(false),
+  PLATFORM_FEE_BPS: int(25, 0),
+  MARKUP_CAP_BPS: int(1000, 0),
+  QUOTE_TTL_SECONDS: int(60, 1),
+  ORDER_TTL_SECONDS: int(3600, 1),
+  /** simulated is the only engine today; real providers plug in behind lib/engine. */
+  ENGINE: z.enum(["simulated"]).default("simulated"),
+  SANDBOX: bool.default(true),
+  /** Simulated engine: seconds between confirming -> exchanging -> sending -> finished. */
+  SIM_STEP_SECONDS: z.coerce.number().min(0).max(3600).default(3),
+  /** Simulated engine: also deposit automatically this many seconds after creation (0 = off). */
+  SIM_AUTO_DEPOSIT_SECONDS: z.coerce.number().min(0).default(0),
+  /** Run the order worker inside the app process. */
+  WORKER_IN_PROCESS: bool.default(true),
+  WORKER_POLL_MS: int(500, 10),
+  /** Serve the dashboard (Next.js) from this process; false for API-only instances. */
+  SERVE_DASHBOARD: bool.default(true),
+  MAX_BODY_BYTES: int(16 * 1024, 256),
+  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  NEXTAUTH_SECRET: z.string().optional(),
+});
+
+export type Config = z.infer<typeof schema> & { databaseProvider: "sqlite" | "postgresql"; sqlitePath: string | null };
+
+let cached: Config | null = null;
+
+export function getConfig(): Config {
+  if (cached) return cached;
+  const parsed = schema.safeParse(process.env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`).join("\n");
+    throw new Error(`invalid settings:\n${lines}`);
+  }
+  const c = parsed.data;
+  const provider = /^postgres(ql)?:\/\//.test(c.DATABASE_URL) ? "postgresql" : "sqlite";
+  if (provider === "sqlite" && !c.DATABASE_URL.startsWith("file:"))
+    throw new Error("DATABASE_URL must be file:<path> (SQLite) or postgres://... (PostgreSQL)");
+  const sqlitePath = provider === "sqlite" ? path.resolve(c.DATABASE_URL.slice("file:".length)) : null;
+  cached = { ...c, databaseProvider: provider, sqlitePath };
+  return cached;
+}
+
+/** Tests and the CLI change process.env before use; let them re-read it. */
+export function resetConfigForTests() {
+  cached = null;
+}

@@ -1,0 +1,36 @@
+import fs from "node:fs";
+import path from "node:path";
+import { PrismaBetterSqlite3 } from "@prisma/adapter-better-sqlite3";
+import { PrismaPg } from "@prisma/adapter-pg";
+import { PrismaClient as SqliteClient } from "./generated/sqlite/client";
+import { PrismaClient as PgClient } from "./generated/postgresql/client";
+import { getConfig } from "@/lib/config";
+
+// Prisma cannot choose its provider at run time, so there are two generated clients from
+// two identical schemas; this module picks one by the DATABASE_URL scheme. Their APIs are
+// the same, so the rest of the code is typed against one of them.
+export type Db = SqliteClient;
+export type Tx = Omit<Db, "$connect" | "$disconnect" | "$on" | "$transaction" | "$extends">;
+export type { Order, Reseller, ApiKey, LedgerEntry, OrderEvent } from "./generated/sqlite/client";
+
+const g = globalThis as unknown as { __resellerDb?: { url: string; db: Db } };
+
+export function createDb(url: string): Db {
+  if (/^postgres(ql)?:\/\//.test(url)) {
+    return new PgClient({ adapter: new PrismaPg({ connectionString: url, max: 10 }) }) as unknown as Db;
+  }
+  const file = path.resolve(url.replace(/^file:/, ""));
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  return new SqliteClient({ adapter: new PrismaBetterSqlite3({ url: file, timeout: 10_000 }) });
+}
+
+/** The process-wide client (shared through globalThis by every bundle in the process). */
+export function getDb(): Db {
+  const url = getConfig().DATABASE_URL;
+  if (!g.__resellerDb || g.__resellerDb.url !== url) g.__resellerDb = { url, db: createDb(url) };
+  return g.__resellerDb.db;
+}
+
+export function isUniqueViolation(e: unknown): boolean {
+  return typeof e === "object" && e !== null && (e as { code?: string }).code === "P2002";
+}

@@ -1,0 +1,22 @@
+import { getConfig } from "@/lib/config";
+import { SimulatedEngine } from "./simulated";
+import type { Engine } from "./types";
+
+export type { Engine, EngineContext, EngineStep, PairTerms } from "./types";
+
+const g = globalThis as unknown as { __resellerEngine?: Engine };
+
+/** The configured engine, one per process. */
+export function getEngine(): Engine {
+  if (!g.__resellerEngine) {
+    const name = getConfig().ENGINE;
+    if (name !== "simulated") throw new Error(`unknown engine ${name}`);
+    g.__resellerEngine = new SimulatedEngine();
+  }
+  return g.__resellerEngine;
+}
+
+export function getSandboxEngine(): SimulatedEngine | null {
+  const e = getEngine();
+  return getConfig().SANDBOX && e instanceof SimulatedEngine ? e : null;
+}

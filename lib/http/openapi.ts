@@ -1,0 +1,119 @@
+import { z } from "zod";
+import { ERROR_STATUS, type ErrorCode } from "@/lib/errors";
+import * as s from "./schemas";
+
+// The OpenAPI 3.1 document of the v1 API, generated from the zod schemas that validate
+// requests (lib/http/schemas.ts). OpenAPI 3.1 uses JSON Schema 2020-12, zod's native target.
+
+const schema = (t: z.ZodType, io: "input" | "output" = "output") => {
+  const { $schema: _drop, ...rest } = z.toJSONSchema(t, { io, unrepresentable: "any" }) as Record<string, unknown>;
+  return rest;
+};
+
+const codesFor = (status: number) =>
+  (Object.entries(ERROR_STATUS) as [ErrorCode, number][]).filter(([, st]) => st === status).map(([c]) => c);
+
+const errorResponses = (...statuses: number[]) =>
+  Object.fromEntries(
+    statuses.map((st) => [
+      String(st),
+      {
+        description: `Error: ${codesFor(st).join(", ")}`,
+        content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
+      },
+    ]),
+  );
+
+const ok = (ref: string, description: string) => ({
+  description,
+  headers: {
+    RateLimit: { $ref: "#/components/headers/RateLimit" },
+    "RateLimit-Policy": { $ref: "#/components/headers/RateLimitPolicy" },
+  },
+  content: { "application/json": { schema: { $ref: `#/components/schemas/${ref}` } } },
+});
+
+function queryParams(obj: z.ZodObject, aliases: Record<string, string>) {
+  const js = schema(obj, "input") as { properties: Record<string, object>; required?: string[] };
+  return Object.entries(js.properties).flatMap(([name, sch]) => [
+    { name, in: "query", required: false, schema: sch, description: `${(sch as { description?: string }).description ?? ""} (required unless ${aliases[name]} is given)` },
+    { name: aliases[name], in: "query", required: false, schema: { type: "string" }, description: `Alias of ${name}` },
+  ]);
+}
+
+const idParam = { name: "id", in: "path", required: true, schema: { type: "string", pattern: "^[0-9a-f]{24}$" } };
+
+let cached: object | null = null;
+
+export function openApiDocument(): object {
+  cached ??= {
+    openapi: "3.1.0",
+    info: {
+      title: "Reseller exchange API",
+      version: "1.0.0",
+      description:
+        "List currencies, get estimates, create exchange orders and poll their status. Without X-API-Key: the Public tier (60 requests/minute, 100 orders/day per IP, no markup). With a key: 300 requests/minute and your markup applied.",
+    },
+    servers: [{ url: "/api/v1" }, { url: "/v1" }],
+    security: [{}, { ApiKey: [] }],
+    paths: {
+      "/currencies": {
+        get: { operationId: "listCurrencies", responses: { "200": ok("Currencies", "All currencies"), ...errorResponses(401, 429, 500) } },
+      },
+      "/estimate": {
+        get: {
+          operationId: "getEstimate",
+          parameters: queryParams(s.estimateQuery, { fromCurrency: "from", toCurrency: "to", fromAmount: "amount" }),
+          responses: { "200": ok("Estimate", "Estimate, markup included"), ...errorResponses(400, 401, 422, 429, 500, 503) },
+        },
+      },
+      "/exchange": {
+        post: {
+          operationId: "createExchange",
+          parameters: [{ name: "Idempotency-Key", in: "header", required: false, schema: { type: "string", maxLength: 255 } }],
+          requestBody: { required: true, content: { "application/json": { schema: { $ref: "#/components/schemas/CreateExchange" } } } },
+          responses: { "201": ok("ExchangeOrder", "The new order (or the same order, replayed for the same Idempotency-Key and body)"), ...errorResponses(400, 401, 409, 413, 422, 429, 500, 503) },
+        },
+      },
+      "/exchange/{id}": {
+        get: { operationId: "getExchange", parameters: [idParam], responses: { "200": ok("OrderStatus", "The order's current status"), ...errorResponses(401, 404, 429, 500) } },
+      },
+      "/sandbox/exchange/{id}/deposit": {
+        post: {
+          operationId: "sandboxDeposit",
+          description: "Sandbox only: report that the user's deposit arrived (the quoted amount unless `amount` is given).",
+          parameters: [idParam],
+          requestBody: { required: false, content: { "application/json": { schema: { $ref: "#/components/schemas/SandboxDeposit" } } } },
+          responses: { "200": ok("OrderStatus", "The order, now confirming"), ...errorResponses(400, 401, 404, 409, 422, 429) },
+        },
+      },
+      "/sandbox/engine": {
+        post: {
+          operationId: "sandboxEngine",
+          description: "Sandbox only: make the engine fail (503 or 500) for your own requests, to test your error handling.",
+          requestBody: { required: true, content: { "application/json": { schema: { $ref: "#/components/schemas/SandboxEngine" } } } },
+          responses: { "200": { description: "The fault now in effect" }, ...errorResponses(400, 401, 404, 429) },
+        },
+      },
+    },
+    components: {
+      securitySchemes: { ApiKey: { type: "apiKey", in: "header", name: "X-API-Key" } },
+      headers: {
+        RateLimit: { schema: { type: "string" }, description: 'Remaining quota, e.g. "minute";r=59;t=60' },
+        RateLimitPolicy: { schema: { type: "string" }, description: 'Quota policy, e.g. "minute";q=60;w=60' },
+      },
+      schemas: {
+        Currency: schema(s.currencySchema),
+        Currencies: schema(s.currenciesResponse),
+        Estimate: schema(s.estimateResponse),
+        CreateExchange: schema(s.createExchangeBody, "input"),
+        ExchangeOrder: schema(s.orderResponse),
+        OrderStatus: schema(s.orderStatusResponse),
+        SandboxDeposit: schema(s.sandboxDepositBody, "input"),
+        SandboxEngine: schema(s.sandboxEngineBody, "input"),
+        Error: schema(s.errorResponse),
+      },
+    },
+  };
+  return cached;
+}

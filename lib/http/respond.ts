@@ -1,0 +1,56 @@
+import { AppError, isAppError } from "@/lib/errors";
+import { getLogger } from "@/lib/log";
+import { stringifyJson } from "@/lib/money/json-number";
+
+const JSON_TYPE = "application/json; charset=utf-8";
+
+/** A body that is already JSON text (serialised once, served many times). */
+export class RawJson {
+  constructor(readonly text: string) {}
+}
+
+export function json(body: unknown, status = 200, headers: Record<string, string> = {}): Response {
+  if (status === 304) return new Response(null, { status, headers });
+  const text = body instanceof RawJson ? body.text : stringifyJson(body);
+  return new Response(text, { status, headers: { "content-type": JSON_TYPE, ...headers } });
+}
+
+/** The spec's error shape for anything thrown; unknown errors are logged and masked as a 500. */
+export function errorResponse(e: unknown, headers: Record<string, string> = {}): Response {
+  const err = isAppError(e) ? e : null;
+  if (!err) getLogger().error({ err: e }, "unhandled error in v1 API");
+  const app = err ?? new AppError("INTERNAL_ERROR", "Something went wrong on our side. It has been logged.");
+  return json(
+    { error: { code: app.code, message: app.message, ...(app.details ?? {}) } },
+    app.status,
+    { ...headers, ...(app.headers ?? {}) },
+  );
+}
+
+/** Reads a JSON body, enforcing the size limit while streaming (Content-Length can lie or be absent). */
+export async function readJsonBody(req: Request, maxBytes: number): Promise<unknown> {
+  const declared = Number(req.headers.get("content-length") ?? "0");
+  if (declared > maxBytes) throw new AppError("PAYLOAD_TOO_LARGE", `The body is larger than ${maxBytes} bytes.`);
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  if (req.body) {
+    const reader = req.body.getReader();
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.byteLength;
+      if (size > maxBytes) {
+        await reader.cancel().catch(() => {});
+        throw new AppError("PAYLOAD_TOO_LARGE", `The body is larger than ${maxBytes} bytes.`);
+      }
+      chunks.push(value);
+    }
+  }
+  const text = Buffer.concat(chunks).toString("utf8");
+  if (text.trim() === "") throw new AppError("INVALID_REQUEST", "A JSON body is required.");
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new AppError("MALFORMED_JSON", "The body is not valid JSON.");
+  }
+}

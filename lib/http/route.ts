@@ -1,0 +1,74 @@
+import type { z } from "zod";
+import { getDb } from "@/lib/db/client";
+import { AppError } from "@/lib/errors";
+import { authenticateApiKey, type Caller } from "@/lib/keys/api-keys";
+import { type LimitState, limitKeylessCreation, limitRequest, rateLimitHeaders } from "@/lib/ratelimit/limiter";
+import { errorResponse, json } from "./respond";
+
+// The one wrapper every v1 endpoint goes through: identify the caller (API key or client
+// IP), apply the tier's limits, run the handler, and shape every outcome, success or
+// failure, with the rate-limit headers. Handlers are Web-standard Request -> Response.
+
+export interface RequestEnv {
+  ip: string;
+  params: Record<string, string>;
+}
+
+export type ApiHandler = (req: Request, env: RequestEnv) => Promise<Response>;
+
+export interface ApiContext {
+  req: Request;
+  env: RequestEnv;
+  caller: Caller | null;
+  /** Who the caller is, for idempotency keys and sandbox switches. */
+  scope: string;
+}
+
+export interface ApiResult {
+  status?: number;
+  body: unknown;
+  headers?: Record<string, string>;
+  /** For creations: false when no new order was made (an idempotent replay). */
+  created?: boolean;
+}
+
+export function parseWith<S extends z.ZodType>(schema: S, data: unknown): z.infer<S> {
+  const r = schema.safeParse(data);
+  if (r.success) return r.data;
+  const issues = r.error.issues.map((i) => ({ path: i.path.join("."), message: i.message }));
+  const first = issues[0];
+  throw new AppError("INVALID_REQUEST", first.path ? `${first.path}: ${first.message}` : first.message, { issues });
+}
+
+export function apiRoute(fn: (ctx: ApiContext) => Promise<ApiResult>, opts: { creation?: boolean } = {}): ApiHandler {
+  return async (req, env) => {
+    let limits: LimitState[] = [];
+    let refund: (() => Promise<void>) | null = null;
+    try {
+      const key = req.headers.get("x-api-key");
+      let caller: Caller | null = null;
+      if (key !== null) {
+        try {
+          caller = await authenticateApiKey(getDb(), key.trim());
+        } catch (e) {
+          // Bad keys still count against the IP's budget, so guessing keys is rate limited too.
+          limits = await limitRequest({ kind: "ip", ip: env.ip });
+          throw e;
+        }
+      }
+      limits = await limitRequest(caller ? { kind: "key", apiKeyId: caller.apiKeyId } : { kind: "ip", ip: env.ip });
+      if (opts.creation && !caller) {
+        const daily = await limitKeylessCreation(env.ip, limits);
+        limits = daily.states;
+        refund = daily.refund;
+      }
+      const scope = caller ? `reseller:${caller.resellerId}` : `ip:${env.ip}`;
+      const result = await fn({ req, env, caller, scope });
+      if (refund && result.created === false) await refund();
+      return json(result.body, result.status ?? 200, { ...rateLimitHeaders(limits), ...(result.headers ?? {}) });
+    } catch (e) {
+      if (refund) await refund();
+      return errorResponse(e, rateLimitHeaders(limits));
+    }
+  };
+}

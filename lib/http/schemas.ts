@@ -1,0 +1,98 @@
+import { z } from "zod";
+import { ORDER_STATES } from "@/lib/orders/state-machine";
+
+// The v1 request schemas (they validate every request) and response schemas (they document
+// the responses). lib/http/openapi.ts builds the OpenAPI document from these same objects.
+
+const ticker = z.string().min(1).max(32).describe("Currency ticker, case-insensitive (answered lower-case)");
+const amount = z
+  .union([z.string().max(64), z.number()])
+  .describe('Decimal amount; a string such as "0.5" is exact, a JSON number is accepted too');
+const optionalText = (max: number, what: string) => z.string().max(max).nullable().optional().describe(what);
+
+export const estimateQuery = z.object({
+  fromCurrency: ticker.describe("Source ticker (alias: from)"),
+  toCurrency: ticker.describe("Destination ticker (alias: to)"),
+  fromAmount: z.string().max(64).describe("Amount of the source currency (alias: amount)"),
+});
+
+export const createExchangeBody = z.object({
+  from: ticker.describe("Source ticker"),
+  to: ticker.describe("Destination ticker"),
+  amount,
+  address: z.string().min(1).max(256).describe("Destination address, checked for the destination currency"),
+  extraId: optionalText(256, "Destination tag / memo for destination currencies that use one"),
+  refundAddress: optionalText(256, "Refund address (source currency); recommended"),
+  refundExtraId: optionalText(256, "Extra ID of the refund address"),
+});
+
+export const sandboxDepositBody = z.object({
+  amount: amount.optional().describe("Amount that arrived; defaults to the order's fromAmount"),
+});
+
+export const sandboxEngineBody = z.object({
+  fault: z.enum(["unavailable", "error"]).nullable().describe("Make the engine fail for your own requests; null restores it"),
+});
+
+const dec = z.number().describe("Exact decimal printed at the currency's precision");
+const iso = z.string().describe("ISO 8601 UTC timestamp");
+
+export const currencySchema = z.object({
+  ticker: z.string(),
+  name: z.string(),
+  network: z.string(),
+  hasExtraId: z.boolean(),
+  isAvailable: z.boolean(),
+  symbol: z.string(),
+  extraIdName: z.string().nullable(),
+  precision: z.number().int(),
+  minAmount: dec,
+  maxAmount: dec,
+});
+
+export const currenciesResponse = z.object({ currencies: z.array(currencySchema) });
+
+export const estimateResponse = z.object({
+  fromCurrency: z.string(),
+  toCurrency: z.string(),
+  fromAmount: dec,
+  toAmount: dec.describe("Output including the platform fee and the caller's markup"),
+  rate: z.number().describe("toAmount / fromAmount, 12 significant digits"),
+  fee: z.string().describe('Total percentage taken (platform fee + markup), e.g. "1.75%"'),
+  validUntil: iso,
+  minAmount: dec,
+  maxAmount: dec,
+});
+
+export const orderResponse = z.object({
+  id: z.string(),
+  payinAddress: z.string(),
+  payinExtraId: z.string().nullable(),
+  payoutAddress: z.string(),
+  payoutExtraId: z.string().nullable(),
+  fromCurrency: z.string(),
+  toCurrency: z.string(),
+  fromAmount: dec,
+  toAmount: dec.describe("Amount the user receives, markup included"),
+  status: z.enum(ORDER_STATES),
+});
+
+export const orderStatusResponse = orderResponse.extend({
+  createdAt: iso,
+  updatedAt: iso,
+  expiresAt: iso,
+  amountReceived: dec.nullable(),
+  payinHash: z.string().nullable(),
+  payoutHash: z.string().nullable(),
+  refundAddress: z.string().nullable(),
+  refundExtraId: z.string().nullable(),
+  refund: z.object({ state: z.enum(["sent", "awaiting_address"]), amount: dec.nullable(), hash: z.string().nullable() }).nullable(),
+  failureReason: z.enum(["expired", "deposit_below_minimum", "deposit_above_maximum", "engine_error"]).nullable(),
+});
+
+export const errorResponse = z.object({
+  error: z
+    .object({ code: z.string().describe("Stable upper-case code"), message: z.string() })
+    .catchall(z.unknown())
+    .describe("Extra members (minAmount, field, retryAfter, issues) may be present"),
+});

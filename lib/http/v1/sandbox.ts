@@ -1,0 +1,34 @@
+import { getConfig } from "@/lib/config";
+import { getDb } from "@/lib/db/client";
+import { getSandboxEngine } from "@/lib/engine";
+import { AppError } from "@/lib/errors";
+import { reportSandboxDeposit } from "@/lib/orders/report-deposit";
+import { serializeOrderStatus } from "@/lib/orders/serialize-order";
+import { readJsonBody } from "../respond";
+import { apiRoute, parseWith } from "../route";
+import { sandboxDepositBody, sandboxEngineBody } from "../schemas";
+
+/** An empty body is fine for the deposit: it means "the quoted amount arrived". */
+async function optionalBody(req: Request): Promise<unknown> {
+  if (req.headers.get("content-length") === "0" || !req.body) return {};
+  try {
+    return await readJsonBody(req, getConfig().MAX_BODY_BYTES);
+  } catch (e) {
+    if (e instanceof AppError && e.code === "INVALID_REQUEST") return {};
+    throw e;
+  }
+}
+
+export const postSandboxDeposit = apiRoute(async ({ req, env, caller }) => {
+  const body = parseWith(sandboxDepositBody, await optionalBody(req));
+  const order = await reportSandboxDeposit(getDb(), { orderId: env.params.id ?? "", caller, amount: body.amount });
+  return { body: serializeOrderStatus(order) };
+});
+
+export const postSandboxEngine = apiRoute(async ({ req, scope }) => {
+  const engine = getSandboxEngine();
+  if (!engine) throw new AppError("NOT_FOUND", "The sandbox is disabled on this server.");
+  const body = parseWith(sandboxEngineBody, await readJsonBody(req, getConfig().MAX_BODY_BYTES));
+  engine.setFault(scope, body.fault);
+  return { body: { fault: engine.getFault(scope) } };
+});

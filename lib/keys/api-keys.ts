@@ -1,0 +1,117 @@
+import crypto from "node:crypto";
+import { base58 } from "@scure/base";
+import type { ApiKey, Db } from "@/lib/db/client";
+import { isUniqueViolation } from "@/lib/db/client";
+import { AppError } from "@/lib/errors";
+import { newId } from "@/lib/ids";
+
+// API keys: 192 random bits behind a recognisable prefix. Only the SHA-256 of the key is
+// stored (a fast hash is right for high-entropy secrets; a password hash would only slow
+// every API call); the key is returned once, at creation or rotation.
+
+export const KEY_PREFIX = "rsk_live_";
+const DISPLAY_CHARS = KEY_PREFIX.length + 8;
+const KEY_RE = /^rsk_live_[1-9A-HJ-NP-Za-km-z]{20,40}$/;
+
+export const hashApiKey = (key: string) => crypto.createHash("sha256").update(key).digest("hex");
+
+export interface PublicApiKey {
+  id: string;
+  name: string;
+  prefix: string;
+  createdAt: Date;
+  lastUsedAt: Date | null;
+  revokedAt: Date | null;
+}
+
+const toPublic = (k: ApiKey): PublicApiKey => ({
+  id: k.id,
+  name: k.name,
+  prefix: k.prefix,
+  createdAt: k.createdAt,
+  lastUsedAt: k.lastUsedAt,
+  revokedAt: k.revokedAt,
+});
+
+function cleanName(name: string): string {
+  const n = name.trim();
+  if (n.length < 1 || n.length > 64) throw new AppError("INVALID_REQUEST", "A key name is 1 to 64 characters.");
+  return n;
+}
+
+type Tx = Parameters<Parameters<Db["$transaction"]>[0]>[0];
+
+async function insertKey(tx: Tx | Db, resellerId: string, name: string) {
+  for (let attempt = 0; ; attempt++) {
+    const key = KEY_PREFIX + base58.encode(crypto.randomBytes(24));
+    try {
+      const row = await tx.apiKey.create({
+        data: { id: newId(), resellerId, name, prefix: key.slice(0, DISPLAY_CHARS), hash: hashApiKey(key) },
+      });
+      return { key, apiKey: toPublic(row) };
+    } catch (e) {
+      // A prefix collision (about 1 in 2^46 per pair) just draws again.
+      if (!isUniqueViolation(e) || attempt >= 3) throw e;
+    }
+  }
+}
+
+export function createApiKey(db: Db, opts: { resellerId: string; name: string }) {
+  return insertKey(db, opts.resellerId, cleanName(opts.name));
+}
+
+export async function listApiKeys(db: Db, opts: { resellerId: string; includeRevoked?: boolean }): Promise<PublicApiKey[]> {
+  const rows = await db.apiKey.findMany({
+    where: { resellerId: opts.resellerId, ...(opts.includeRevoked ? {} : { revokedAt: null }) },
+    orderBy: { createdAt: "desc" },
+  });
+  return rows.map(toPublic);
+}
+
+export async function revokeApiKey(db: Db, opts: { resellerId: string; keyId: string }): Promise<void> {
+  const r = await db.apiKey.updateMany({
+    where: { id: opts.keyId, resellerId: opts.resellerId, revokedAt: null },
+    data: { revokedAt: new Date() },
+  });
+  if (r.count !== 1) throw new AppError("NOT_FOUND", "No such active key.");
+}
+
+/** A new key with the same name works at once; the old one stops in the same transaction. */
+export async function rotateApiKey(db: Db, opts: { resellerId: string; keyId: string }) {
+  return db.$transaction(async (tx) => {
+    const old = await tx.apiKey.findFirst({ where: { id: opts.keyId, resellerId: opts.resellerId, revokedAt: null } });
+    if (!old) throw new AppError("NOT_FOUND", "No such active key.");
+    const fresh = await insertKey(tx, opts.resellerId, old.name);
+    const r = await tx.apiKey.updateMany({
+      where: { id: old.id, revokedAt: null },
+      data: { revokedAt: new Date(), replacedById: fresh.apiKey.id },
+    });
+    if (r.count !== 1) throw new AppError("NOT_FOUND", "No such active key.");
+    return fresh;
+  });
+}
+
+export interface Caller {
+  apiKeyId: string;
+  resellerId: string;
+  markupBps: number;
+}
+
+const lastUsedWrites = new Map<string, number>();
+
+/** Resolves an X-API-Key to its reseller; a present but unknown or revoked key is a 401, never a downgrade. */
+export async function authenticateApiKey(db: Db, key: string): Promise<Caller> {
+  if (!KEY_RE.test(key)) throw new AppError("INVALID_API_KEY", "The API key is not valid.");
+  const row = await db.apiKey.findUnique({
+    where: { hash: hashApiKey(key) },
+    select: { id: true, resellerId: true, revokedAt: true, reseller: { select: { markupBps: true } } },
+  });
+  if (!row || row.revokedAt) throw new AppError("INVALID_API_KEY", "The API key is not valid or has been revoked.");
+  // lastUsedAt is for humans: write it at most once a minute per key, off the request path.
+  const now = Date.now();
+  if ((lastUsedWrites.get(row.id) ?? 0) < now - 60_000) {
+    lastUsedWrites.set(row.id, now);
+    db.apiKey.update({ where: { id: row.id }, data: { lastUsedAt: new Date(now) } }).catch(() => {});
+  }
+  return { apiKeyId: row.id, resellerId: row.resellerId, markupBps: row.reseller.markupBps };
+}

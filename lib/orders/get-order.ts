@@ -1,0 +1,52 @@
+import type { Db, Order } from "@/lib/db/client";
+import { AppError } from "@/lib/errors";
+import type { Caller } from "@/lib/keys/api-keys";
+
+export const ORDER_ID_RE = /^[0-9a-f]{24}$/;
+
+/**
+ * An order made with a key belongs to that key's reseller: other resellers (and keyless
+ * callers) get the same 404 as for an id that does not exist. A keyless order is visible by its id.
+ */
+export async function getOrderForCaller(db: Db, opts: { orderId: string; caller: Caller | null }): Promise<Order> {
+  const id = opts.orderId.toLowerCase();
+  const order = ORDER_ID_RE.test(id) ? await db.order.findUnique({ where: { id } }) : null;
+  if (!order || (order.resellerId !== null && order.resellerId !== opts.caller?.resellerId))
+    throw new AppError("ORDER_NOT_FOUND", "No order with this id.");
+  return order;
+}
+
+/** For the dashboard: one of the reseller's orders with its state timeline. */
+export async function getOrderForReseller(db: Db, opts: { resellerId: string; orderId: string }) {
+  const order = await db.order.findFirst({
+    where: { id: opts.orderId, resellerId: opts.resellerId },
+    include: { events: { orderBy: { id: "asc" } } },
+  });
+  if (!order) throw new AppError("ORDER_NOT_FOUND", "No order with this id.");
+  return order;
+}
+
+export interface ListOrdersOptions {
+  resellerId: string;
+  status?: string | null;
+  /** Prefix of an order id. */
+  search?: string | null;
+  page?: number;
+  pageSize?: number;
+}
+
+export async function listOrders(db: Db, opts: ListOrdersOptions) {
+  const pageSize = Math.min(Math.max(opts.pageSize ?? 20, 1), 100);
+  const page = Math.max(opts.page ?? 1, 1);
+  const search = opts.search?.trim().toLowerCase();
+  const where = {
+    resellerId: opts.resellerId,
+    ...(opts.status ? { status: opts.status } : {}),
+    ...(search ? { id: { startsWith: search } } : {}),
+  };
+  const [total, orders] = await Promise.all([
+    db.order.count({ where }),
+    db.order.findMany({ where, orderBy: [{ createdAt: "desc" }, { id: "asc" }], skip: (page - 1) * pageSize, take: pageSize }),
+  ]);
+  return { orders, total, page, pageSize, pages: Math.max(1, Math.ceil(total / pageSize)) };
+}

@@ -1,0 +1,35 @@
+import type { Order } from "@/lib/db/client";
+import { num, numOrNull } from "@/lib/money/json-number";
+
+/** The creation response: exactly the spec's Exchange order fields. */
+export function serializeCreatedOrder(o: Order) {
+  return {
+    id: o.id,
+    payinAddress: o.payinAddress,
+    payinExtraId: o.payinExtraId,
+    payoutAddress: o.payoutAddress,
+    payoutExtraId: o.payoutExtraId,
+    fromCurrency: o.fromCurrency,
+    toCurrency: o.toCurrency,
+    fromAmount: num(o.fromAmount),
+    toAmount: num(o.toAmount),
+    status: o.status,
+  };
+}
+
+/** The status body of product.md: the order's fields plus timing, hashes, refund and failure. */
+export function serializeOrderStatus(o: Order) {
+  return {
+    ...serializeCreatedOrder(o),
+    createdAt: o.createdAt.toISOString(),
+    updatedAt: o.updatedAt.toISOString(),
+    expiresAt: o.expiresAt.toISOString(),
+    amountReceived: numOrNull(o.amountReceived),
+    payinHash: o.payinHash,
+    payoutHash: o.payoutHash,
+    refundAddress: o.refundAddress,
+    refundExtraId: o.refundExtraId,
+    refund: o.refundState ? { state: o.refundState, amount: numOrNull(o.refundAmount), hash: o.refundHash } : null,
+    failureReason: o.failureReason,
+  };
+}

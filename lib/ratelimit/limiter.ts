@@ -1,0 +1,161 @@
+import {
+  RateLimiterMemory,
+  RateLimiterPostgres,
+  RateLimiterRedis,
+  RateLimiterRes,
+  type RateLimiterAbstract,
+} from "rate-limiter-flexible";
+import { getConfig } from "@/lib/config";
+import { AppError } from "@/lib/errors";
+
+// The limits of the spec's section 8, via rate-limiter-flexible. The store follows the
+// deployment: memory for one process on SQLite, PostgreSQL or Redis when several app
+// instances must share counters. Each policy is announced with the IETF RateLimit-Policy
+// and RateLimit headers (draft-ietf-httpapi-ratelimit-headers, structured-field syntax).
+
+export interface Policy {
+  name: string;
+  limit: number;
+  windowSec: number;
+}
+
+export interface LimitState {
+  policy: Policy;
+  remaining: number;
+  resetSec: number;
+}
+
+type Store = "memory" | "redis" | "postgres";
+
+interface Limiters {
+  publicMinute: RateLimiterAbstract;
+  publicDay: RateLimiterAbstract;
+  keyMinute: RateLimiterAbstract;
+  policies: { publicMinute: Policy; publicDay: Policy; keyMinute: Policy };
+  ready: Promise<void>;
+}
+
+const g = globalThis as unknown as { __resellerLimiters?: Limiters };
+
+function storeOf(): Store {
+  const c = getConfig();
+  if (c.RATE_LIMIT_STORE) return c.RATE_LIMIT_STORE;
+  if (c.REDIS_URL) return "redis";
+  return c.databaseProvider === "postgresql" ? "postgres" : "memory";
+}
+
+async function build(): Promise<Omit<Limiters, "ready">> {
+  const c = getConfig();
+  const policies = {
+    publicMinute: { name: "minute", limit: c.RATE_LIMIT_PUBLIC_PER_MINUTE, windowSec: 60 },
+    publicDay: { name: "day", limit: c.RATE_LIMIT_PUBLIC_CREATES_PER_DAY, windowSec: 86_400 },
+    keyMinute: { name: "minute", limit: c.RATE_LIMIT_KEY_PER_MINUTE, windowSec: 60 },
+  };
+  const store = storeOf();
+  let make: (prefix: string, p: Policy) => Promise<RateLimiterAbstract>;
+  if (store === "memory") {
+    make = async (keyPrefix, p) => new RateLimiterMemory({ keyPrefix, points: p.limit, duration: p.windowSec });
+  } else if (store === "redis") {
+    if (!c.REDIS_URL) throw new Error("RATE_LIMIT_STORE=redis needs REDIS_URL");
+    const { Redis } = await import("ioredis");
+    const client = new Redis(c.REDIS_URL, { enableOfflineQueue: false, maxRetriesPerRequest: 1 });
+    make = async (keyPrefix, p) =>
+      new RateLimiterRedis({
+        storeClient: client,
+        keyPrefix: `rl:${keyPrefix}`,
+        points: p.limit,
+        duration: p.windowSec,
+        // Redis down must not take the API down: fall back to per-process counters.
+        insuranceLimiter: new RateLimiterMemory({ keyPrefix, points: p.limit, duration: p.windowSec }),
+      });
+  } else {
+    if (c.databaseProvider !== "postgresql") throw new Error("RATE_LIMIT_STORE=postgres needs a PostgreSQL DATABASE_URL");
+    const { default: pg } = await import("pg");
+    const pool = new pg.Pool({ connectionString: c.DATABASE_URL, max: 5 });
+    make = (keyPrefix, p) =>
+      new Promise((resolve, reject) => {
+        const l: RateLimiterPostgres = new RateLimiterPostgres(
+          { storeClient: pool, tableName: "rate_limits", keyPrefix, points: p.limit, duration: p.windowSec, clearExpiredByTimeout: true },
+          (err?: Error) => (err ? reject(err) : resolve(l)),
+        );
+      });
+  }
+  return {
+    publicMinute: await make("pub-min", policies.publicMinute),
+    publicDay: await make("pub-day", policies.publicDay),
+    keyMinute: await make("key-min", policies.keyMinute),
+    policies,
+  };
+}
+
+async function limiters(): Promise<Limiters> {
+  if (!g.__resellerLimiters) {
+    const ready = build();
+    const pending = { ready: ready.then(() => {}) } as Limiters;
+    g.__resellerLimiters = pending;
+    Object.assign(pending, await ready.catch((e) => {
+      g.__resellerLimiters = undefined;
+      throw e;
+    }));
+  }
+  await g.__resellerLimiters.ready;
+  return g.__resellerLimiters;
+}
+
+/** Tests change limits between servers in one process; this drops the old counters. */
+export function resetLimitersForTests() {
+  g.__resellerLimiters = undefined;
+}
+
+function stateOf(policy: Policy, r: RateLimiterRes): LimitState {
+  return { policy, remaining: Math.max(0, r.remainingPoints), resetSec: Math.max(1, Math.ceil(r.msBeforeNext / 1000)) };
+}
+
+async function consume(l: RateLimiterAbstract, policy: Policy, key: string): Promise<{ ok: boolean; state: LimitState }> {
+  try {
+    return { ok: true, state: stateOf(policy, await l.consume(key, 1)) };
+  } catch (e) {
+    if (e instanceof RateLimiterRes) return { ok: false, state: stateOf(policy, e) };
+    throw e;
+  }
+}
+
+export function rateLimitHeaders(states: LimitState[]): Record<string, string> {
+  if (!states.length) return {};
+  return {
+    "RateLimit-Policy": states.map((s) => `"${s.policy.name}";q=${s.policy.limit};w=${s.policy.windowSec}`).join(", "),
+    RateLimit: states.map((s) => `"${s.policy.name}";r=${s.remaining};t=${s.resetSec}`).join(", "),
+  };
+}
+
+function limited(code: "RATE_LIMITED" | "DAILY_LIMIT_EXCEEDED", state: LimitState, states: LimitState[]): AppError {
+  const message =
+    code === "RATE_LIMITED"
+      ? `Too many requests: the limit is ${state.policy.limit} per minute. Retry in ${state.resetSec} s.`
+      : `The keyless tier allows ${state.policy.limit} orders a day. Retry in ${state.resetSec} s, or use an API key.`;
+  return new AppError(code, message, { retryAfter: state.resetSec }, { ...rateLimitHeaders(states), "Retry-After": String(state.resetSec) });
+}
+
+export type Identity = { kind: "key"; apiKeyId: string } | { kind: "ip"; ip: string };
+
+/** Counts one request; throws RATE_LIMITED (with headers) when over. Returns the headers to send. */
+export async function limitRequest(who: Identity): Promise<LimitState[]> {
+  const l = await limiters();
+  const [limiter, policy, key] =
+    who.kind === "key" ? [l.keyMinute, l.policies.keyMinute, who.apiKeyId] : [l.publicMinute, l.policies.publicMinute, who.ip];
+  const r = await consume(limiter, policy, key);
+  if (!r.ok) throw limited("RATE_LIMITED", r.state, [r.state]);
+  return [r.state];
+}
+
+/**
+ * Counts one keyless order creation against the daily quota. The returned `refund` gives the
+ * unit back when no order was created (a rejected body or an idempotent replay is not a creation).
+ */
+export async function limitKeylessCreation(ip: string, prior: LimitState[]) {
+  const l = await limiters();
+  const r = await consume(l.publicDay, l.policies.publicDay, ip);
+  const states = [...prior, r.state];
+  if (!r.ok) throw limited("DAILY_LIMIT_EXCEEDED", r.state, states);
+  return { states, refund: () => l.publicDay.reward(ip, 1).then(() => {}, () => {}) };
+}

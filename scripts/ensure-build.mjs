@@ -1,0 +1,9 @@
+#!/usr/bin/env node
+// `npm start` on a fresh clone: build once if there is no production build yet.
+import { execSync } from "node:child_process";
+import fs from "node:fs";
+
+if (!fs.existsSync(".next/BUILD_ID") || !fs.existsSync("dist/server.mjs")) {
+  console.log("No production build yet: running `npm run build` (about a minute) ...");
+  execSync("npm run build", { stdio: "inherit" });
+}

@@ -1,0 +1,66 @@
+import http from "node:http";
+import type { IncomingMessage } from "node:http";
+import { getRequestListener } from "@hono/node-server";
+import next from "next";
+import { getConfig } from "@/lib/config";
+import { getDb } from "@/lib/db/client";
+import { migrate } from "@/lib/db/migrate";
+import { createApiApp } from "@/lib/http/app";
+import { getLogger } from "@/lib/log";
+import { startWorker } from "@/lib/worker/run-worker";
+
+// One process, one port: the v1 API and /healthz go to a light Hono router (Next's own
+// server costs ~25x more per request), every other path to Next's request handler (the
+// dashboard and next-auth). The order worker runs here too unless WORKER_IN_PROCESS=false.
+
+const API_PATH = /^\/(?:api\/v1|v1)(?:[/?]|$)|^\/healthz(?:[/?]|$)/;
+
+async function main() {
+  const cfg = getConfig();
+  const log = getLogger();
+  const { applied } = await migrate(cfg.DATABASE_URL);
+  if (applied.length) log.info({ applied }, "database migrated");
+
+  let nextHandler: (req: http.IncomingMessage, res: http.ServerResponse) => Promise<void>;
+  if (cfg.SERVE_DASHBOARD) {
+    const dev = process.env.NODE_ENV !== "production";
+    const nextApp = next({ dev, dir: process.cwd(), hostname: "localhost", port: cfg.PORT });
+    await nextApp.prepare();
+    nextHandler = nextApp.getRequestHandler();
+  } else {
+    const notFound = new Response(JSON.stringify({ error: { code: "NOT_FOUND", message: "This instance serves the API only." } }));
+    const body = await notFound.text();
+    nextHandler = async (_req, res) => void res.writeHead(404, { "content-type": "application/json" }).end(body);
+  }
+
+  const api = createApiApp((_req, env) => (env as { incoming: IncomingMessage }).incoming.socket.remoteAddress ?? "unknown");
+  const apiListener = getRequestListener(api.fetch);
+
+  const server = http.createServer((req, res) => {
+    if (API_PATH.test(req.url ?? "/")) void apiListener(req, res);
+    else void nextHandler(req, res);
+  });
+  server.keepAliveTimeout = 65_000;
+
+  const worker = cfg.WORKER_IN_PROCESS ? startWorker(getDb(), { pollMs: cfg.WORKER_POLL_MS }) : null;
+
+  await new Promise<void>((resolve) => server.listen(cfg.PORT, cfg.HOST, resolve));
+  const address = server.address();
+  const port = typeof address === "object" && address ? address.port : cfg.PORT;
+  log.info({ port, database: cfg.databaseProvider, engine: cfg.ENGINE, worker: Boolean(worker) }, `listening on http://localhost:${port} (API: http://localhost:${port}/api/v1)`);
+
+  const shutdown = async (signal: string) => {
+    log.info({ signal }, "shutting down");
+    server.close();
+    await worker?.stop();
+    await getDb().$disconnect();
+    process.exit(0);
+  };
+  process.once("SIGTERM", () => void shutdown("SIGTERM"));
+  process.once("SIGINT", () => void shutdown("SIGINT"));
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});

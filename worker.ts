@@ -1,0 +1,26 @@
+import { getConfig } from "@/lib/config";
+import { getDb } from "@/lib/db/client";
+import { migrate } from "@/lib/db/migrate";
+import { getLogger } from "@/lib/log";
+import { startWorker } from "@/lib/worker/run-worker";
+
+// The order worker as its own process (run the app with WORKER_IN_PROCESS=false). Several
+// may run at once against one PostgreSQL: each state change is conditional on the state read.
+async function main() {
+  const cfg = getConfig();
+  await migrate(cfg.DATABASE_URL);
+  const w = startWorker(getDb(), { pollMs: cfg.WORKER_POLL_MS });
+  getLogger().info({ pollMs: cfg.WORKER_POLL_MS, database: cfg.databaseProvider }, "worker started");
+  const stop = async () => {
+    await w.stop();
+    await getDb().$disconnect();
+    process.exit(0);
+  };
+  process.once("SIGTERM", () => void stop());
+  process.once("SIGINT", () => void stop());
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});
