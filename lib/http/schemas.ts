@@ -88,6 +88,7 @@ export const orderStatusResponse = orderResponse.extend({
   refundExtraId: z.string().nullable(),
   refund: z.object({ state: z.enum(["sent", "awaiting_address"]), amount: dec.nullable(), hash: z.string().nullable() }).nullable(),
   failureReason: z.enum(["expired", "deposit_below_minimum", "deposit_above_maximum", "engine_error"]).nullable(),
+  history: z.array(z.object({ status: z.enum(ORDER_STATES), at: iso })).describe("Every state so far, oldest first"),
 });
 
 export const errorResponse = z.object({

@@ -1,4 +1,4 @@
-import type { Db, Order } from "@/lib/db/client";
+import type { Db, Order, OrderEvent } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 import type { Caller } from "@/lib/keys/api-keys";
 
@@ -8,9 +8,14 @@ export const ORDER_ID_RE = /^[0-9a-f]{24}$/;
  * An order made with a key belongs to that key's reseller: other resellers (and keyless
  * callers) get the same 404 as for an id that does not exist. A keyless order is visible by its id.
  */
-export async function getOrderForCaller(db: Db, opts: { orderId: string; caller: Caller | null }): Promise<Order> {
+export async function getOrderForCaller(
+  db: Db,
+  opts: { orderId: string; caller: Caller | null },
+): Promise<Order & { events: OrderEvent[] }> {
   const id = opts.orderId.toLowerCase();
-  const order = ORDER_ID_RE.test(id) ? await db.order.findUnique({ where: { id } }) : null;
+  const order = ORDER_ID_RE.test(id)
+    ? await db.order.findUnique({ where: { id }, include: { events: { orderBy: { id: "asc" } } } })
+    : null;
   if (!order || (order.resellerId !== null && order.resellerId !== opts.caller?.resellerId))
     throw new AppError("ORDER_NOT_FOUND", "No order with this id.");
   return order;

@@ -4,6 +4,7 @@ import type { EngineContext, PairTerms } from "@/lib/engine";
 import { getEngine } from "@/lib/engine";
 import { AppError } from "@/lib/errors";
 import { type Dec, formatAmount, parseDecimal } from "@/lib/money/decimal";
+import { num } from "@/lib/money/json-number";
 
 // Checks shared by /estimate and /exchange, in the order a client would want to hear them.
 
@@ -34,10 +35,10 @@ export function parseAmount(input: unknown, currency: Currency): Dec {
 
 export async function getTermsWithinLimits(from: Currency, to: Currency, amount: Dec, ctx: EngineContext): Promise<PairTerms> {
   const terms = await getEngine().getPairTerms(from, to, ctx);
-  const limits = { minAmount: formatAmount(terms.minAmount), maxAmount: formatAmount(terms.maxAmount) };
+  const limits = { minAmount: num(terms.minAmount), maxAmount: num(terms.maxAmount) };
   if (amount.lt(terms.minAmount))
-    throw new AppError("AMOUNT_TOO_LOW", `The minimum for ${from.ticker} -> ${to.ticker} is ${limits.minAmount} ${from.ticker}.`, limits);
+    throw new AppError("AMOUNT_TOO_LOW", `The minimum for ${from.ticker} -> ${to.ticker} is ${formatAmount(terms.minAmount)} ${from.ticker}.`, limits);
   if (amount.gt(terms.maxAmount))
-    throw new AppError("AMOUNT_TOO_HIGH", `The maximum for ${from.ticker} -> ${to.ticker} is ${limits.maxAmount} ${from.ticker}.`, limits);
+    throw new AppError("AMOUNT_TOO_HIGH", `The maximum for ${from.ticker} -> ${to.ticker} is ${formatAmount(terms.maxAmount)} ${from.ticker}.`, limits);
   return terms;
 }

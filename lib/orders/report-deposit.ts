@@ -1,5 +1,5 @@
 import { getCurrency } from "@/lib/currencies";
-import type { Db, Order } from "@/lib/db/client";
+import type { Db, Order, OrderEvent } from "@/lib/db/client";
 import { getSandboxEngine } from "@/lib/engine";
 import { AppError } from "@/lib/errors";
 import type { Caller } from "@/lib/keys/api-keys";
@@ -12,7 +12,7 @@ import { parseAmount } from "./pricing";
 export async function reportSandboxDeposit(
   db: Db,
   opts: { orderId: string; caller: Caller | null; amount?: unknown; now?: Date },
-): Promise<Order> {
+): Promise<Order & { events: OrderEvent[] }> {
   const engine = getSandboxEngine();
   if (!engine) throw new AppError("NOT_FOUND", "The sandbox is disabled on this server.");
   const now = opts.now ?? new Date();
@@ -23,5 +23,5 @@ export async function reportSandboxDeposit(
   const amount = opts.amount == null ? order.fromAmount : formatAmount(parseAmount(opts.amount, from!));
   const updated = await applyStep(db, order, engine.depositStep(order, amount), now);
   if (!updated) throw new AppError("INVALID_ORDER_STATE", "The order changed state meanwhile; read it again.");
-  return updated;
+  return getOrderForCaller(db, { orderId: order.id, caller: opts.caller });
 }

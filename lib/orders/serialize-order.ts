@@ -1,4 +1,4 @@
-import type { Order } from "@/lib/db/client";
+import type { Order, OrderEvent } from "@/lib/db/client";
 import { num, numOrNull } from "@/lib/money/json-number";
 
 /** The creation response: exactly the spec's Exchange order fields. */
@@ -18,7 +18,7 @@ export function serializeCreatedOrder(o: Order) {
 }
 
 /** The status body of product.md: the order's fields plus timing, hashes, refund and failure. */
-export function serializeOrderStatus(o: Order) {
+export function serializeOrderStatus(o: Order, events?: Pick<OrderEvent, "status" | "at">[]) {
   return {
     ...serializeCreatedOrder(o),
     createdAt: o.createdAt.toISOString(),
@@ -31,5 +31,7 @@ export function serializeOrderStatus(o: Order) {
     refundExtraId: o.refundExtraId,
     refund: o.refundState ? { state: o.refundState, amount: numOrNull(o.refundAmount), hash: o.refundHash } : null,
     failureReason: o.failureReason,
+    /** Every state the order has been in, oldest first (an addition to the spec). */
+    ...(events ? { history: events.map((e) => ({ status: e.status, at: e.at.toISOString() })) } : {}),
   };
 }

@@ -29,5 +29,5 @@ export const postExchange = apiRoute(
 
 export const getExchange = apiRoute(async ({ env, caller }) => {
   const order = await getOrderForCaller(getDb(), { orderId: env.params.id ?? "", caller });
-  return { body: serializeOrderStatus(order) };
+  return { body: serializeOrderStatus(order, order.events) };
 });

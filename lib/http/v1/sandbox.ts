@@ -22,7 +22,7 @@ async function optionalBody(req: Request): Promise<unknown> {
 export const postSandboxDeposit = apiRoute(async ({ req, env, caller }) => {
   const body = parseWith(sandboxDepositBody, await optionalBody(req));
   const order = await reportSandboxDeposit(getDb(), { orderId: env.params.id ?? "", caller, amount: body.amount });
-  return { body: serializeOrderStatus(order) };
+  return { body: serializeOrderStatus(order, order.events) };
 });
 
 export const postSandboxEngine = apiRoute(async ({ req, scope }) => {

@@ -1,0 +1,102 @@
+import crypto from "node:crypto";
+import { inject } from "vitest";
+import { generateAddress, getCurrency } from "@/lib/currencies";
+import { createDb, type Db } from "@/lib/db/client";
+import { createApiKey } from "@/lib/keys/api-keys";
+import { getOrCreateReseller, setMarkup } from "@/lib/resellers/resellers";
+
+// Helpers for HTTP tests: a fetch wrapper that keeps status, headers and the parsed body,
+// a fresh client IP per test (the server trusts X-Forwarded-For in tests), and resellers
+// with keys made through the same service functions the CLI and the dashboard use.
+
+export interface ApiResponse<T = any> {
+  status: number;
+  headers: Headers;
+  body: T;
+  text: string;
+}
+
+export function baseUrl(prefix = "/api/v1") {
+  return inject("baseUrl") + prefix;
+}
+
+let ipCounter = 0;
+/** A client IP no other request of this run uses (documentation prefix; only ever sent as a header value). */
+export function newIp(): string {
+  ipCounter++;
+  return `2001:db8:${process.pid.toString(16)}::${ipCounter.toString(16)}`;
+}
+
+export async function api<T = any>(
+  path: string,
+  opts: { method?: string; body?: unknown; rawBody?: string; key?: string; ip?: string; headers?: Record<string, string>; prefix?: string } = {},
+): Promise<ApiResponse<T>> {
+  const headers: Record<string, string> = { "x-forwarded-for": opts.ip ?? newIp(), ...(opts.headers ?? {}) };
+  if (opts.key !== undefined) headers["x-api-key"] = opts.key;
+  let body: string | undefined = opts.rawBody;
+  if (opts.body !== undefined) {
+    body = JSON.stringify(opts.body);
+    headers["content-type"] ??= "application/json";
+  }
+  const res = await fetch(baseUrl(opts.prefix) + path, { method: opts.method ?? (body !== undefined ? "POST" : "GET"), headers, body });
+  const text = await res.text();
+  let parsed: unknown = null;
+  try {
+    parsed = text ? JSON.parse(text) : null;
+  } catch {
+    parsed = text;
+  }
+  return { status: res.status, headers: res.headers, body: parsed as T, text };
+}
+
+/** Asserts the spec's error shape: exactly { error: { code, message, ...extras } }. */
+export function isErrorShape(body: unknown): boolean {
+  if (typeof body !== "object" || body === null || Array.isArray(body)) return false;
+  const keys = Object.keys(body);
+  const err = (body as { error?: unknown }).error;
+  return (
+    keys.length === 1 &&
+    keys[0] === "error" &&
+    typeof err === "object" &&
+    err !== null &&
+    typeof (err as { code?: unknown }).code === "string" &&
+    /^[A-Z][A-Z0-9_]*$/.test((err as { code: string }).code) &&
+    typeof (err as { message?: unknown }).message === "string"
+  );
+}
+
+let db: Db | null = null;
+/** The test server's database, for setting up resellers and reading the ledger. */
+export function testDb(): Db {
+  db ??= createDb(inject("databaseUrl"));
+  return db;
+}
+
+export async function makeReseller(opts: { markupBps?: number } = {}) {
+  const wallet = `0x${crypto.randomBytes(20).toString("hex")}`;
+  const reseller = await getOrCreateReseller(testDb(), { walletAddress: wallet });
+  if (opts.markupBps) await setMarkup(testDb(), { resellerId: reseller.id, markupBps: opts.markupBps });
+  const { key, apiKey } = await createApiKey(testDb(), { resellerId: reseller.id, name: "test" });
+  return { reseller, key, apiKey };
+}
+
+/** A fresh valid address for a currency, from the registry's own generator. */
+export function addressFor(ticker: string): string {
+  return generateAddress(getCurrency(ticker)!).address;
+}
+
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Polls an order until it reaches one of `states`, recording every status seen. */
+export async function pollUntil(id: string, states: string[], opts: { key?: string; timeoutMs?: number } = {}) {
+  const seen: string[] = [];
+  const deadline = Date.now() + (opts.timeoutMs ?? 15_000);
+  for (;;) {
+    const r = await api(`/exchange/${id}`, { key: opts.key });
+    if (r.status !== 200) throw new Error(`status ${r.status}: ${r.text}`);
+    if (seen[seen.length - 1] !== r.body.status) seen.push(r.body.status);
+    if (states.includes(r.body.status)) return { order: r.body, seen };
+    if (Date.now() > deadline) throw new Error(`order ${id} stuck in ${r.body.status}; saw ${seen.join(" -> ")}`);
+    await sleep(25);
+  }
+}

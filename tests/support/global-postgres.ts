@@ -1,0 +1,2 @@
+import { globalServer } from "./global-server";
+export default globalServer("postgres");

@@ -1,0 +1,125 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import crypto from "node:crypto";
+import fs from "node:fs";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+
+// Starts the production build (dist/server.mjs + .next) on a free port with its own
+// database, the way `npm start` does, for HTTP tests and benchmarks.
+
+export const ROOT = path.resolve(import.meta.dirname, "../..");
+export const PG_ADMIN_URL = process.env.TEST_PG_ADMIN_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = net.createServer();
+    s.unref();
+    s.on("error", reject);
+    s.listen(0, "127.0.0.1", () => {
+      const { port } = s.address() as net.AddressInfo;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+export interface TestDatabase {
+  url: string;
+  drop(): Promise<void>;
+}
+
+export async function createDatabase(kind: "sqlite" | "postgres"): Promise<TestDatabase> {
+  if (kind === "sqlite") {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "reseller-test-"));
+    return { url: `file:${path.join(dir, "test.db")}`, drop: async () => fs.rmSync(dir, { recursive: true, force: true }) };
+  }
+  const { default: pg } = await import("pg");
+  const name = `reseller_test_${crypto.randomBytes(6).toString("hex")}`;
+  const admin = new pg.Client({ connectionString: PG_ADMIN_URL });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE "${name}"`);
+  await admin.end();
+  const u = new URL(PG_ADMIN_URL);
+  u.pathname = `/${name}`;
+  return {
+    url: u.toString(),
+    drop: async () => {
+      const a = new pg.Client({ connectionString: PG_ADMIN_URL });
+      await a.connect();
+      await a.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+      await a.end();
+    },
+  };
+}
+
+export interface RunningServer {
+  baseUrl: string;
+  port: number;
+  databaseUrl: string;
+  logs: () => string;
+  stop(): Promise<void>;
+}
+
+/** Settings every test server shares: fast simulated steps, X-Forwarded-For trusted so each test can be its own client IP. */
+export const TEST_ENV = {
+  SIM_STEP_SECONDS: "0.15",
+  WORKER_POLL_MS: "50",
+  TRUST_PROXY: "true",
+  LOG_LEVEL: "warn",
+  NEXTAUTH_SECRET: "test-only-secret-not-for-production",
+};
+
+export async function startServer(opts: { databaseUrl: string; env?: Record<string, string> }): Promise<RunningServer> {
+  // TEST_API_ONLY=1 skips the dashboard, for a quick loop on the API without `next build`.
+  const apiOnly = process.env.TEST_API_ONLY === "1";
+  for (const f of apiOnly ? ["dist/server.mjs"] : ["dist/server.mjs", ".next/BUILD_ID"])
+    if (!fs.existsSync(path.join(ROOT, f))) throw new Error(`${f} is missing: run \`npm run build\` before the HTTP tests`);
+  const port = await freePort();
+  let out = "";
+  const child: ChildProcess = spawn(process.execPath, ["dist/server.mjs"], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      ...TEST_ENV,
+      NODE_ENV: "production",
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      APP_URL: `http://localhost:${port}`,
+      DATABASE_URL: opts.databaseUrl,
+      ...(apiOnly ? { SERVE_DASHBOARD: "false" } : {}),
+      ...(opts.env ?? {}),
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  child.stdout?.on("data", (d) => (out += d));
+  child.stderr?.on("data", (d) => (out += d));
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`server exited (${child.exitCode}):\n${out}`);
+    try {
+      const r = await fetch(`${baseUrl}/healthz`);
+      if (r.ok) break;
+    } catch {
+      /* not up yet */
+    }
+    if (Date.now() > deadline) {
+      child.kill("SIGKILL");
+      throw new Error(`server did not start in 60 s:\n${out}`);
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return {
+    baseUrl,
+    port,
+    databaseUrl: opts.databaseUrl,
+    logs: () => out,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once("exit", () => resolve());
+        child.kill("SIGTERM");
+        setTimeout(() => child.kill("SIGKILL"), 5_000).unref();
+      }),
+  };
+}

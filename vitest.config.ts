@@ -1,0 +1,31 @@
+import path from "node:path";
+import { defineConfig } from "vitest/config";
+
+// Three projects: pure unit tests, and the same HTTP suite against the built app on
+// SQLite and on PostgreSQL (each project's global setup starts its own server).
+const alias = { "@": path.resolve(import.meta.dirname) };
+const http = (name: string, setup: string) => ({
+  resolve: { alias },
+  test: {
+    name,
+    include: ["tests/http/**/*.test.ts"],
+    globalSetup: [setup],
+    testTimeout: 60_000,
+    hookTimeout: 120_000,
+    pool: "forks" as const,
+  },
+});
+
+export default defineConfig({
+  resolve: { alias },
+  test: {
+    projects: [
+      {
+        resolve: { alias },
+        test: { name: "unit", include: ["tests/**/*.test.ts"], exclude: ["tests/http/**", "tests/e2e/**", "node_modules/**"], testTimeout: 60_000 },
+      },
+      http("http-sqlite", "tests/support/global-sqlite.ts"),
+      http("http-postgres", "tests/support/global-postgres.ts"),
+    ],
+  },
+});
