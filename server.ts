@@ -7,6 +7,7 @@ import { getDb } from "@/lib/db/client";
 import { migrate } from "@/lib/db/migrate";
 import { createApiApp } from "@/lib/http/app";
 import { getLogger } from "@/lib/log";
+import { projectRoot } from "@/lib/root";
 import { startWorker } from "@/lib/worker/run-worker";
 
 // One process, one port: the v1 API and /healthz go to a light Hono router (Next's own
@@ -24,7 +25,7 @@ async function main() {
   let nextHandler: (req: http.IncomingMessage, res: http.ServerResponse) => Promise<void>;
   if (cfg.SERVE_DASHBOARD) {
     const dev = process.env.NODE_ENV !== "production";
-    const nextApp = next({ dev, dir: process.cwd(), hostname: "localhost", port: cfg.PORT });
+    const nextApp = next({ dev, dir: projectRoot(), hostname: "localhost", port: cfg.PORT });
     await nextApp.prepare();
     nextHandler = nextApp.getRequestHandler();
   } else {

@@ -1,6 +1,7 @@
 import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
+import { projectRoot } from "@/lib/root";
 
 // Applies prisma/migrations/<provider>/<name>/migration.sql in order, recording them in
 // _prisma_migrations exactly as Prisma does (checksum = sha256 of the file), so the Prisma
@@ -58,7 +59,7 @@ export interface MigrateResult {
   pending: string[];
 }
 
-export function migrationsDir(provider: "sqlite" | "postgresql", root = process.cwd()) {
+export function migrationsDir(provider: "sqlite" | "postgresql", root = projectRoot()) {
   return path.join(root, "prisma", "migrations", provider);
 }
 

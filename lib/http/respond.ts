@@ -3,16 +3,24 @@ import { getLogger } from "@/lib/log";
 import { stringifyJson } from "@/lib/money/json-number";
 
 const JSON_TYPE = "application/json; charset=utf-8";
+/** The API is meant to be callable from browsers too (the Public tier needs no secret). */
+const CORS = {
+  "Access-Control-Allow-Origin": "*",
+  "Access-Control-Expose-Headers": "RateLimit, RateLimit-Policy, Retry-After, Location, Idempotent-Replayed",
+};
 
-/** A body that is already JSON text (serialised once, served many times). */
+/** A body that is already JSON, encoded once and served many times. */
 export class RawJson {
-  constructor(readonly text: string) {}
+  readonly bytes: Uint8Array;
+  constructor(text: string) {
+    this.bytes = Buffer.from(text, "utf8");
+  }
 }
 
 export function json(body: unknown, status = 200, headers: Record<string, string> = {}): Response {
-  if (status === 304) return new Response(null, { status, headers });
-  const text = body instanceof RawJson ? body.text : stringifyJson(body);
-  return new Response(text, { status, headers: { "content-type": JSON_TYPE, ...headers } });
+  if (status === 304) return new Response(null, { status, headers: { ...CORS, ...headers } });
+  const payload = body instanceof RawJson ? body.bytes : stringifyJson(body);
+  return new Response(payload as BodyInit, { status, headers: { "content-type": JSON_TYPE, ...CORS, ...headers } });
 }
 
 /** The spec's error shape for anything thrown; unknown errors are logged and masked as a 500. */

@@ -56,7 +56,7 @@ async function insertKey(tx: Tx | Db, resellerId: string, name: string) {
   }
 }
 
-export function createApiKey(db: Db, opts: { resellerId: string; name: string }) {
+export async function createApiKey(db: Db, opts: { resellerId: string; name: string }) {
   return insertKey(db, opts.resellerId, cleanName(opts.name));
 }
 

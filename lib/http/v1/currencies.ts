@@ -6,7 +6,7 @@ import { apiRoute } from "../route";
 
 // The registry is static for the life of the process: serialise it once, and answer
 // conditional requests with 304.
-let cached: { body: string; etag: string } | null = null;
+let cached: { body: RawJson; etag: string } | null = null;
 
 function currenciesBody() {
   if (!cached) {
@@ -24,7 +24,7 @@ function currenciesBody() {
         maxAmount: num(c.maxAmount),
       })),
     });
-    cached = { body, etag: `"${crypto.createHash("sha256").update(body).digest("base64url").slice(0, 27)}"` };
+    cached = { body: new RawJson(body), etag: `"${crypto.createHash("sha256").update(body).digest("base64url").slice(0, 27)}"` };
   }
   return cached;
 }
@@ -33,6 +33,6 @@ export const getCurrencies = apiRoute(async ({ req }) => {
   const { body, etag } = currenciesBody();
   const headers = { ETag: etag, "Cache-Control": "public, max-age=60" };
   if (req.headers.get("if-none-match") === etag) return { status: 304, body: null, headers };
-  return { body: new RawJson(body), headers };
+  return { body, headers };
 });
 

@@ -1,0 +1,110 @@
+import { parseArgs } from "node:util";
+import { getConfig } from "@/lib/config";
+import { getDb } from "@/lib/db/client";
+import { migrate } from "@/lib/db/migrate";
+import { isAppError } from "@/lib/errors";
+import { createApiKey, listApiKeys, revokeApiKey } from "@/lib/keys/api-keys";
+import { getBalances } from "@/lib/ledger/ledger";
+import { getOrCreateReseller, getResellerById, getResellerByWallet, setMarkup } from "@/lib/resellers/resellers";
+
+// The operator's command line: a thin adapter over lib/. Run with `npm run cli -- <command>`.
+const USAGE = `usage: npm run cli -- <command> [options]
+
+  reseller:create <wallet> [--markup <bps>]   create (or find) the reseller of an Ethereum wallet
+  reseller:show <wallet|resellerId>           show a reseller, its keys and its profit balances
+  markup:set <wallet|resellerId> <bps>        set the markup in basis points (0..MARKUP_CAP_BPS)
+  key:create <wallet|resellerId> [--name <n>] issue an API key; it is printed once, never stored
+  key:list <wallet|resellerId>                list active keys (prefix, name, created, last used)
+  key:revoke <keyId|keyPrefix>                revoke a key at once
+  balances <wallet|resellerId>                profit per currency: pending and available
+  migrate                                     apply pending database migrations`;
+
+async function findReseller(ref: string | undefined) {
+  if (!ref) throw new Error("a wallet address or reseller id is required");
+  const db = getDb();
+  const r = ref.startsWith("0x") ? await getResellerByWallet(db, { walletAddress: ref }) : await getResellerById(db, { resellerId: ref });
+  if (!r) throw new Error(`no reseller ${ref} (create it with reseller:create)`);
+  return r;
+}
+
+const bps = (s: string | undefined) => {
+  if (!s || !/^\d+$/.test(s)) throw new Error("basis points must be a whole number, e.g. 150 for 1.5%");
+  return Number(s);
+};
+
+async function main() {
+  const { positionals, values } = parseArgs({
+    allowPositionals: true,
+    options: { markup: { type: "string" }, name: { type: "string" }, help: { type: "boolean", short: "h" } },
+  });
+  const [cmd, a, b] = positionals;
+  if (!cmd || values.help) return console.log(USAGE);
+  const db = getDb();
+  if (cmd !== "migrate") await migrate(getConfig().DATABASE_URL);
+  switch (cmd) {
+    case "migrate": {
+      const r = await migrate(getConfig().DATABASE_URL);
+      console.log(r.applied.length ? `applied: ${r.applied.join(", ")}` : "no pending migrations");
+      break;
+    }
+    case "reseller:create": {
+      if (!a) throw new Error("a wallet address is required");
+      let r = await getOrCreateReseller(db, { walletAddress: a });
+      if (values.markup !== undefined) r = await setMarkup(db, { resellerId: r.id, markupBps: bps(values.markup) });
+      console.log(`reseller ${r.id}  wallet ${r.walletAddress}  markup ${r.markupBps} bps`);
+      break;
+    }
+    case "reseller:show": {
+      const r = await findReseller(a);
+      console.log(`reseller ${r.id}  wallet ${r.walletAddress}  markup ${r.markupBps} bps  since ${r.createdAt.toISOString()}`);
+      for (const k of await listApiKeys(db, { resellerId: r.id })) console.log(`  key ${k.id}  ${k.prefix}...  ${k.name}`);
+      for (const x of await getBalances(db, r.id)) console.log(`  ${x.currency}: pending ${x.pending}, available ${x.available}`);
+      break;
+    }
+    case "markup:set": {
+      const r = await findReseller(a);
+      const u = await setMarkup(db, { resellerId: r.id, markupBps: bps(b) });
+      console.log(`markup of ${u.walletAddress} is now ${u.markupBps} bps (new orders only)`);
+      break;
+    }
+    case "key:create": {
+      const r = await findReseller(a);
+      const { key, apiKey } = await createApiKey(db, { resellerId: r.id, name: values.name ?? "default" });
+      console.log(`key id ${apiKey.id} (${apiKey.name}) for ${r.walletAddress}\n\n  ${key}\n\nStore it now: it is shown once and only its hash is kept.`);
+      break;
+    }
+    case "key:list": {
+      const r = await findReseller(a);
+      const keys = await listApiKeys(db, { resellerId: r.id });
+      if (!keys.length) console.log("no active keys");
+      for (const k of keys)
+        console.log(`${k.id}  ${k.prefix}...  ${k.name}  created ${k.createdAt.toISOString()}  last used ${k.lastUsedAt?.toISOString() ?? "never"}`);
+      break;
+    }
+    case "key:revoke": {
+      if (!a) throw new Error("a key id or prefix is required");
+      const k = await db.apiKey.findFirst({ where: { OR: [{ id: a }, { prefix: a }, { prefix: a.replace(/\.\.\.$/, "") }] } });
+      if (!k) throw new Error(`no key ${a}`);
+      await revokeApiKey(db, { resellerId: k.resellerId, keyId: k.id });
+      console.log(`revoked ${k.prefix}... (${k.name})`);
+      break;
+    }
+    case "balances": {
+      const r = await findReseller(a);
+      const rows = await getBalances(db, r.id);
+      if (!rows.length) console.log("no profit yet");
+      for (const x of rows) console.log(`${x.currency.padEnd(12)} pending ${x.pending.padStart(20)}   available ${x.available.padStart(20)}`);
+      break;
+    }
+    default:
+      console.error(`unknown command ${cmd}\n\n${USAGE}`);
+      process.exitCode = 2;
+  }
+}
+
+main()
+  .catch((e) => {
+    console.error(`error: ${isAppError(e) || e instanceof Error ? e.message : String(e)}`);
+    process.exitCode = 1;
+  })
+  .finally(() => getDb().$disconnect());

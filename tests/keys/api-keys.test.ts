@@ -1,0 +1,76 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Db } from "@/lib/db/client";
+import { AppError } from "@/lib/errors";
+import { authenticateApiKey, createApiKey, hashApiKey, listApiKeys, revokeApiKey, rotateApiKey } from "@/lib/keys/api-keys";
+import { getOrCreateReseller, setMarkup } from "@/lib/resellers/resellers";
+import { tempSqlite } from "../support/sqlite-db";
+
+let db: Db;
+let cleanup: () => Promise<void>;
+beforeAll(async () => ({ db, cleanup } = await tempSqlite()));
+afterAll(() => cleanup());
+
+const code = async (p: Promise<unknown>) => {
+  try {
+    await p;
+    return null;
+  } catch (e) {
+    return e instanceof AppError ? e.code : String(e);
+  }
+};
+
+describe("API keys", () => {
+  it("are random, prefixed, stored only as a hash, and authenticate", async () => {
+    const r = await getOrCreateReseller(db, { walletAddress: "0x52908400098527886E0F7030069857D2E4169EE7" });
+    const a = await createApiKey(db, { resellerId: r.id, name: "app" });
+    const b = await createApiKey(db, { resellerId: r.id, name: "bot" });
+    expect(a.key).toMatch(/^rsk_live_[1-9A-HJ-NP-Za-km-z]{30,}$/);
+    expect(a.key).not.toBe(b.key);
+    const rows = await db.apiKey.findMany();
+    expect(JSON.stringify(rows)).not.toContain(a.key);
+    expect(rows.find((k) => k.id === a.apiKey.id)?.hash).toBe(hashApiKey(a.key));
+    expect(a.key.startsWith(a.apiKey.prefix)).toBe(true);
+    expect(await authenticateApiKey(db, a.key)).toMatchObject({ resellerId: r.id, apiKeyId: a.apiKey.id, markupBps: 0 });
+    expect(await code(authenticateApiKey(db, a.key.slice(0, -1) + (a.key.endsWith("z") ? "y" : "z")))).toBe("INVALID_API_KEY");
+    expect(await code(authenticateApiKey(db, ""))).toBe("INVALID_API_KEY");
+  });
+
+  it("rotation: the new key works at once, the old one stops", async () => {
+    const r = await getOrCreateReseller(db, { walletAddress: "0x0000000000000000000000000000000000000002" });
+    const old = await createApiKey(db, { resellerId: r.id, name: "rot" });
+    const fresh = await rotateApiKey(db, { resellerId: r.id, keyId: old.apiKey.id });
+    expect(fresh.apiKey.name).toBe("rot");
+    expect(await code(authenticateApiKey(db, old.key))).toBe("INVALID_API_KEY");
+    expect((await authenticateApiKey(db, fresh.key)).apiKeyId).toBe(fresh.apiKey.id);
+    expect((await listApiKeys(db, { resellerId: r.id })).map((k) => k.id)).toEqual([fresh.apiKey.id]);
+    // Rotating or revoking a key twice, or another reseller's key, is a not-found.
+    expect(await code(rotateApiKey(db, { resellerId: r.id, keyId: old.apiKey.id }))).toBe("NOT_FOUND");
+    const other = await getOrCreateReseller(db, { walletAddress: "0x0000000000000000000000000000000000000003" });
+    expect(await code(revokeApiKey(db, { resellerId: other.id, keyId: fresh.apiKey.id }))).toBe("NOT_FOUND");
+    await revokeApiKey(db, { resellerId: r.id, keyId: fresh.apiKey.id });
+    expect(await code(authenticateApiKey(db, fresh.key))).toBe("INVALID_API_KEY");
+  });
+
+  it("a key name is 1 to 64 characters", async () => {
+    const r = await getOrCreateReseller(db, { walletAddress: "0x0000000000000000000000000000000000000004" });
+    expect(await code(createApiKey(db, { resellerId: r.id, name: "  " }))).toBe("INVALID_REQUEST");
+    expect(await code(createApiKey(db, { resellerId: r.id, name: "x".repeat(65) }))).toBe("INVALID_REQUEST");
+  });
+});
+
+describe("resellers", () => {
+  it("one reseller per wallet, whatever the address's case", async () => {
+    const a = await getOrCreateReseller(db, { walletAddress: "0xABCDEF0000000000000000000000000000000001" });
+    const b = await getOrCreateReseller(db, { walletAddress: "0xabcdef0000000000000000000000000000000001" });
+    expect(b.id).toBe(a.id);
+    expect(a.walletAddress).toBe("0xabcdef0000000000000000000000000000000001");
+    expect(await code(getOrCreateReseller(db, { walletAddress: "0x123" }))).toBe("INVALID_REQUEST");
+  });
+
+  it("markup is a whole number of bps from 0 to the cap (INVALID_MARKUP otherwise)", async () => {
+    const r = await getOrCreateReseller(db, { walletAddress: "0x0000000000000000000000000000000000000005" });
+    expect((await setMarkup(db, { resellerId: r.id, markupBps: 1000 })).markupBps).toBe(1000);
+    expect((await setMarkup(db, { resellerId: r.id, markupBps: 0 })).markupBps).toBe(0);
+    for (const bad of [-1, 1001, 1.5, Number.NaN]) expect(await code(setMarkup(db, { resellerId: r.id, markupBps: bad }))).toBe("INVALID_MARKUP");
+  });
+});

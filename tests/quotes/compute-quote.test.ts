@@ -1,0 +1,61 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { D } from "@/lib/money/decimal";
+import { applyRate, effectiveRate, rateAfterFee } from "@/lib/quotes/compute-quote";
+
+describe("markup math", () => {
+  it("the spec's worked example: raw 50 XMR at 150 bps -> 49.25 to the user, 0.75 profit", () => {
+    const q = applyRate(new D(50), new D(1), 12, 150);
+    expect(q.rawToAmount.toFixed()).toBe("50");
+    expect(q.toAmount.toFixed()).toBe("49.25");
+    expect(q.profit.toFixed()).toBe("0.75");
+  });
+
+  it("rounds down to the destination precision, never up", () => {
+    const q = applyRate(new D("1"), new D("0.123456789"), 8, 0);
+    expect(q.toAmount.toFixed()).toBe("0.12345678");
+    const m = applyRate(new D("1"), new D("0.99999999"), 8, 1);
+    // 0.99999999 * 0.9999 = 0.999899990001 -> 0.99989999
+    expect(m.toAmount.toFixed()).toBe("0.99989999");
+    expect(m.profit.toFixed()).toBe("0.0001");
+  });
+
+  it("rateAfterFee takes the platform fee off the market rate", () => {
+    expect(rateAfterFee(new D(100), new D(4), 25).toFixed()).toBe("24.9375");
+    expect(rateAfterFee(new D(1), new D(3), 0).toFixed()).toBe("0.33333333333333333333333333333333");
+  });
+
+  it("rejects a markup outside 0..9999 bps", () => {
+    expect(() => applyRate(new D(1), new D(1), 8, -1)).toThrow(RangeError);
+    expect(() => applyRate(new D(1), new D(1), 8, 10_000)).toThrow(RangeError);
+    expect(() => applyRate(new D(1), new D(1), 8, 1.5)).toThrow(RangeError);
+  });
+
+  const amount = fc.tuple(fc.bigInt({ min: 1n, max: 10n ** 14n }), fc.integer({ min: 0, max: 8 })).map(([n, s]) => new D(n.toString()).div(new D(10).pow(s)));
+  const rate = fc.tuple(fc.bigInt({ min: 1n, max: 10n ** 20n }), fc.integer({ min: 0, max: 16 })).map(([n, s]) => new D(n.toString()).div(new D(10).pow(s)));
+
+  it("property: keyed toAmount = floor(keyless toAmount * (1 - bps/10000)); profit = raw - toAmount >= 0; exact", () => {
+    fc.assert(
+      fc.property(amount, rate, fc.integer({ min: 0, max: 18 }), fc.integer({ min: 0, max: 1000 }), (a, r, precision, bps) => {
+        const keyless = applyRate(a, r, precision, 0);
+        const keyed = applyRate(a, r, precision, bps);
+        expect(keyless.toAmount.eq(keyless.rawToAmount)).toBe(true);
+        expect(keyed.rawToAmount.eq(keyless.toAmount)).toBe(true);
+        const expected = keyless.toAmount.mul(new D(10_000 - bps).div(10_000)).toDecimalPlaces(precision, D.ROUND_DOWN);
+        expect(keyed.toAmount.eq(expected)).toBe(true);
+        expect(keyed.profit.eq(keyed.rawToAmount.minus(keyed.toAmount))).toBe(true);
+        expect(keyed.profit.gte(0)).toBe(true);
+        expect(keyed.toAmount.decimalPlaces()).toBeLessThanOrEqual(precision);
+        expect(keyed.profit.decimalPlaces()).toBeLessThanOrEqual(precision);
+        // Rounding down never gives the user more than the exact markup formula.
+        expect(keyed.toAmount.lte(a.mul(r).mul(new D(10_000 - bps).div(10_000)))).toBe(true);
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it("effectiveRate is toAmount / fromAmount to 12 significant digits, rounded down", () => {
+    expect(effectiveRate(new D("3"), new D("1")).toFixed()).toBe("0.333333333333");
+    expect(effectiveRate(new D("0"), new D("1")).toFixed()).toBe("0");
+  });
+});
