@@ -1,0 +1,134 @@
+// Chains whose addresses are base58 with a fixed version prefix and a 4-byte hash checksum.
+import { blake256 } from "@noble/hashes/blake1.js";
+import { blake2b } from "@noble/hashes/blake2.js";
+import { keccak_256 } from "@noble/hashes/sha3.js";
+import { base58 } from "@scure/base";
+import type { AddressFamily } from "./types";
+import { b58checkDecode, b58checkEncode, b58decode, bytesEqual, concat, randomNonZero, startsWith, type Random } from "./util";
+
+/** Base58Check (double SHA-256 unless `hash` given): one of `prefixes` + `len` bytes. */
+export function base58VersionFamily(
+  key: string,
+  prefixes: number[][],
+  len: number,
+  accepts: string,
+  hash?: (d: Uint8Array) => Uint8Array,
+  check?: (payload: Uint8Array) => boolean,
+  makeBody?: (random: Random) => Uint8Array,
+): AddressFamily {
+  return {
+    key,
+    level: "checksum",
+    accepts,
+    validate(address: string): boolean {
+      if (typeof address !== "string" || address.length < 20 || address.length > 64) return false;
+      const p = b58checkDecode(address, hash);
+      if (!p) return false;
+      for (const pre of prefixes) {
+        if (p.length === pre.length + len && startsWith(p, pre)) return check ? check(p.subarray(pre.length)) : true;
+      }
+      return false;
+    },
+    generate(random: Random): string {
+      const body = makeBody ? makeBody(random) : randomNonZero(random, len);
+      return b58checkEncode(concat(Uint8Array.from(prefixes[0]), body), hash);
+    },
+  };
+}
+
+// TRON: 0x41 + 20 bytes, double SHA-256 (same as TronWeb isAddress).
+export const tronFamily = base58VersionFamily("tron", [[0x41]], 20, "T... (base58check, version 0x41)");
+
+// Tezos: tz1/tz2/tz3/tz4 implicit accounts and KT1 originated contracts (tezos b58_prefix).
+export const tezosFamily = base58VersionFamily(
+  "tezos",
+  [
+    [6, 161, 159], // tz1 ed25519
+    [6, 161, 161], // tz2 secp256k1
+    [6, 161, 164], // tz3 p256
+    [6, 161, 166], // tz4 bls
+    [2, 90, 121], // KT1
+  ],
+  20,
+  "tz1/tz2/tz3/tz4/KT1 (base58check with 3-byte prefix)",
+);
+
+// NEO N3: version 0x35 + script hash (N...). NEO legacy (A..., version 0x17) is retired.
+export const neo3Family = base58VersionFamily("neo3", [[0x35]], 20, "N... (N3, base58check version 0x35); legacy NEO2 A... rejected");
+
+// Ontology: version 0x17 + 20 bytes (A...).
+export const ontologyFamily = base58VersionFamily("ontology", [[0x17]], 20, "A... (base58check version 0x17)");
+
+// Mina: version 0xcb, then 0x01 0x01, x coordinate (32), isOdd (1): B62q... (55 chars).
+export const minaFamily = base58VersionFamily(
+  "mina",
+  [[0xcb, 0x01, 0x01]],
+  33,
+  "B62q... (base58check version 0xcb, compressed public key)",
+  undefined,
+  (p) => p[32] === 0 || p[32] === 1,
+  (random) => {
+    const b = randomNonZero(random, 33);
+    b[32] &= 1;
+    b[31] &= 0x3f; // keep x below the field modulus
+    return b;
+  },
+);
+
+// Decred: 2-byte network ids, double BLAKE-256 checksum. Ds = P2PKH secp256k1, Dc = P2SH.
+const blake256d = (d: Uint8Array) => blake256(blake256(d));
+export const decredFamily = base58VersionFamily(
+  "decred",
+  [
+    [0x07, 0x3f], // Ds
+    [0x07, 0x1a], // Dc
+  ],
+  20,
+  "Ds... (P2PKH) and Dc... (P2SH), double BLAKE-256 checksum; testnet Ts/Tc rejected",
+  blake256d,
+);
+
+// Waves: base58( 0x01, chainId 'W', 20-byte hash, keccak256(blake2b256(first 22))[0..4] ).
+const wavesHash = (d: Uint8Array) => keccak_256(blake2b(d, { dkLen: 32 }));
+export const wavesFamily: AddressFamily = {
+  key: "waves",
+  level: "checksum",
+  accepts: "3P... (version 1, chain 'W', keccak(blake2b) checksum); testnet 'T' rejected",
+  validate(address: string): boolean {
+    if (typeof address !== "string" || address.length !== 35) return false;
+    const raw = b58decode(address);
+    if (!raw || raw.length !== 26 || raw[0] !== 1 || raw[1] !== 0x57) return false;
+    return bytesEqual(wavesHash(raw.subarray(0, 22)), raw.subarray(22), 4);
+  },
+  generate(random: Random): string {
+    const body = concat(Uint8Array.of(1, 0x57), randomNonZero(random, 20));
+    return base58.encode(concat(body, wavesHash(body).subarray(0, 4)));
+  },
+};
+
+// Ergo: base58( prefix = network(0x00 mainnet) + type(1 P2PK, 2 P2SH, 3 P2S), content,
+// blake2b256(prefix+content)[0..4] ).
+const ergoHash = (d: Uint8Array) => blake2b(d, { dkLen: 32 });
+export const ergoFamily: AddressFamily = {
+  key: "ergo",
+  level: "checksum",
+  accepts: "9... P2PK (33-byte key), 8... P2SH (24 bytes), P2S scripts; blake2b256 checksum; testnet (0x10 network) rejected",
+  validate(address: string): boolean {
+    if (typeof address !== "string" || address.length < 30 || address.length > 4000) return false;
+    const raw = b58decode(address);
+    if (!raw || raw.length < 6) return false;
+    const body = raw.subarray(0, raw.length - 4);
+    if (!bytesEqual(ergoHash(body), raw.subarray(raw.length - 4), 4)) return false;
+    const prefix = body[0];
+    if (prefix === 0x01) return body.length === 34 && (body[1] === 2 || body[1] === 3);
+    if (prefix === 0x02) return body.length === 25;
+    if (prefix === 0x03) return body.length > 1;
+    return false;
+  },
+  generate(random: Random): string {
+    const key = randomNonZero(random, 33);
+    key[0] = 2 + (key[0] & 1);
+    const body = concat(Uint8Array.of(0x01), key);
+    return base58.encode(concat(body, ergoHash(body).subarray(0, 4)));
+  },
+};

@@ -1,0 +1,98 @@
+// Property tests: generated addresses validate for their currency, and not for a currency of an
+// incompatible family.
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { generateAddress, listCurrencies, validateAddress } from "../../lib/currencies/index";
+
+// Families whose address sets legitimately intersect (same encoding and version bytes, or
+// name-based account formats that cannot be told apart). Anything not listed must not overlap.
+const OVERLAPS: Array<[string, string]> = [
+  ["utxo:btc", "utxo:bsv"], // both 0x00 P2PKH
+  ["utxo:doge", "utxo:dgb"], // 0x1e 'D'
+  ["utxo:doge", "utxo:xvg"],
+  ["utxo:doge", "utxo:pivx"],
+  ["utxo:dgb", "utxo:xvg"],
+  ["utxo:dgb", "utxo:pivx"],
+  ["utxo:xvg", "utxo:pivx"],
+  ["utxo:rvn", "utxo:kmd"], // 0x3c 'R'
+  ["utxo:ltc", "utxo:qtum"], // P2SH 0x32 'M'
+  ["utxo:btg", "ontology"], // 0x17 'A'
+  ["evm", "evm:xdc"], // XDC accepts the 0x form
+  ["evm", "starknet"], // 0x + hex
+  ["evm:xdc", "starknet"],
+  ["hex32", "starknet"],
+  ["flow", "starknet"],
+  ["eosio-account", "graphene-account"], // account names
+  ["eosio-account", "near-account"],
+  ["graphene-account", "near-account"],
+  ["hedera-account", "near-account"], // "0.0.N" is also a syntactically valid NEAR name
+  ["icp-account", "near-account"], // 64 hex = NEAR implicit account
+  ["solana", "arweave"], // 43-char base58 strings can be base64url
+];
+const overlap = new Set(OVERLAPS.flatMap(([a, b]) => [`${a}|${b}`, `${b}|${a}`]));
+
+const currencies = listCurrencies();
+// one representative currency per family
+const reps = [...new Map(currencies.map((c) => [c.family, c])).values()];
+const seeded = (seed: Uint8Array) => {
+  let state = 0;
+  return (n: number) => {
+    const out = new Uint8Array(n);
+    for (let i = 0; i < n; i++) out[i] = seed[(state++ + i * 7) % seed.length] ^ ((state * 131 + i) & 0xff);
+    return out;
+  };
+};
+
+describe("generated addresses", () => {
+  it("validate for every currency (default randomness)", () => {
+    for (const c of currencies) {
+      for (let i = 0; i < 5; i++) {
+        const g = generateAddress(c);
+        expect(validateAddress(c, g.address), `${c.ticker} ${g.address}`).toBe(true);
+      }
+    }
+  });
+
+  it("validate for every family and never for an incompatible family (fast-check)", () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ minLength: 32, maxLength: 64 }), fc.integer({ min: 0, max: reps.length - 1 }), (seed, idx) => {
+        const c = reps[idx];
+        const { address } = generateAddress(c, seeded(seed));
+        if (!validateAddress(c, address)) return false;
+        for (const other of reps) {
+          if (other.family === c.family || overlap.has(`${c.family}|${other.family}`)) continue;
+          if (validateAddress(other, address)) throw new Error(`${c.family} address ${address} validates as ${other.family}`);
+        }
+        return true;
+      }),
+      { numRuns: 1500 },
+    );
+  });
+
+  it("random generated addresses never validate for an incompatible family", () => {
+    for (const c of reps) {
+      for (let i = 0; i < 40; i++) {
+        const { address } = generateAddress(c);
+        for (const other of reps) {
+          if (other.family === c.family || overlap.has(`${c.family}|${other.family}`)) continue;
+          expect(validateAddress(other, address), `${c.family} ${address} as ${other.family}`).toBe(false);
+        }
+      }
+    }
+  });
+
+  it("validators never throw on junk input", () => {
+    fc.assert(
+      fc.property(fc.string({ maxLength: 120 }), fc.integer({ min: 0, max: reps.length - 1 }), (s, idx) => {
+        validateAddress(reps[idx], s);
+        return true;
+      }),
+      { numRuns: 3000 },
+    );
+    for (const c of reps) {
+      expect(validateAddress(c, "")).toBe(false);
+      expect(validateAddress(c, null as unknown as string)).toBe(false);
+      expect(validateAddress(c, " " + generateAddress(c).address)).toBe(false);
+    }
+  });
+});
