@@ -41,7 +41,12 @@ const schema = z.object({
   MAX_BODY_BYTES: int(16 * 1024, 256),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   NEXTAUTH_SECRET: z.string().optional(),
+  /** Chain ids a Sign-In with Ethereum message may name, comma-separated. */
+  SIWE_CHAIN_IDS: z.string().regex(/^\d+(,\s*\d+)*$/).default("1"),
 });
+
+/** Every setting's name, for the README's table (a test keeps them in step). */
+export const SETTING_NAMES = Object.keys(schema.shape);
 
 export type Config = z.infer<typeof schema> & { databaseProvider: "sqlite" | "postgresql"; sqlitePath: string | null };
 

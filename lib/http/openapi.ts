@@ -10,8 +10,10 @@ const schema = (t: z.ZodType, io: "input" | "output" = "output") => {
   return rest;
 };
 
+/** Codes only the dashboard uses; the v1 API never answers them. */
+const DASHBOARD_ONLY: ErrorCode[] = ["UNAUTHORIZED", "INVALID_MARKUP"];
 const codesFor = (status: number) =>
-  (Object.entries(ERROR_STATUS) as [ErrorCode, number][]).filter(([, st]) => st === status).map(([c]) => c);
+  (Object.entries(ERROR_STATUS) as [ErrorCode, number][]).filter(([c, st]) => st === status && !DASHBOARD_ONLY.includes(c)).map(([c]) => c);
 
 const errorResponses = (...statuses: number[]) =>
   Object.fromEntries(
@@ -58,13 +60,13 @@ export function openApiDocument(): object {
     security: [{}, { ApiKey: [] }],
     paths: {
       "/currencies": {
-        get: { operationId: "listCurrencies", responses: { "200": ok("Currencies", "All currencies"), ...errorResponses(401, 429, 500) } },
+        get: { operationId: "listCurrencies", responses: { "200": ok("Currencies", "All currencies"), ...errorResponses(401, 405, 429, 500) } },
       },
       "/estimate": {
         get: {
           operationId: "getEstimate",
           parameters: queryParams(s.estimateQuery, { fromCurrency: "from", toCurrency: "to", fromAmount: "amount" }),
-          responses: { "200": ok("Estimate", "Estimate, markup included"), ...errorResponses(400, 401, 422, 429, 500, 503) },
+          responses: { "200": ok("Estimate", "Estimate, markup included"), ...errorResponses(400, 401, 405, 422, 429, 500, 503) },
         },
       },
       "/exchange": {
@@ -72,11 +74,11 @@ export function openApiDocument(): object {
           operationId: "createExchange",
           parameters: [{ name: "Idempotency-Key", in: "header", required: false, schema: { type: "string", maxLength: 255 } }],
           requestBody: { required: true, content: { "application/json": { schema: { $ref: "#/components/schemas/CreateExchange" } } } },
-          responses: { "201": ok("ExchangeOrder", "The new order (or the same order, replayed for the same Idempotency-Key and body)"), ...errorResponses(400, 401, 409, 413, 422, 429, 500, 503) },
+          responses: { "201": ok("ExchangeOrder", "The new order (or the same order, replayed for the same Idempotency-Key and body)"), ...errorResponses(400, 401, 405, 409, 413, 422, 429, 500, 503) },
         },
       },
       "/exchange/{id}": {
-        get: { operationId: "getExchange", parameters: [idParam], responses: { "200": ok("OrderStatus", "The order's current status"), ...errorResponses(401, 404, 429, 500) } },
+        get: { operationId: "getExchange", parameters: [idParam], responses: { "200": ok("OrderStatus", "The order's current status"), ...errorResponses(401, 404, 405, 429, 500) } },
       },
       "/sandbox/exchange/{id}/deposit": {
         post: {
@@ -84,7 +86,7 @@ export function openApiDocument(): object {
           description: "Sandbox only: report that the user's deposit arrived (the quoted amount unless `amount` is given).",
           parameters: [idParam],
           requestBody: { required: false, content: { "application/json": { schema: { $ref: "#/components/schemas/SandboxDeposit" } } } },
-          responses: { "200": ok("OrderStatus", "The order, now confirming"), ...errorResponses(400, 401, 404, 409, 422, 429) },
+          responses: { "200": ok("OrderStatus", "The order, now confirming"), ...errorResponses(400, 401, 404, 405, 409, 413, 422, 429) },
         },
       },
       "/sandbox/engine": {
@@ -92,7 +94,7 @@ export function openApiDocument(): object {
           operationId: "sandboxEngine",
           description: "Sandbox only: make the engine fail (503 or 500) for your own requests, to test your error handling.",
           requestBody: { required: true, content: { "application/json": { schema: { $ref: "#/components/schemas/SandboxEngine" } } } },
-          responses: { "200": { description: "The fault now in effect" }, ...errorResponses(400, 401, 404, 429) },
+          responses: { "200": { description: "The fault now in effect" }, ...errorResponses(400, 401, 404, 405, 413, 429) },
         },
       },
     },

@@ -58,7 +58,9 @@ async function build(): Promise<Omit<Limiters, "ready">> {
   } else if (store === "redis") {
     if (!c.REDIS_URL) throw new Error("RATE_LIMIT_STORE=redis needs REDIS_URL");
     const { Redis } = await import("ioredis");
-    const client = new Redis(c.REDIS_URL, { enableOfflineQueue: false, maxRetriesPerRequest: 1 });
+    const client = new Redis(c.REDIS_URL, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: true });
+    // Connect before the first request: until then every call would go to the per-process insurance limiter.
+    await client.connect();
     make = async (keyPrefix, p) =>
       new RateLimiterRedis({
         storeClient: client,

@@ -1,0 +1,50 @@
+import { execFile } from "node:child_process";
+import { promisify } from "node:util";
+import { afterAll, describe, expect, it } from "vitest";
+import { createDb } from "@/lib/db/client";
+import { authenticateApiKey } from "@/lib/keys/api-keys";
+import { createDatabase, type TestDatabase } from "../support/server";
+
+const run = promisify(execFile);
+let db: TestDatabase | null = null;
+
+async function cli(...args: string[]) {
+  db ??= await createDatabase("sqlite");
+  try {
+    const r = await run(process.execPath, ["--import", "tsx", "scripts/cli.ts", ...args], { env: { ...process.env, DATABASE_URL: db.url } });
+    return { code: 0, out: r.stdout, err: r.stderr };
+  } catch (e) {
+    const x = e as { code: number; stdout: string; stderr: string };
+    return { code: x.code, out: x.stdout, err: x.stderr };
+  }
+}
+
+afterAll(() => db?.drop());
+
+describe("operator CLI", () => {
+  const wallet = "0x52908400098527886E0F7030069857D2E4169EE7";
+
+  it("creates a reseller, issues a key printed once, lists, revokes, shows balances", async () => {
+    expect((await cli("reseller:create", wallet, "--markup", "150")).out).toMatch(/markup 150 bps/);
+    const issued = await cli("key:create", wallet, "--name", "ci");
+    const key = issued.out.match(/rsk_live_[1-9A-HJ-NP-Za-km-z]+/)![0];
+    const conn = createDb(db!.url);
+    expect((await authenticateApiKey(conn, key)).markupBps).toBe(150);
+    const list = await cli("key:list", wallet.toLowerCase());
+    expect(list.out).toContain(key.slice(0, 17));
+    expect(list.out).not.toContain(key);
+    expect((await cli("balances", wallet)).out).toMatch(/no profit yet/);
+    expect((await cli("markup:set", wallet, "200")).out).toMatch(/200 bps/);
+    expect((await cli("key:revoke", key.slice(0, 17))).out).toMatch(/revoked/);
+    await expect(authenticateApiKey(conn, key)).rejects.toMatchObject({ code: "INVALID_API_KEY" });
+    await conn.$disconnect();
+  }, 60_000);
+
+  it("fails with a message and a non-zero exit on bad input", async () => {
+    const r = await cli("markup:set", wallet, "5000");
+    expect(r.code).toBe(1);
+    expect(r.err).toMatch(/from 0 to 1000/);
+    expect((await cli("key:create", "0x0000000000000000000000000000000000000009")).err).toMatch(/no reseller/);
+    expect((await cli("nope")).code).toBe(2);
+  }, 60_000);
+});

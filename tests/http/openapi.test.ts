@@ -1,0 +1,34 @@
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { ERROR_STATUS } from "@/lib/errors";
+import { createExchangeBody } from "@/lib/http/schemas";
+import { api } from "../support/api";
+
+describe("GET /api/v1/openapi.json", () => {
+  it("is an OpenAPI 3.1 document of every v1 route, built from the request schemas", async () => {
+    const r = await api("/openapi.json");
+    expect(r.status).toBe(200);
+    const doc = r.body;
+    expect(doc.openapi).toBe("3.1.0");
+    expect(Object.keys(doc.paths).sort()).toEqual(
+      ["/currencies", "/estimate", "/exchange", "/exchange/{id}", "/sandbox/engine", "/sandbox/exchange/{id}/deposit"].sort(),
+    );
+    // The body schema in the document is the very zod schema that validates POST /exchange.
+    const { $schema: _, ...fromZod } = z.toJSONSchema(createExchangeBody, { io: "input" }) as Record<string, unknown>;
+    expect(doc.components.schemas.CreateExchange).toEqual(fromZod);
+    expect(doc.components.schemas.CreateExchange.required.sort()).toEqual(["address", "amount", "from", "to"]);
+    expect(doc.paths["/exchange"].post.responses["201"]).toBeDefined();
+    // Both query spellings of /estimate are documented.
+    const names = doc.paths["/estimate"].get.parameters.map((p: { name: string }) => p.name).sort();
+    expect(names).toEqual(["amount", "from", "fromAmount", "fromCurrency", "to", "toCurrency"]);
+    // Every public error code is named in some documented response.
+    const text = JSON.stringify(doc.paths);
+    for (const code of Object.keys(ERROR_STATUS).filter((c) => !["INVALID_MARKUP", "UNAUTHORIZED"].includes(c))) expect(text).toContain(code);
+    // Every $ref resolves.
+    for (const m of JSON.stringify(doc).matchAll(/"\$ref":"#\/components\/(\w+)\/(\w+)"/g)) expect(doc.components[m[1]][m[2]], m[0]).toBeDefined();
+  });
+
+  it("is also served under the /v1 alias", async () => {
+    expect((await api("/openapi.json", { prefix: "/v1" })).body.openapi).toBe("3.1.0");
+  });
+});
