@@ -4,20 +4,12 @@ import { getFamily } from "./families/index";
 import { computeLimits, defaultPrecision, type LimitOverride } from "./limits";
 import type { Currency } from "./types";
 
-export interface SourceEntry {
-  ticker: string;
-  symbol: string;
-  name: string;
-  network: string;
-  kind: "native" | "token";
-  decimals: number;
+/** One hand-kept entry of data/currencies.source.json: the Currency fields that are facts, plus inputs. */
+export interface SourceEntry
+  extends Pick<Currency, "ticker" | "symbol" | "name" | "network" | "kind" | "decimals" | "family" | "hasExtraId" | "extraIdName" | "isAvailable"> {
   /** Optional explicit precision; default min(decimals, 8). */
   precision?: number;
-  family: string;
-  hasExtraId: boolean;
-  extraIdName: string | null;
   extraIdFormat: string | null;
-  isAvailable: boolean;
   priceKey: string;
   limits?: LimitOverride;
   note: string | null;
