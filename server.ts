@@ -6,6 +6,7 @@ import { getConfig } from "@/lib/config";
 import { getDb } from "@/lib/db/client";
 import { migrate } from "@/lib/db/migrate";
 import { createApiApp } from "@/lib/http/app";
+import { useResponseClass } from "@/lib/http/respond";
 import { getLogger } from "@/lib/log";
 import { projectRoot } from "@/lib/root";
 import { startWorker } from "@/lib/worker/run-worker";
@@ -14,7 +15,29 @@ import { startWorker } from "@/lib/worker/run-worker";
 // server costs ~25x more per request), every other path to Next's request handler (the
 // dashboard and next-auth). The order worker runs here too unless WORKER_IN_PROCESS=false.
 
-const API_PATH = /^\/(?:api\/v1|v1)(?:[/?]|$)|^\/healthz(?:[/?]|$)/;
+// Everything under /api except next-auth is the JSON API's: unknown paths there answer in
+// the API's error shape, not with the dashboard's HTML 404.
+const API_PATH = /^\/(?:api(?!\/auth(?:[/?]|$))|v1|healthz)(?:[/?]|$)/;
+
+/**
+ * @hono/node-server's listener with its lightweight Response, without leaving that class
+ * as the global Response (Next's route handlers reject it): see useResponseClass.
+ */
+function fastApiListener(fetch: Parameters<typeof getRequestListener>[0]) {
+  const NativeRequest = globalThis.Request;
+  const NativeResponse = globalThis.Response;
+  const listener = getRequestListener(fetch); // installs the lightweight Request/Response globally
+  useResponseClass(globalThis.Response);
+  Object.defineProperty(globalThis, "Request", { value: NativeRequest, writable: true, configurable: true });
+  Object.defineProperty(globalThis, "Response", { value: NativeResponse, writable: true, configurable: true });
+  return listener;
+}
+
+function clientIpOf(req: http.IncomingMessage, trustProxy: boolean): string {
+  const xff = req.headers["x-forwarded-for"];
+  if (trustProxy && typeof xff === "string" && xff) return xff.split(",")[0].trim();
+  return req.socket.remoteAddress ?? "unknown";
+}
 
 async function main() {
   const cfg = getConfig();
@@ -35,11 +58,13 @@ async function main() {
   }
 
   const api = createApiApp((_req, env) => (env as { incoming: IncomingMessage }).incoming.socket.remoteAddress ?? "unknown");
-  const apiListener = getRequestListener(api.fetch);
+  const apiListener = fastApiListener(api.fetch);
 
   const server = http.createServer((req, res) => {
-    if (API_PATH.test(req.url ?? "/")) void apiListener(req, res);
-    else void nextHandler(req, res);
+    if (API_PATH.test(req.url ?? "/")) return void apiListener(req, res);
+    // Next only sees the client IP we vouch for (the socket's, or X-Forwarded-For behind TRUST_PROXY).
+    req.headers["x-client-ip"] = clientIpOf(req, cfg.TRUST_PROXY);
+    void nextHandler(req, res);
   });
   server.keepAliveTimeout = 65_000;
 

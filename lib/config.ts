@@ -20,6 +20,8 @@ const schema = z.object({
   RATE_LIMIT_PUBLIC_PER_MINUTE: int(60, 1),
   RATE_LIMIT_PUBLIC_CREATES_PER_DAY: int(100, 1),
   RATE_LIMIT_KEY_PER_MINUTE: int(300, 1),
+  /** Sign-in nonces a client IP may ask for per minute (the dashboard's only unauthenticated write). */
+  RATE_LIMIT_SIGNIN_PER_MINUTE: int(30, 1),
   /** Honour X-Forwarded-For for the client IP (only behind a proxy you control). */
   TRUST_PROXY: bool.default(false),
   PLATFORM_FEE_BPS: int(25, 0),

@@ -32,7 +32,13 @@ export const ERROR_STATUS = {
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
 
+// The process holds two bundles of lib/ (esbuild's for the API, Next's for the dashboard)
+// that share singletons through globalThis, so an AppError may come from the other
+// bundle's class: recognise it by a registry-wide symbol, not by instanceof.
+const BRAND = Symbol.for("reseller-exchange.AppError");
+
 export class AppError extends Error {
+  readonly [BRAND] = true;
   readonly code: ErrorCode;
   readonly status: number;
   /** Extra members returned inside `error` (e.g. minAmount); must be JSON-safe. */
@@ -49,4 +55,5 @@ export class AppError extends Error {
   }
 }
 
-export const isAppError = (e: unknown): e is AppError => e instanceof AppError;
+export const isAppError = (e: unknown): e is AppError =>
+  typeof e === "object" && e !== null && (e as { [BRAND]?: boolean })[BRAND] === true;

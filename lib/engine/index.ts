@@ -16,7 +16,8 @@ export function getEngine(): Engine {
   return g.__resellerEngine;
 }
 
+/** The simulated engine when the sandbox is on (matched by shape: the instance may come from the other bundle). */
 export function getSandboxEngine(): SimulatedEngine | null {
   const e = getEngine();
-  return getConfig().SANDBOX && e instanceof SimulatedEngine ? e : null;
+  return getConfig().SANDBOX && e.name === "simulated" && typeof (e as SimulatedEngine).depositStep === "function" ? (e as SimulatedEngine) : null;
 }

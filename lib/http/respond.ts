@@ -9,6 +9,24 @@ const CORS = {
   "Access-Control-Expose-Headers": "RateLimit, RateLimit-Policy, Retry-After, Location, Idempotent-Replayed",
 };
 
+/**
+ * The Response class the v1 API builds its answers with. server.ts installs
+ * @hono/node-server's lightweight Response here: the adapter writes such a response's
+ * bytes straight to the socket, while a standard Response goes through a ReadableStream
+ * (measured: 3.5x fewer requests/s). The lightweight class is not a public export, and
+ * installing it as the global Response (the adapter's default) breaks Next's route
+ * handlers, so server.ts takes it from the adapter and gives Next its global back.
+ */
+let ResponseClass: typeof Response = Response;
+export function useResponseClass(R: typeof Response) {
+  ResponseClass = R;
+}
+
+/** A response with no body (204 preflight, 304). */
+export function emptyResponse(status: number, headers: Record<string, string>): Response {
+  return new ResponseClass(null, { status, headers });
+}
+
 /** A body that is already JSON, encoded once and served many times. */
 export class RawJson {
   readonly bytes: Uint8Array;
@@ -18,9 +36,9 @@ export class RawJson {
 }
 
 export function json(body: unknown, status = 200, headers: Record<string, string> = {}): Response {
-  if (status === 304) return new Response(null, { status, headers: { ...CORS, ...headers } });
+  if (status === 304) return emptyResponse(304, { ...CORS, ...headers });
   const payload = body instanceof RawJson ? body.bytes : stringifyJson(body);
-  return new Response(payload as BodyInit, { status, headers: { "content-type": JSON_TYPE, ...CORS, ...headers } });
+  return new ResponseClass(payload as BodyInit, { status, headers: { "content-type": JSON_TYPE, "x-content-type-options": "nosniff", ...CORS, ...headers } });
 }
 
 /** The spec's error shape for anything thrown; unknown errors are logged and masked as a 500. */

@@ -31,7 +31,8 @@ interface Limiters {
   publicMinute: RateLimiterAbstract;
   publicDay: RateLimiterAbstract;
   keyMinute: RateLimiterAbstract;
-  policies: { publicMinute: Policy; publicDay: Policy; keyMinute: Policy };
+  signinMinute: RateLimiterAbstract;
+  policies: { publicMinute: Policy; publicDay: Policy; keyMinute: Policy; signinMinute: Policy };
   ready: Promise<void>;
 }
 
@@ -50,6 +51,7 @@ async function build(): Promise<Omit<Limiters, "ready">> {
     publicMinute: { name: "minute", limit: c.RATE_LIMIT_PUBLIC_PER_MINUTE, windowSec: 60 },
     publicDay: { name: "day", limit: c.RATE_LIMIT_PUBLIC_CREATES_PER_DAY, windowSec: 86_400 },
     keyMinute: { name: "minute", limit: c.RATE_LIMIT_KEY_PER_MINUTE, windowSec: 60 },
+    signinMinute: { name: "signin", limit: c.RATE_LIMIT_SIGNIN_PER_MINUTE, windowSec: 60 },
   };
   const store = storeOf();
   let make: (prefix: string, p: Policy) => Promise<RateLimiterAbstract>;
@@ -86,6 +88,7 @@ async function build(): Promise<Omit<Limiters, "ready">> {
     publicMinute: await make("pub-min", policies.publicMinute),
     publicDay: await make("pub-day", policies.publicDay),
     keyMinute: await make("key-min", policies.keyMinute),
+    signinMinute: await make("signin-min", policies.signinMinute),
     policies,
   };
 }
@@ -109,6 +112,9 @@ export function resetLimitersForTests() {
   g.__resellerLimiters = undefined;
 }
 
+const isLimiterRes = (e: unknown): e is RateLimiterRes =>
+  typeof e === "object" && e !== null && typeof (e as RateLimiterRes).msBeforeNext === "number" && typeof (e as RateLimiterRes).remainingPoints === "number";
+
 function stateOf(policy: Policy, r: RateLimiterRes): LimitState {
   return { policy, remaining: Math.max(0, r.remainingPoints), resetSec: Math.max(1, Math.ceil(r.msBeforeNext / 1000)) };
 }
@@ -117,7 +123,9 @@ async function consume(l: RateLimiterAbstract, policy: Policy, key: string): Pro
   try {
     return { ok: true, state: stateOf(policy, await l.consume(key, 1)) };
   } catch (e) {
-    if (e instanceof RateLimiterRes) return { ok: false, state: stateOf(policy, e) };
+    // A rejection is a RateLimiterRes; matched by shape, since the limiter may have been built
+    // by the other bundle in this process (see lib/errors.ts) with its own copy of the class.
+    if (isLimiterRes(e)) return { ok: false, state: stateOf(policy, e) };
     throw e;
   }
 }
@@ -160,4 +168,12 @@ export async function limitKeylessCreation(ip: string, prior: LimitState[]) {
   const states = [...prior, r.state];
   if (!r.ok) throw limited("DAILY_LIMIT_EXCEEDED", r.state, states);
   return { states, refund: () => l.publicDay.reward(ip, 1).then(() => {}, () => {}) };
+}
+
+/** Sign-in nonces per client IP: issuing one writes a row, so it is limited like an API call. */
+export async function limitSigninNonce(ip: string): Promise<LimitState[]> {
+  const l = await limiters();
+  const r = await consume(l.signinMinute, l.policies.signinMinute, ip);
+  if (!r.ok) throw limited("RATE_LIMITED", r.state, [r.state]);
+  return [r.state];
 }

@@ -8,7 +8,7 @@ import { addressFor, api, type ApiResponse, isErrorShape, makeReseller, newIp } 
 const ELSEWHERE = {
   DAILY_LIMIT_EXCEEDED: "tests/http/rate-limits.test.ts (needs its own server)",
   INVALID_MARKUP: "dashboard and CLI only (tests/keys/api-keys.test.ts)",
-  UNAUTHORIZED: "dashboard only (tests/e2e)",
+  UNAUTHORIZED: "dashboard only (tests/http/dashboard-http.test.ts, tests/e2e)",
 } as const satisfies Partial<Record<ErrorCode, string>>;
 
 const order = (over: Record<string, unknown> = {}) => ({ from: "btc", to: "eth", amount: "0.01", address: addressFor("eth"), ...over });
