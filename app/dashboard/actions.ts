@@ -1,0 +1,56 @@
+"use server";
+
+import { getSessionReseller } from "@/lib/auth/session";
+import { getDb } from "@/lib/db/client";
+import { asResult, UNAUTHORIZED } from "@/lib/dashboard/actions-core";
+import { toKeyRow } from "@/lib/dashboard/keys";
+import type { ActionResult, ApiKeyRow } from "@/lib/dashboard/types";
+import { createApiKey, revokeApiKey, rotateApiKey } from "@/lib/keys/api-keys";
+import { setMarkup } from "@/lib/resellers/resellers";
+
+// The dashboard's writes. Each action re-checks the session (an action is a public POST
+// endpoint, whatever page shows its button), passes only the session's reseller id to the
+// service layer, and answers errors as data.
+
+export interface NewKey {
+  key: string;
+  apiKey: ApiKeyRow;
+}
+
+const str = (v: unknown, max: number) => (typeof v === "string" && v.length <= max ? v : "");
+
+export async function createKeyAction(name: unknown): Promise<ActionResult<NewKey>> {
+  const me = await getSessionReseller();
+  if (!me) return UNAUTHORIZED;
+  return asResult(async () => {
+    const r = await createApiKey(getDb(), { resellerId: me.resellerId, name: str(name, 200) });
+    return { key: r.key, apiKey: toKeyRow(r.apiKey) };
+  });
+}
+
+export async function rotateKeyAction(keyId: unknown): Promise<ActionResult<NewKey>> {
+  const me = await getSessionReseller();
+  if (!me) return UNAUTHORIZED;
+  return asResult(async () => {
+    const r = await rotateApiKey(getDb(), { resellerId: me.resellerId, keyId: str(keyId, 100) });
+    return { key: r.key, apiKey: toKeyRow(r.apiKey) };
+  });
+}
+
+export async function revokeKeyAction(keyId: unknown): Promise<ActionResult<null>> {
+  const me = await getSessionReseller();
+  if (!me) return UNAUTHORIZED;
+  return asResult(async () => {
+    await revokeApiKey(getDb(), { resellerId: me.resellerId, keyId: str(keyId, 100) });
+    return null;
+  });
+}
+
+export async function setMarkupAction(markupBps: unknown): Promise<ActionResult<{ markupBps: number }>> {
+  const me = await getSessionReseller();
+  if (!me) return UNAUTHORIZED;
+  return asResult(async () => {
+    const r = await setMarkup(getDb(), { resellerId: me.resellerId, markupBps: typeof markupBps === "number" ? markupBps : Number.NaN });
+    return { markupBps: r.markupBps };
+  });
+}

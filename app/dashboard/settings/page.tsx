@@ -1,0 +1,12 @@
+import type { Metadata } from "next";
+import { SettingsView } from "@/components/dashboard/SettingsView";
+import { requireSessionReseller } from "@/lib/auth/session";
+import { getDb } from "@/lib/db/client";
+import { getSettingsView } from "@/lib/dashboard/settings";
+
+export const metadata: Metadata = { title: "Settings" };
+
+export default async function SettingsPage() {
+  const me = await requireSessionReseller("/dashboard/settings");
+  return <SettingsView initial={await getSettingsView(getDb(), { resellerId: me.resellerId })} />;
+}

@@ -1,0 +1,293 @@
+"use client";
+
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useEffect, useId, useRef, useState } from "react";
+import { createKeyAction, revokeKeyAction, rotateKeyAction, type NewKey } from "@/app/dashboard/actions";
+import { formatDateTime } from "@/components/format";
+import { Alert, Button, Card, CardHeader, EmptyState, PageHeader, TextLink } from "@/components/ui";
+import { ConfirmDialog } from "@/components/ui/ConfirmDialog";
+import { CopyButton } from "@/components/ui/CopyButton";
+import type { ActionResult, ApiKeyRow } from "@/lib/dashboard/types";
+import { fetchJson } from "./fetch-json";
+
+type Pending = { kind: "rotate" | "revoke"; key: ApiKeyRow } | null;
+
+async function unwrap<T>(p: Promise<ActionResult<T>>): Promise<T> {
+  const r = await p;
+  if (!r.ok) throw new Error(r.error.message);
+  return r.data;
+}
+
+export function KeysView({ initial }: { initial: ApiKeyRow[] }) {
+  const qc = useQueryClient();
+  const [showRevoked, setShowRevoked] = useState(false);
+  const keys = useQuery({
+    queryKey: ["keys", showRevoked],
+    queryFn: () => fetchJson<ApiKeyRow[]>(`/dashboard/api/keys${showRevoked ? "?revoked=1" : ""}`),
+    initialData: showRevoked ? undefined : initial,
+    refetchInterval: 30_000,
+  });
+  const [fresh, setFresh] = useState<{ key: NewKey; rotatedFrom?: string } | null>(null);
+  const [pending, setPending] = useState<Pending>(null);
+  const [name, setName] = useState("");
+  const nameId = useId();
+  const revokedId = useId();
+
+  const refresh = () => qc.invalidateQueries({ queryKey: ["keys"] });
+  const create = useMutation({
+    mutationFn: (n: string) => unwrap(createKeyAction(n)),
+    onSuccess: (k) => {
+      setFresh({ key: k });
+      setName("");
+      void refresh();
+    },
+  });
+  const rotate = useMutation({
+    mutationFn: (k: ApiKeyRow) => unwrap(rotateKeyAction(k.id)),
+    onSuccess: (k, old) => {
+      setFresh({ key: k, rotatedFrom: old.prefix });
+      setPending(null);
+      void refresh();
+    },
+  });
+  const revoke = useMutation({
+    mutationFn: (k: ApiKeyRow) => unwrap(revokeKeyAction(k.id)),
+    onSuccess: () => {
+      setPending(null);
+      void refresh();
+    },
+  });
+  const rows = keys.data ?? [];
+
+  return (
+    <>
+      <PageHeader
+        title="API keys"
+        description={
+          <>
+            Send a key in the <code className="rounded bg-zinc-100 px-1 font-mono text-[0.85em]">X-API-Key</code> header of
+            every v1 API call; orders made with it earn your markup. Only a key&apos;s first characters are stored in readable
+            form, so a key is shown once. See <TextLink href="/dashboard/docs">the quick start</TextLink>.
+          </>
+        }
+      />
+
+      {fresh ? <NewKeyPanel fresh={fresh} onDone={() => setFresh(null)} /> : null}
+
+      <Card className="mb-6" aria-labelledby="create-title">
+        <CardHeader id="create-title" title="Create a key" description="Use one key per app or site, so you can rotate or revoke it on its own." />
+        <form
+          className="flex flex-col gap-3 px-4 py-4 sm:flex-row sm:items-end sm:px-5"
+          onSubmit={(e) => {
+            e.preventDefault();
+            if (name.trim()) create.mutate(name.trim());
+          }}
+        >
+          <div className="flex-1">
+            <label htmlFor={nameId} className="block text-sm font-medium text-zinc-700">
+              Key name
+            </label>
+            <input
+              id={nameId}
+              name="name"
+              value={name}
+              onChange={(e) => setName(e.target.value)}
+              maxLength={64}
+              required
+              placeholder="e.g. Wallet app (production)"
+              className="mt-1 block w-full rounded-md border border-zinc-300 px-3 py-2 text-sm shadow-sm placeholder:text-zinc-400"
+            />
+          </div>
+          <Button type="submit" disabled={create.isPending || !name.trim()}>
+            {create.isPending ? "Creating…" : "Create key"}
+          </Button>
+        </form>
+        {create.isError ? (
+          <div className="px-4 pb-4 sm:px-5">
+            <Alert>{create.error.message}</Alert>
+          </div>
+        ) : null}
+      </Card>
+
+      <Card aria-labelledby="list-title">
+        <CardHeader
+          id="list-title"
+          title="Your keys"
+          description={showRevoked ? "Active and revoked keys" : "Active keys"}
+          actions={
+            <label htmlFor={revokedId} className="inline-flex items-center gap-2 text-sm text-zinc-600">
+              <input id={revokedId} type="checkbox" checked={showRevoked} onChange={(e) => setShowRevoked(e.target.checked)} className="size-4 rounded border-zinc-300" />
+              Show revoked keys
+            </label>
+          }
+        />
+        {keys.isError ? (
+          <div className="px-4 py-3">
+            <Alert>Could not load keys: {keys.error.message}</Alert>
+          </div>
+        ) : null}
+        {rows.length === 0 ? (
+          <EmptyState title="No API keys yet">Create one above to start calling the API.</EmptyState>
+        ) : (
+          <>
+            <ul className="divide-y divide-zinc-100 md:hidden" aria-label="API keys">
+              {rows.map((k) => (
+                <li key={k.id} className="px-4 py-3" data-testid="key-row" data-prefix={k.prefix}>
+                  <div className="flex items-start justify-between gap-2">
+                    <div className="min-w-0">
+                      <p className="truncate font-medium">{k.name}</p>
+                      <p className="font-mono text-sm break-all text-zinc-600">{k.prefix}…</p>
+                    </div>
+                    {k.revokedAt ? <RevokedBadge /> : null}
+                  </div>
+                  <dl className="mt-2 grid grid-cols-2 gap-2 text-xs text-zinc-500">
+                    <div>
+                      <dt>Created</dt>
+                      <dd className="text-zinc-700">{formatDateTime(k.createdAt)}</dd>
+                    </div>
+                    <div>
+                      <dt>{k.revokedAt ? "Revoked" : "Last used"}</dt>
+                      <dd className="text-zinc-700">{k.revokedAt ? formatDateTime(k.revokedAt) : k.lastUsedAt ? formatDateTime(k.lastUsedAt) : "Never"}</dd>
+                    </div>
+                  </dl>
+                  {!k.revokedAt ? <KeyActions k={k} onAsk={setPending} /> : null}
+                </li>
+              ))}
+            </ul>
+            <div className="hidden overflow-x-auto md:block">
+              <table className="w-full text-left text-sm">
+                <thead className="bg-zinc-50 text-zinc-500">
+                  <tr>
+                    <th scope="col" className="px-5 py-2 font-medium">Name</th>
+                    <th scope="col" className="px-5 py-2 font-medium">Key</th>
+                    <th scope="col" className="px-5 py-2 font-medium">Created</th>
+                    <th scope="col" className="px-5 py-2 font-medium">Last used</th>
+                    <th scope="col" className="px-5 py-2 text-right font-medium">
+                      <span className="sr-only">Actions</span>
+                    </th>
+                  </tr>
+                </thead>
+                <tbody className="divide-y divide-zinc-100">
+                  {rows.map((k) => (
+                    <tr key={k.id} data-testid="key-row" data-prefix={k.prefix} className={k.revokedAt ? "text-zinc-400" : undefined}>
+                      <td className="px-5 py-3 font-medium">{k.name}</td>
+                      <td className="px-5 py-3 font-mono whitespace-nowrap">{k.prefix}…</td>
+                      <td className="px-5 py-3 whitespace-nowrap">{formatDateTime(k.createdAt)}</td>
+                      <td className="px-5 py-3 whitespace-nowrap">{k.lastUsedAt ? formatDateTime(k.lastUsedAt) : "Never"}</td>
+                      <td className="px-5 py-3 text-right whitespace-nowrap">
+                        {k.revokedAt ? <RevokedBadge /> : <KeyActions k={k} onAsk={setPending} />}
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          </>
+        )}
+      </Card>
+
+      <ConfirmDialog
+        open={pending?.kind === "rotate"}
+        title={`Rotate “${pending?.key.name ?? ""}”?`}
+        confirmLabel="Rotate key"
+        busy={rotate.isPending}
+        onCancel={() => {
+          setPending(null);
+          rotate.reset();
+        }}
+        onConfirm={() => pending && rotate.mutate(pending.key)}
+      >
+        <p>
+          A new key replaces <span className="font-mono">{pending?.key.prefix}…</span>. The new key works at once and the old
+          one stops at once: update your app right after.
+        </p>
+        {rotate.isError ? (
+          <div className="mt-3">
+            <Alert>{rotate.error.message}</Alert>
+          </div>
+        ) : null}
+      </ConfirmDialog>
+      <ConfirmDialog
+        open={pending?.kind === "revoke"}
+        title={`Revoke “${pending?.key.name ?? ""}”?`}
+        confirmLabel="Revoke key"
+        tone="danger"
+        busy={revoke.isPending}
+        onCancel={() => {
+          setPending(null);
+          revoke.reset();
+        }}
+        onConfirm={() => pending && revoke.mutate(pending.key)}
+      >
+        <p>
+          Calls with <span className="font-mono">{pending?.key.prefix}…</span> will be refused from now on. Orders already made
+          with it keep their markup. This cannot be undone.
+        </p>
+        {revoke.isError ? (
+          <div className="mt-3">
+            <Alert>{revoke.error.message}</Alert>
+          </div>
+        ) : null}
+      </ConfirmDialog>
+    </>
+  );
+}
+
+function RevokedBadge() {
+  return <span className="inline-flex rounded-full bg-zinc-100 px-2 py-0.5 text-xs font-medium text-zinc-500 ring-1 ring-zinc-200 ring-inset">revoked</span>;
+}
+
+function KeyActions({ k, onAsk }: { k: ApiKeyRow; onAsk: (p: Pending) => void }) {
+  return (
+    <div className="mt-3 flex gap-2 md:mt-0 md:justify-end">
+      <Button variant="secondary" size="sm" onClick={() => onAsk({ kind: "rotate", key: k })} aria-label={`Rotate key ${k.name}`}>
+        Rotate
+      </Button>
+      <Button variant="danger" size="sm" onClick={() => onAsk({ kind: "revoke", key: k })} aria-label={`Revoke key ${k.name}`}>
+        Revoke
+      </Button>
+    </div>
+  );
+}
+
+function NewKeyPanel({ fresh, onDone }: { fresh: { key: NewKey; rotatedFrom?: string }; onDone: () => void }) {
+  const ref = useRef<HTMLDivElement>(null);
+  const inputId = useId();
+  useEffect(() => {
+    ref.current?.focus();
+  }, [fresh]);
+  return (
+    <div
+      ref={ref}
+      tabIndex={-1}
+      role="region"
+      aria-labelledby={`${inputId}-title`}
+      className="mb-6 rounded-lg border border-emerald-200 bg-emerald-50 p-4 sm:p-5"
+      data-testid="new-key-panel"
+    >
+      <h2 id={`${inputId}-title`} className="font-semibold text-emerald-900">
+        {fresh.rotatedFrom ? `Key rotated: ${fresh.rotatedFrom}… no longer works` : `Key “${fresh.key.apiKey.name}” created`}
+      </h2>
+      <p className="mt-1 text-sm text-emerald-900">Copy it now and keep it secret. It will not be shown again.</p>
+      <div className="mt-3 flex flex-col gap-2 sm:flex-row">
+        <label htmlFor={inputId} className="sr-only">
+          New API key
+        </label>
+        <input
+          id={inputId}
+          readOnly
+          value={fresh.key.key}
+          onFocus={(e) => e.currentTarget.select()}
+          data-testid="new-key"
+          className="min-w-0 flex-1 rounded-md border border-emerald-300 bg-white px-3 py-2 font-mono text-sm"
+        />
+        <div className="flex gap-2">
+          <CopyButton text={fresh.key.key} label="Copy key" />
+          <Button variant="ghost" size="sm" onClick={onDone}>
+            Done
+          </Button>
+        </div>
+      </div>
+    </div>
+  );
+}

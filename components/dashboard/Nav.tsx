@@ -1,0 +1,39 @@
+"use client";
+
+import Link from "next/link";
+import { usePathname } from "next/navigation";
+import { cx } from "@/components/ui";
+
+const LINKS = [
+  { href: "/dashboard", label: "Overview" },
+  { href: "/dashboard/orders", label: "Orders" },
+  { href: "/dashboard/keys", label: "API keys" },
+  { href: "/dashboard/settings", label: "Settings" },
+  { href: "/dashboard/docs", label: "Docs" },
+];
+
+/** Tabs under the header; on a phone the row scrolls sideways instead of wrapping. */
+export function Nav() {
+  const path = usePathname();
+  const active = (href: string) => (href === "/dashboard" ? path === href : path === href || path.startsWith(`${href}/`));
+  return (
+    <nav aria-label="Dashboard" className="-mb-px overflow-x-auto [scrollbar-width:none]">
+      <ul className="flex min-w-max sm:gap-1">
+        {LINKS.map((l) => (
+          <li key={l.href}>
+            <Link
+              href={l.href}
+              aria-current={active(l.href) ? "page" : undefined}
+              className={cx(
+                "inline-block border-b-2 px-2 py-2.5 sm:px-3 text-sm font-medium whitespace-nowrap transition-colors",
+                active(l.href) ? "border-indigo-600 text-indigo-700" : "border-transparent text-zinc-600 hover:border-zinc-300 hover:text-zinc-900",
+              )}
+            >
+              {l.label}
+            </Link>
+          </li>
+        ))}
+      </ul>
+    </nav>
+  );
+}

@@ -1,0 +1,261 @@
+"use client";
+
+import { keepPreviousData, useQuery } from "@tanstack/react-query";
+import Link from "next/link";
+import { useId, useState } from "react";
+import { formatAmount, formatDay, formatUsd, bpsToPercent } from "@/components/format";
+import { Alert, Card, CardHeader, EmptyState, PageHeader, StatusBadge, cx } from "@/components/ui";
+import { ORDER_STATES, PERIODS, type Overview, type PeriodDays } from "@/lib/dashboard/types";
+import { EarningsChart, currencyColor } from "./EarningsChart";
+import { fetchJson } from "./fetch-json";
+
+export function OverviewView({ initial }: { initial: Overview }) {
+  const [days, setDays] = useState<PeriodDays>(initial.period.days as PeriodDays);
+  const [view, setView] = useState<string>("usd");
+  const q = useQuery({
+    queryKey: ["overview", days],
+    queryFn: () => fetchJson<Overview>(`/dashboard/api/overview?days=${days}`),
+    initialData: days === initial.period.days ? initial : undefined,
+    placeholderData: keepPreviousData,
+    refetchInterval: 10_000,
+  });
+  const o = q.data ?? initial;
+  const tickers = o.currencies.map((c) => c.ticker);
+  const chartView = view === "usd" || tickers.includes(view) ? view : "usd";
+  const viewId = useId();
+  const priceDate = o.currencies.find((c) => c.priceDate)?.priceDate;
+
+  return (
+    <>
+      <PageHeader
+        title="Overview"
+        description={
+          <>
+            Profit from your orders, in each currency and in US dollars at reference prices
+            {priceDate ? ` (${priceDate})` : ""}. Days are UTC. Your markup is {bpsToPercent(o.markupBps)}.
+          </>
+        }
+        actions={<PeriodPicker value={days} onChange={setDays} />}
+      />
+      {q.isError ? (
+        <div className="mb-4">
+          <Alert>Could not refresh the overview: {q.error.message}</Alert>
+        </div>
+      ) : null}
+
+      <div className="grid grid-cols-2 gap-3 sm:gap-4 lg:grid-cols-4" aria-busy={q.isFetching}>
+        <Stat label="Available profit" value={formatUsd(o.totals.availableUsd)} hint="Realised on finished orders" testId="stat-available" />
+        <Stat label="Pending profit" value={formatUsd(o.totals.pendingUsd)} hint="On orders still in progress" testId="stat-pending" />
+        <Stat label={`Earned, last ${o.period.days} days`} value={formatUsd(o.totals.earnedUsd)} hint={`${formatDay(o.period.from)} – ${formatDay(o.period.to)}`} testId="stat-earned" />
+        <Stat
+          label={`Orders, last ${o.period.days} days`}
+          value={String(o.ordersInPeriod)}
+          hint={`${o.orderCounts.finished} finished · ${o.orderCounts.failed} failed`}
+          testId="stat-orders"
+        />
+      </div>
+
+      <Card className="mt-6" aria-labelledby="earnings-title">
+        <CardHeader
+          id="earnings-title"
+          title="Earnings by day"
+          description="Profit credited when an order finished."
+          actions={
+            <div className="flex items-center gap-2">
+              <label htmlFor={viewId} className="text-sm text-zinc-600">
+                Show
+              </label>
+              <select
+                id={viewId}
+                value={chartView}
+                onChange={(e) => setView(e.target.value)}
+                className="rounded-md border border-zinc-300 bg-white py-1.5 pr-8 pl-2 text-sm"
+              >
+                <option value="usd">All currencies, in USD</option>
+                {o.currencies.map((c) => (
+                  <option key={c.ticker} value={c.ticker}>
+                    {c.symbol} ({c.name})
+                  </option>
+                ))}
+              </select>
+            </div>
+          }
+        />
+        <div className="px-2 py-4 sm:px-4">
+          {o.earnings.some((d) => d.totalUsd !== "0" || Object.keys(d.amounts).length) ? (
+            <EarningsChart days={o.earnings} tickers={tickers} view={chartView} />
+          ) : (
+            <EmptyState title="No earnings in this period yet">
+              Profit appears here when orders created with your API keys finish.{" "}
+              <Link className="font-medium text-indigo-700 hover:underline" href="/dashboard/docs">
+                Make your first order
+              </Link>
+              .
+            </EmptyState>
+          )}
+          {o.earned.length ? (
+            <details className="mt-2 px-2 text-sm">
+              <summary className="text-zinc-600">Earnings in this period as a table</summary>
+              <div className="mt-2 overflow-x-auto">
+                <table className="w-full text-left tabular">
+                  <thead className="text-zinc-500">
+                    <tr>
+                      <th className="py-1 pr-4 font-medium">Day (UTC)</th>
+                      {o.earned.map((e) => (
+                        <th key={e.currency} className="py-1 pr-4 font-medium">
+                          {e.currency.toUpperCase()}
+                        </th>
+                      ))}
+                      <th className="py-1 font-medium">USD</th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {o.earnings
+                      .filter((d) => Object.keys(d.amounts).length)
+                      .map((d) => (
+                        <tr key={d.date} className="border-t border-zinc-100">
+                          <td className="py-1 pr-4">{formatDay(d.date)}</td>
+                          {o.earned.map((e) => (
+                            <td key={e.currency} className="py-1 pr-4">
+                              {d.amounts[e.currency] ?? "0"}
+                            </td>
+                          ))}
+                          <td className="py-1">{formatUsd(d.totalUsd)}</td>
+                        </tr>
+                      ))}
+                  </tbody>
+                </table>
+              </div>
+            </details>
+          ) : null}
+        </div>
+      </Card>
+
+      <div className="mt-6 grid gap-6 lg:grid-cols-3">
+        <Card className="lg:col-span-2" aria-labelledby="balances-title">
+          <CardHeader id="balances-title" title="Profit by currency" description="Pending becomes available when the order finishes; a failed order reverses it." />
+          {o.balances.length ? (
+            <>
+              <ul className="divide-y divide-zinc-100 sm:hidden">
+                {o.balances.map((b) => (
+                  <li key={b.currency} className="px-4 py-3" data-testid={`balance-${b.currency}`}>
+                    <CurrencyName ticker={b.currency} name={o.currencies.find((c) => c.ticker === b.currency)?.name} color={currencyColor(tickers.indexOf(b.currency))} />
+                    <dl className="mt-2 grid grid-cols-2 gap-2 text-sm">
+                      <div>
+                        <dt className="text-zinc-500">Available</dt>
+                        <dd className="tabular font-medium" data-testid="available">{formatAmount(b.available)}</dd>
+                        <dd className="text-xs text-zinc-500">{formatUsd(b.availableUsd)}</dd>
+                      </div>
+                      <div>
+                        <dt className="text-zinc-500">Pending</dt>
+                        <dd className="tabular">{formatAmount(b.pending)}</dd>
+                        <dd className="text-xs text-zinc-500">{formatUsd(b.pendingUsd)}</dd>
+                      </div>
+                    </dl>
+                  </li>
+                ))}
+              </ul>
+              <div className="hidden overflow-x-auto sm:block">
+                <table className="w-full text-left text-sm tabular">
+                  <thead className="bg-zinc-50 text-zinc-500">
+                    <tr>
+                      <th scope="col" className="px-5 py-2 font-medium">Currency</th>
+                      <th scope="col" className="px-5 py-2 text-right font-medium">Available</th>
+                      <th scope="col" className="px-5 py-2 text-right font-medium">Pending</th>
+                      <th scope="col" className="px-5 py-2 text-right font-medium">Total in USD</th>
+                    </tr>
+                  </thead>
+                  <tbody className="divide-y divide-zinc-100">
+                    {o.balances.map((b) => (
+                      <tr key={b.currency} data-testid={`balance-row-${b.currency}`}>
+                        <td className="px-5 py-2.5">
+                          <CurrencyName ticker={b.currency} name={o.currencies.find((c) => c.ticker === b.currency)?.name} color={currencyColor(tickers.indexOf(b.currency))} />
+                        </td>
+                        <td className="px-5 py-2.5 text-right font-medium" data-testid="available">{formatAmount(b.available)}</td>
+                        <td className="px-5 py-2.5 text-right text-zinc-600">{formatAmount(b.pending)}</td>
+                        <td className="px-5 py-2.5 text-right text-zinc-600">{usdSum(b.availableUsd, b.pendingUsd)}</td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </div>
+            </>
+          ) : (
+            <EmptyState title="No profit yet">Set a markup in Settings, then create orders with one of your API keys.</EmptyState>
+          )}
+        </Card>
+
+        <Card aria-labelledby="states-title">
+          <CardHeader id="states-title" title="Orders by state" description={`Created in the last ${o.period.days} days`} />
+          <ul className="divide-y divide-zinc-100">
+            {ORDER_STATES.map((s) => (
+              <li key={s}>
+                <Link
+                  href={`/dashboard/orders?status=${s}`}
+                  className="flex items-center justify-between px-4 py-2.5 text-sm hover:bg-zinc-50 sm:px-5"
+                  data-testid={`count-${s}`}
+                >
+                  <StatusBadge status={s} />
+                  <span className={cx("tabular font-medium", o.orderCounts[s] ? "text-zinc-900" : "text-zinc-400")}>{o.orderCounts[s]}</span>
+                </Link>
+              </li>
+            ))}
+          </ul>
+        </Card>
+      </div>
+    </>
+  );
+}
+
+/** Sum of two USD decimal strings for display, without floats. */
+function usdSum(a: string | null, b: string | null): string {
+  if (a === null || b === null) return "—";
+  const scale = (s: string) => {
+    const [i, f = ""] = s.split(".");
+    return BigInt(i + (f + "00000000").slice(0, 8));
+  };
+  const t = (scale(a) + scale(b)).toString().padStart(9, "0");
+  return formatUsd(`${t.slice(0, -8)}.${t.slice(-8)}`);
+}
+
+function CurrencyName({ ticker, name, color }: { ticker: string; name?: string; color: string }) {
+  return (
+    <span className="inline-flex items-center gap-2">
+      <span aria-hidden className="size-2.5 rounded-full" style={{ background: color }} />
+      <span className="font-medium">{ticker.toUpperCase()}</span>
+      {name && name.toUpperCase() !== ticker.toUpperCase() ? <span className="text-zinc-500">{name}</span> : null}
+    </span>
+  );
+}
+
+function Stat({ label, value, hint, testId }: { label: string; value: string; hint: string; testId: string }) {
+  return (
+    <div className="rounded-lg border border-zinc-200 bg-white p-4 shadow-sm" data-testid={testId}>
+      <p className="text-xs font-medium text-zinc-500 sm:text-sm">{label}</p>
+      <p className="mt-1 text-xl font-semibold tracking-tight tabular sm:text-2xl">{value}</p>
+      <p className="mt-1 text-xs text-zinc-500">{hint}</p>
+    </div>
+  );
+}
+
+function PeriodPicker({ value, onChange }: { value: PeriodDays; onChange: (d: PeriodDays) => void }) {
+  return (
+    <fieldset className="flex items-center gap-2">
+      <legend className="sr-only">Period</legend>
+      <div className="inline-flex rounded-md bg-zinc-100 p-0.5">
+        {PERIODS.map((d) => (
+          <label
+            key={d}
+            className={cx(
+              "cursor-pointer rounded px-3 py-1.5 text-sm font-medium has-[:focus-visible]:outline-2 has-[:focus-visible]:outline-indigo-600",
+              value === d ? "bg-white text-zinc-900 shadow-sm" : "text-zinc-600 hover:text-zinc-900",
+            )}
+          >
+            <input type="radio" name="period" value={d} checked={value === d} onChange={() => onChange(d)} className="sr-only" />
+            {d} days
+          </label>
+        ))}
+      </div>
+    </fieldset>
+  );
+}

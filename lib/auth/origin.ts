@@ -1,0 +1,31 @@
+import { getConfig } from "@/lib/config";
+
+// The one origin the dashboard answers for. SIWE messages are checked against this value,
+// never against what the message itself claims, and never against a request's Host header
+// (which a client controls).
+
+/** APP_URL when set, else http://localhost:PORT (the zero-configuration laptop case). */
+export function getAppOrigin(): URL {
+  const c = getConfig();
+  return new URL(new URL(c.APP_URL ?? `http://localhost:${c.PORT}`).origin);
+}
+
+/**
+ * Chain ids a SIWE message may name. SIWE_CHAIN_IDS is a comma list ("1,8453"); default 1
+ * (Ethereum mainnet). Signing is off-chain, so this only binds the session to a chain.
+ */
+export function getAllowedChainIds(): number[] {
+  const raw = process.env.SIWE_CHAIN_IDS?.trim() || "1";
+  const ids = raw.split(",").map((s) => Number(s.trim()));
+  if (ids.some((n) => !Number.isSafeInteger(n) || n <= 0)) throw new Error(`invalid SIWE_CHAIN_IDS: ${raw}`);
+  return ids;
+}
+
+/**
+ * next-auth 4 builds its callback URLs and chooses secure cookies from NEXTAUTH_URL; without
+ * it, it assumes http://localhost:3000. Point it at the configured origin unless the operator
+ * set it explicitly.
+ */
+export function ensureNextAuthUrl(): void {
+  if (!process.env.NEXTAUTH_URL) process.env.NEXTAUTH_URL = getAppOrigin().origin;
+}

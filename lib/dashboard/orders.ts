@@ -1,0 +1,98 @@
+import type { Db, Order } from "@/lib/db/client";
+import { isAppError } from "@/lib/errors";
+import { getOrderForReseller, listOrders } from "@/lib/orders/get-order";
+import { currencyInfo } from "./currency-info";
+import { ORDER_STATES, type OrderDetail, type OrderList, type OrderRow, type OrderStateName } from "./types";
+
+// Orders read models over lib/orders, always scoped by the reseller: an order of another
+// reseller is simply not found.
+
+export const ORDER_PAGE_SIZE = 20;
+const ID_SEARCH_RE = /^[0-9a-zA-Z]{1,64}$/;
+
+const toRow = (o: Order): OrderRow => ({
+  id: o.id,
+  status: o.status as OrderStateName,
+  fromCurrency: o.fromCurrency,
+  toCurrency: o.toCurrency,
+  fromAmount: o.fromAmount,
+  toAmount: o.toAmount,
+  markupBps: o.markupBps,
+  profit: o.profit,
+  createdAt: o.createdAt.toISOString(),
+  updatedAt: o.updatedAt.toISOString(),
+});
+
+export interface OrderQuery {
+  resellerId: string;
+  status?: string | null;
+  search?: string | null;
+  page?: number;
+  pageSize?: number;
+}
+
+/** Normalises untrusted list parameters (from a query string) into a safe query. */
+export function parseOrderQuery(resellerId: string, params: URLSearchParams | Record<string, string | undefined>): OrderQuery {
+  const get = (k: string) => (params instanceof URLSearchParams ? params.get(k) : params[k]) ?? null;
+  const status = get("status");
+  const page = Number(get("page") ?? "1");
+  return {
+    resellerId,
+    status: status && (ORDER_STATES as readonly string[]).includes(status) ? status : null,
+    search: get("q")?.trim() || null,
+    page: Number.isSafeInteger(page) && page >= 1 ? page : 1,
+  };
+}
+
+export async function listResellerOrders(db: Db, q: OrderQuery): Promise<OrderList> {
+  const pageSize = Math.min(Math.max(q.pageSize ?? ORDER_PAGE_SIZE, 1), 100);
+  const search = q.search?.trim() ?? "";
+  if (search && !ID_SEARCH_RE.test(search)) return { items: [], page: 1, pageSize, total: 0, pageCount: 1 };
+  let r = await listOrders(db, { resellerId: q.resellerId, status: q.status, search, page: q.page ?? 1, pageSize });
+  // A page past the end (e.g. after a filter narrowed the list) shows the last page instead.
+  if (r.orders.length === 0 && r.total > 0 && r.page > r.pages)
+    r = await listOrders(db, { resellerId: q.resellerId, status: q.status, search, page: r.pages, pageSize });
+  return { items: r.orders.map(toRow), page: r.page, pageSize: r.pageSize, total: r.total, pageCount: r.pages };
+}
+
+export async function getResellerOrder(db: Db, opts: { resellerId: string; orderId: string }): Promise<OrderDetail | null> {
+  if (!ID_SEARCH_RE.test(opts.orderId)) return null;
+  let o: Awaited<ReturnType<typeof getOrderForReseller>>;
+  try {
+    o = await getOrderForReseller(db, { resellerId: opts.resellerId, orderId: opts.orderId.toLowerCase() });
+  } catch (e) {
+    if (isAppError(e) && e.status === 404) return null;
+    throw e;
+  }
+  const [apiKey, ledger] = await Promise.all([
+    o.apiKeyId
+      ? db.apiKey.findFirst({ where: { id: o.apiKeyId, resellerId: opts.resellerId }, select: { id: true, name: true, prefix: true } })
+      : null,
+    db.ledgerEntry.findMany({ where: { orderId: o.id, resellerId: opts.resellerId }, select: { kind: true, amount: true } }),
+  ]);
+  const settle = ledger.find((e) => e.kind === "order_profit_settle");
+  const reversed = ledger.some((e) => e.kind === "order_profit_reverse");
+  return {
+    ...toRow(o),
+    rate: o.rate,
+    rawToAmount: o.rawToAmount,
+    platformFeeBps: o.platformFeeBps,
+    payinAddress: o.payinAddress,
+    payinExtraId: o.payinExtraId,
+    payoutAddress: o.payoutAddress,
+    payoutExtraId: o.payoutExtraId,
+    refundAddress: o.refundAddress,
+    refundExtraId: o.refundExtraId,
+    amountReceived: o.amountReceived,
+    payinHash: o.payinHash,
+    payoutHash: o.payoutHash,
+    refund: o.refundState ? { state: o.refundState, hash: o.refundHash, amount: o.refundAmount } : null,
+    failureReason: o.failureReason,
+    expiresAt: o.expiresAt.toISOString(),
+    viaKey: apiKey,
+    profitState: settle ? "available" : reversed || o.status === "failed" ? "reversed" : "pending",
+    realisedProfit: settle ? settle.amount : null,
+    toPriceUsd: currencyInfo(o.toCurrency).priceUsd,
+    events: o.events.map((e) => ({ status: e.status, note: e.note, at: e.at.toISOString() })),
+  };
+}

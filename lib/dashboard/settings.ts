@@ -1,0 +1,50 @@
+import { getConfig } from "@/lib/config";
+import { getCurrency } from "@/lib/currencies";
+import type { Db } from "@/lib/db/client";
+import { getEngine } from "@/lib/engine";
+import { applyRate } from "@/lib/quotes/compute-quote";
+import { D, formatAmount } from "@/lib/money/decimal";
+import type { MarkupSample, SettingsView } from "./types";
+
+// The sample order of the markup page: a real pair priced by the configured engine, with
+// the platform fee but no markup; the page applies the markup being typed with the same
+// applyRate() the API uses.
+const SAMPLE_PAIRS: [string, string, string][] = [
+  ["btc", "xmr", "0.5"],
+  ["btc", "eth", "0.1"],
+  ["eth", "btc", "1"],
+];
+
+async function sample(resellerId: string): Promise<MarkupSample | null> {
+  for (const [fromT, toT, amount] of SAMPLE_PAIRS) {
+    try {
+      const from = getCurrency(fromT);
+      const to = getCurrency(toT);
+      if (!from || !to || !from.isAvailable || !to.isAvailable) continue;
+      const terms = await getEngine().getPairTerms(from, to, { scope: `reseller:${resellerId}` });
+      const q = applyRate(new D(amount), terms.rate, to.precision, 0);
+      return {
+        from: fromT,
+        to: toT,
+        fromAmount: amount,
+        rawToAmount: formatAmount(q.rawToAmount),
+        toPrecision: to.precision,
+        toPriceUsd: to.priceUsd ?? null,
+      };
+    } catch {
+      // try the next pair
+    }
+  }
+  return null;
+}
+
+export async function getSettingsView(db: Db, opts: { resellerId: string }): Promise<SettingsView> {
+  const c = getConfig();
+  const r = await db.reseller.findUnique({ where: { id: opts.resellerId }, select: { markupBps: true } });
+  return {
+    markupBps: r?.markupBps ?? 0,
+    capBps: c.MARKUP_CAP_BPS,
+    platformFeeBps: c.PLATFORM_FEE_BPS,
+    sample: await sample(opts.resellerId),
+  };
+}

@@ -1,0 +1,143 @@
+// JSON shapes the dashboard's route handlers and server actions return. Plain data only
+// (dates as ISO strings, money as decimal strings) so the same object can be rendered on the
+// server, sent to the browser, and cached by react-query. Imported by client code: no
+// server-only imports here.
+
+export const ORDER_STATES = ["waiting", "confirming", "exchanging", "sending", "finished", "failed"] as const;
+export type OrderStateName = (typeof ORDER_STATES)[number];
+
+export const PERIODS = [7, 30, 90] as const;
+export type PeriodDays = (typeof PERIODS)[number];
+
+export interface CurrencyInfo {
+  ticker: string;
+  symbol: string;
+  name: string;
+  precision: number;
+  /** Reference USD price as a decimal string; null when the registry has no price. */
+  priceUsd: string | null;
+  priceDate: string | null;
+}
+
+export interface BalanceRow {
+  currency: string;
+  pending: string;
+  available: string;
+  pendingUsd: string | null;
+  availableUsd: string | null;
+}
+
+export interface EarningsDay {
+  /** UTC day, YYYY-MM-DD. */
+  date: string;
+  /** Realised profit per currency that day (native units, decimal strings). */
+  amounts: Record<string, string>;
+  /** The same in USD at reference prices (decimal strings). */
+  usd: Record<string, string>;
+  totalUsd: string;
+}
+
+export interface Overview {
+  period: { days: number; from: string; to: string };
+  currencies: CurrencyInfo[];
+  balances: BalanceRow[];
+  totals: { pendingUsd: string; availableUsd: string; earnedUsd: string };
+  earnings: EarningsDay[];
+  /** Profit realised in the period, per currency. */
+  earned: { currency: string; amount: string; usd: string | null }[];
+  /** Orders created in the period, by state. */
+  orderCounts: Record<OrderStateName, number>;
+  ordersInPeriod: number;
+  markupBps: number;
+}
+
+export interface ApiKeyRow {
+  id: string;
+  name: string;
+  prefix: string;
+  createdAt: string;
+  lastUsedAt: string | null;
+  revokedAt: string | null;
+}
+
+export interface OrderRow {
+  id: string;
+  status: OrderStateName;
+  fromCurrency: string;
+  toCurrency: string;
+  fromAmount: string;
+  toAmount: string;
+  markupBps: number;
+  profit: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface OrderList {
+  items: OrderRow[];
+  page: number;
+  pageSize: number;
+  total: number;
+  pageCount: number;
+}
+
+export interface OrderEventRow {
+  status: string;
+  note: string | null;
+  at: string;
+}
+
+export interface OrderDetail extends OrderRow {
+  rate: string;
+  rawToAmount: string;
+  platformFeeBps: number;
+  payinAddress: string;
+  payinExtraId: string | null;
+  payoutAddress: string;
+  payoutExtraId: string | null;
+  refundAddress: string | null;
+  refundExtraId: string | null;
+  amountReceived: string | null;
+  payinHash: string | null;
+  payoutHash: string | null;
+  refund: { state: string; hash: string | null; amount: string | null } | null;
+  failureReason: string | null;
+  expiresAt: string;
+  viaKey: { id: string; name: string; prefix: string } | null;
+  /** Where the order's profit stands in the ledger. */
+  profitState: "pending" | "available" | "reversed";
+  /** Profit credited when the order finished (recomputed on the amount received); null before. */
+  realisedProfit: string | null;
+  toPriceUsd: string | null;
+  events: OrderEventRow[];
+}
+
+export interface MarkupSample {
+  from: string;
+  to: string;
+  fromAmount: string;
+  /** Output before markup (after the platform fee), at the destination precision. */
+  rawToAmount: string;
+  toPrecision: number;
+  toPriceUsd: string | null;
+}
+
+export interface SettingsView {
+  markupBps: number;
+  capBps: number;
+  platformFeeBps: number;
+  sample: MarkupSample | null;
+}
+
+export interface DocsView {
+  baseUrl: string;
+  openApiUrl: string;
+  sandbox: boolean;
+}
+
+export interface ActionError {
+  code: string;
+  message: string;
+}
+
+export type ActionResult<T> = { ok: true; data: T } | { ok: false; error: ActionError };

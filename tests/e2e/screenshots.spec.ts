@@ -1,0 +1,93 @@
+import { expect, test, type Page } from "@playwright/test";
+import { apiContext, createKeyInUi, injectWallet, createOrder, driveToFinished, ethAddress, keyHeader, newWallet, setMarkupInUi, signIn } from "./helpers";
+
+// Captures every page into docs/screenshots/ (README material), with an account that has
+// keys and orders in several states, at desktop width and at phone width (390x844). At
+// phone width each page is also checked for sideways overflow.
+
+const DIR = "docs/screenshots";
+
+async function shoot(page: Page, name: string) {
+  await page.waitForLoadState("networkidle");
+  await page.screenshot({ path: `${DIR}/${name}.png`, fullPage: true, animations: "disabled" });
+}
+
+async function noSidewaysScroll(page: Page) {
+  const { scrollWidth, innerWidth } = await page.evaluate(() => ({ scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth }));
+  expect(scrollWidth, `${page.url()} scrolls sideways at ${innerWidth}px`).toBeLessThanOrEqual(innerWidth);
+}
+
+test("screenshots of every page, desktop and phone", async ({ browser, baseURL }) => {
+  test.setTimeout(180_000);
+  const signin = await browser.newPage();
+  await injectWallet(signin, newWallet());
+  await signin.goto("/signin");
+  await shoot(signin, "signin");
+  await signin.setViewportSize({ width: 390, height: 844 });
+  await noSidewaysScroll(signin);
+  await shoot(signin, "signin-phone");
+  await signin.close();
+
+  const page = await browser.newPage();
+  await signIn(page, newWallet());
+  await setMarkupInUi(page, 150);
+  const key = await createKeyInUi(page, "Wallet app (production)");
+  await page.getByRole("button", { name: "Done" }).click();
+  await createKeyInUi(page, "Telegram bot");
+  await page.getByRole("button", { name: "Done" }).click();
+
+  const api = await apiContext(baseURL!);
+  const finished = [
+    { from: "btc", to: "eth", amount: "0.12" },
+    { from: "ltc", to: "usdc", amount: "25" },
+    { from: "xmr", to: "eth", amount: "3.5" },
+    { from: "eth", to: "usdterc20", amount: "1.8" },
+    { from: "btc", to: "usdc", amount: "0.05" },
+  ];
+  for (const o of finished) {
+    const order = await createOrder(api, key, { ...o, address: ethAddress() });
+    await driveToFinished(api, key, order.id);
+  }
+  // One that fails (deposit below the pair's minimum) and one still waiting for its deposit.
+  const failing = await createOrder(api, key, { from: "eth", to: "usdc", amount: "0.5", address: ethAddress() });
+  await api.post(`/api/v1/sandbox/exchange/${failing.id}/deposit`, { headers: keyHeader(key), data: { amount: "0.001" } });
+  await expect
+    .poll(async () => ((await (await api.get(`/api/v1/exchange/${failing.id}`, { headers: keyHeader(key) })).json()) as { status: string }).status)
+    .toBe("failed");
+  const waiting = await createOrder(api, key, { from: "btc", to: "eth", amount: "0.03", address: ethAddress() });
+
+  const pages: [string, string][] = [
+    ["overview", "/dashboard"],
+    ["orders", "/dashboard/orders"],
+    ["order-detail", `/dashboard/orders/${(await firstFinished(page))}`],
+    ["order-detail-waiting", `/dashboard/orders/${waiting.id}`],
+    ["order-detail-failed", `/dashboard/orders/${failing.id}`],
+    ["keys", "/dashboard/keys"],
+    ["settings", "/dashboard/settings"],
+    ["docs", "/dashboard/docs"],
+  ];
+  for (const [name, path] of pages) {
+    await page.goto(path);
+    await shoot(page, name);
+  }
+  // The one-time key panel, as a reseller sees it right after creating a key.
+  await page.goto("/dashboard/keys");
+  await page.getByLabel("Key name").fill("Staging");
+  await page.getByRole("button", { name: "Create key" }).click();
+  await expect(page.getByTestId("new-key-panel")).toBeVisible();
+  await shoot(page, "keys-created");
+
+  await page.setViewportSize({ width: 390, height: 844 });
+  for (const [name, path] of pages) {
+    await page.goto(path);
+    await noSidewaysScroll(page);
+    if (!name.startsWith("order-detail-")) await shoot(page, `${name}-phone`);
+  }
+  await api.dispose();
+});
+
+async function firstFinished(page: Page): Promise<string> {
+  const res = await page.request.get("/dashboard/api/orders?status=finished");
+  const list = (await res.json()) as { items: { id: string }[] };
+  return list.items[0].id;
+}
