@@ -264,7 +264,7 @@ export const siacoinFamily: AddressFamily = {
 export const ckbFamily: AddressFamily = {
   key: "bech32m:ckb",
   level: "checksum",
-  accepts: "ckb1... full format (bech32m) and deprecated short format (bech32); ckt1 testnet rejected",
+  accepts: "ckb1... full format (bech32m), deprecated short and full formats (bech32); ckt1 testnet rejected",
   validate(address: string): boolean {
     if (typeof address !== "string" || !address.startsWith("ckb1") || address.length > 1000) return false;
     const full = decodeBech(address, "ckb", "bech32m", 1000);
@@ -273,6 +273,8 @@ export const ckbFamily: AddressFamily = {
     }
     const short = decodeBech(address, "ckb", "bech32", 1000);
     if (short) {
+      // Deprecated full formats (0x02 data, 0x04 type): code hash (32 bytes) + args; still decoded by CKB wallets.
+      if (short[0] === 0x02 || short[0] === 0x04) return short.length >= 33;
       if (short[0] !== 0x01) return false;
       const idx = short[1];
       if (idx === 0 || idx === 1) return short.length === 22;
