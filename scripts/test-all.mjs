@@ -1,20 +1,52 @@
 #!/usr/bin/env node
 // `npm test`: every test, in the order that fails fastest. Builds the production app
 // first (the HTTP and browser tests run against it), then unit tests, the HTTP suite on
-// SQLite and on PostgreSQL, and the Playwright tests in Chromium.
+// SQLite and on PostgreSQL, and the Playwright tests in Chromium. Ends with one line
+// "N passed, N failed, N skipped" over all of them.
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
+
+fs.mkdirSync("test-results", { recursive: true });
+const totals = { passed: 0, failed: 0, skipped: 0 };
 
 const run = (title, cmd, args, env = {}) => {
   console.log(`\n=== ${title}: ${cmd} ${args.join(" ")}`);
   const t = Date.now();
   const r = spawnSync(cmd, args, { stdio: "inherit", env: { ...process.env, ...env } });
   console.log(`=== ${title}: ${r.status === 0 ? "ok" : `FAILED (exit ${r.status})`} in ${((Date.now() - t) / 1000).toFixed(1)} s`);
-  if (r.status !== 0) process.exit(r.status ?? 1);
+  return r.status ?? 1;
 };
 
-run("schema files in sync", "node", ["scripts/sync-schema.mjs", "--check"]);
-run("typecheck", "npx", ["tsc", "--noEmit"]);
-run("production build", "npm", ["run", "build"]);
-run("unit + HTTP tests (SQLite, PostgreSQL)", "npx", ["vitest", "run"]);
-if (fs.existsSync("playwright.config.ts")) run("browser tests (Chromium)", "npx", ["playwright", "test"]);
+const finish = (code) => {
+  console.log(`\n${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
+  process.exit(code);
+};
+
+for (const [title, cmd, args] of [
+  ["schema files in sync", "node", ["scripts/sync-schema.mjs", "--check"]],
+  ["typecheck", "npx", ["tsc", "--noEmit"]],
+  ["production build", "npm", ["run", "build"]],
+]) {
+  const code = run(title, cmd, args);
+  if (code !== 0) finish(code);
+}
+
+const vitestJson = "test-results/vitest.json";
+let code = run("unit + HTTP tests (SQLite, PostgreSQL)", "npx", ["vitest", "run", "--reporter=default", "--reporter=json", `--outputFile.json=${vitestJson}`]);
+if (fs.existsSync(vitestJson)) {
+  const v = JSON.parse(fs.readFileSync(vitestJson, "utf8"));
+  totals.passed += v.numPassedTests;
+  totals.failed += v.numFailedTests;
+  totals.skipped += v.numPendingTests + (v.numTodoTests ?? 0);
+}
+if (code !== 0) finish(code);
+
+const pwJson = "test-results/playwright.json";
+code = run("browser tests (Chromium)", "npx", ["playwright", "test", "--reporter=list,json"], { PLAYWRIGHT_JSON_OUTPUT_NAME: pwJson });
+if (fs.existsSync(pwJson)) {
+  const s = JSON.parse(fs.readFileSync(pwJson, "utf8")).stats;
+  totals.passed += s.expected + s.flaky;
+  totals.failed += s.unexpected;
+  totals.skipped += s.skipped;
+}
+finish(code);
