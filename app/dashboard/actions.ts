@@ -19,38 +19,33 @@ export interface NewKey {
 
 const str = (v: unknown, max: number) => (typeof v === "string" && v.length <= max ? v : "");
 
-export async function createKeyAction(name: unknown): Promise<ActionResult<NewKey>> {
+/** Runs `fn` for the signed-in reseller, answering errors (and a missing session) as data. */
+async function forReseller<T>(fn: (resellerId: string) => Promise<T>): Promise<ActionResult<T>> {
   const me = await getSessionReseller();
   if (!me) return UNAUTHORIZED;
-  return asResult(async () => {
-    const r = await createApiKey(getDb(), { resellerId: me.resellerId, name: str(name, 200) });
-    return { key: r.key, apiKey: toKeyRow(r.apiKey) };
-  });
+  return asResult(() => fn(me.resellerId));
+}
+
+const newKey = (r: { key: string; apiKey: Parameters<typeof toKeyRow>[0] }): NewKey => ({ key: r.key, apiKey: toKeyRow(r.apiKey) });
+
+export async function createKeyAction(name: unknown): Promise<ActionResult<NewKey>> {
+  return forReseller(async (resellerId) => newKey(await createApiKey(getDb(), { resellerId, name: str(name, 200) })));
 }
 
 export async function rotateKeyAction(keyId: unknown): Promise<ActionResult<NewKey>> {
-  const me = await getSessionReseller();
-  if (!me) return UNAUTHORIZED;
-  return asResult(async () => {
-    const r = await rotateApiKey(getDb(), { resellerId: me.resellerId, keyId: str(keyId, 100) });
-    return { key: r.key, apiKey: toKeyRow(r.apiKey) };
-  });
+  return forReseller(async (resellerId) => newKey(await rotateApiKey(getDb(), { resellerId, keyId: str(keyId, 100) })));
 }
 
 export async function revokeKeyAction(keyId: unknown): Promise<ActionResult<null>> {
-  const me = await getSessionReseller();
-  if (!me) return UNAUTHORIZED;
-  return asResult(async () => {
-    await revokeApiKey(getDb(), { resellerId: me.resellerId, keyId: str(keyId, 100) });
+  return forReseller(async (resellerId) => {
+    await revokeApiKey(getDb(), { resellerId, keyId: str(keyId, 100) });
     return null;
   });
 }
 
 export async function setMarkupAction(markupBps: unknown): Promise<ActionResult<{ markupBps: number }>> {
-  const me = await getSessionReseller();
-  if (!me) return UNAUTHORIZED;
-  return asResult(async () => {
-    const r = await setMarkup(getDb(), { resellerId: me.resellerId, markupBps: typeof markupBps === "number" ? markupBps : Number.NaN });
+  return forReseller(async (resellerId) => {
+    const r = await setMarkup(getDb(), { resellerId, markupBps: typeof markupBps === "number" ? markupBps : Number.NaN });
     return { markupBps: r.markupBps };
   });
 }
