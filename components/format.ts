@@ -2,7 +2,7 @@
 // never re-computed with floats. Dates are shown in UTC, the same day boundary the
 // earnings chart uses (and identical on the server and in the browser).
 
-const dateTime = new Intl.DateTimeFormat("en-GB", {
+const DATE_TIME: Intl.DateTimeFormatOptions = {
   timeZone: "UTC",
   year: "numeric",
   month: "short",
@@ -10,17 +10,9 @@ const dateTime = new Intl.DateTimeFormat("en-GB", {
   hour: "2-digit",
   minute: "2-digit",
   hour12: false,
-});
-const dateTimeSeconds = new Intl.DateTimeFormat("en-GB", {
-  timeZone: "UTC",
-  year: "numeric",
-  month: "short",
-  day: "2-digit",
-  hour: "2-digit",
-  minute: "2-digit",
-  second: "2-digit",
-  hour12: false,
-});
+};
+const dateTime = new Intl.DateTimeFormat("en-GB", DATE_TIME);
+const dateTimeSeconds = new Intl.DateTimeFormat("en-GB", { ...DATE_TIME, second: "2-digit" });
 const dayFmt = new Intl.DateTimeFormat("en-GB", { timeZone: "UTC", month: "short", day: "numeric" });
 
 export const formatDateTime = (iso: string) => `${dateTime.format(new Date(iso))} UTC`;
