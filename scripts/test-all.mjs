@@ -6,7 +6,8 @@
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 
-fs.mkdirSync("test-results", { recursive: true });
+// Not test-results/: Playwright empties that folder when it starts.
+fs.mkdirSync("reports", { recursive: true });
 const totals = { passed: 0, failed: 0, skipped: 0 };
 
 const run = (title, cmd, args, env = {}) => {
@@ -31,7 +32,7 @@ for (const [title, cmd, args] of [
   if (code !== 0) finish(code);
 }
 
-const vitestJson = "test-results/vitest.json";
+const vitestJson = "reports/vitest.json";
 let code = run("unit + HTTP tests (SQLite, PostgreSQL)", "npx", ["vitest", "run", "--reporter=default", "--reporter=json", `--outputFile.json=${vitestJson}`]);
 if (fs.existsSync(vitestJson)) {
   const v = JSON.parse(fs.readFileSync(vitestJson, "utf8"));
@@ -41,7 +42,7 @@ if (fs.existsSync(vitestJson)) {
 }
 if (code !== 0) finish(code);
 
-const pwJson = "test-results/playwright.json";
+const pwJson = "reports/playwright.json";
 code = run("browser tests (Chromium)", "npx", ["playwright", "test", "--reporter=list,json"], { PLAYWRIGHT_JSON_OUTPUT_NAME: pwJson });
 if (fs.existsSync(pwJson)) {
   const s = JSON.parse(fs.readFileSync(pwJson, "utf8")).stats;
