@@ -6,6 +6,7 @@ import { getConfig } from "@/lib/config";
 import { getDb } from "@/lib/db/client";
 import { migrate } from "@/lib/db/migrate";
 import { createApiApp } from "@/lib/http/app";
+import { clientIpOf } from "@/lib/http/client-ip";
 import { useResponseClass } from "@/lib/http/respond";
 import { getLogger } from "@/lib/log";
 import { projectRoot } from "@/lib/root";
@@ -33,12 +34,6 @@ function fastApiListener(fetch: Parameters<typeof getRequestListener>[0]) {
   return listener;
 }
 
-function clientIpOf(req: http.IncomingMessage, trustProxy: boolean): string {
-  const xff = req.headers["x-forwarded-for"];
-  if (trustProxy && typeof xff === "string" && xff) return xff.split(",")[0].trim();
-  return req.socket.remoteAddress ?? "unknown";
-}
-
 async function main() {
   const cfg = getConfig();
   const log = getLogger();
@@ -57,7 +52,7 @@ async function main() {
     nextHandler = async (_req, res) => void res.writeHead(404, { "content-type": "application/json" }).end(body);
   }
 
-  const api = createApiApp((_req, env) => (env as { incoming: IncomingMessage }).incoming.socket.remoteAddress ?? "unknown");
+  const api = createApiApp((_req, env) => clientIpOf((env as { incoming: IncomingMessage }).incoming, cfg.TRUST_PROXY));
   const apiListener = fastApiListener(api.fetch);
 
   const server = http.createServer((req, res) => {

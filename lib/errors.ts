@@ -32,6 +32,9 @@ export const ERROR_STATUS = {
 
 export type ErrorCode = keyof typeof ERROR_STATUS;
 
+/** Codes only the dashboard answers; the v1 API (and its OpenAPI document) never does. */
+export const DASHBOARD_ONLY_CODES: readonly ErrorCode[] = ["UNAUTHORIZED", "INVALID_MARKUP"];
+
 // The process holds two bundles of lib/ (esbuild's for the API, Next's for the dashboard)
 // that share singletons through globalThis, so an AppError may come from the other
 // bundle's class: recognise it by a registry-wide symbol, not by instanceof.

@@ -15,7 +15,7 @@ export function getAppOrigin(): URL {
  * (Ethereum mainnet). Signing is off-chain, so this only binds the session to a chain.
  */
 export function getAllowedChainIds(): number[] {
-  const raw = process.env.SIWE_CHAIN_IDS?.trim() || "1";
+  const raw = getConfig().SIWE_CHAIN_IDS;
   const ids = raw.split(",").map((s) => Number(s.trim()));
   if (ids.some((n) => !Number.isSafeInteger(n) || n <= 0)) throw new Error(`invalid SIWE_CHAIN_IDS: ${raw}`);
   return ids;

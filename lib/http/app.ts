@@ -1,5 +1,4 @@
 import { Hono } from "hono";
-import { getConfig } from "@/lib/config";
 import { AppError } from "@/lib/errors";
 import { openApiDocument } from "./openapi";
 import { emptyResponse, errorResponse, json } from "./respond";
@@ -52,19 +51,11 @@ const PREFLIGHT_HEADERS = {
 
 export const API_PREFIXES = ["/api/v1", "/v1"] as const;
 
-/** Node's incoming socket is where the client IP is; behind a trusted proxy, X-Forwarded-For. */
+/** The client IP of a request, from the adapter's env (server.ts passes lib/http/client-ip.ts). */
 export type ClientIp = (req: Request, env: unknown) => string;
 
-export function createApiApp(clientIp: ClientIp) {
+export function createApiApp(ipOf: ClientIp) {
   const app = new Hono();
-  const trustProxy = getConfig().TRUST_PROXY;
-  const ipOf = (req: Request, env: unknown) => {
-    if (trustProxy) {
-      const xff = req.headers.get("x-forwarded-for");
-      if (xff) return xff.split(",")[0].trim();
-    }
-    return clientIp(req, env);
-  };
 
   app.get("/healthz", () => json({ status: "ok" }));
 

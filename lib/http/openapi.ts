@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ERROR_STATUS, type ErrorCode } from "@/lib/errors";
+import { DASHBOARD_ONLY_CODES, ERROR_STATUS, type ErrorCode } from "@/lib/errors";
 import * as s from "./schemas";
 
 // The OpenAPI 3.1 document of the v1 API, generated from the zod schemas that validate
@@ -10,10 +10,8 @@ const schema = (t: z.ZodType, io: "input" | "output" = "output") => {
   return rest;
 };
 
-/** Codes only the dashboard uses; the v1 API never answers them. */
-const DASHBOARD_ONLY: ErrorCode[] = ["UNAUTHORIZED", "INVALID_MARKUP"];
 const codesFor = (status: number) =>
-  (Object.entries(ERROR_STATUS) as [ErrorCode, number][]).filter(([c, st]) => st === status && !DASHBOARD_ONLY.includes(c)).map(([c]) => c);
+  (Object.entries(ERROR_STATUS) as [ErrorCode, number][]).filter(([c, st]) => st === status && !DASHBOARD_ONLY_CODES.includes(c)).map(([c]) => c);
 
 const errorResponses = (...statuses: number[]) =>
   Object.fromEntries(

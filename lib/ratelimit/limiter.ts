@@ -151,8 +151,12 @@ export type Identity = { kind: "key"; apiKeyId: string } | { kind: "ip"; ip: str
 /** Counts one request; throws RATE_LIMITED (with headers) when over. Returns the headers to send. */
 export async function limitRequest(who: Identity): Promise<LimitState[]> {
   const l = await limiters();
-  const [limiter, policy, key] =
-    who.kind === "key" ? [l.keyMinute, l.policies.keyMinute, who.apiKeyId] : [l.publicMinute, l.policies.publicMinute, who.ip];
+  return who.kind === "key"
+    ? consumeOrThrow(l.keyMinute, l.policies.keyMinute, who.apiKeyId)
+    : consumeOrThrow(l.publicMinute, l.policies.publicMinute, who.ip);
+}
+
+async function consumeOrThrow(limiter: RateLimiterAbstract, policy: Policy, key: string): Promise<LimitState[]> {
   const r = await consume(limiter, policy, key);
   if (!r.ok) throw limited("RATE_LIMITED", r.state, [r.state]);
   return [r.state];
@@ -173,7 +177,5 @@ export async function limitKeylessCreation(ip: string, prior: LimitState[]) {
 /** Sign-in nonces per client IP: issuing one writes a row, so it is limited like an API call. */
 export async function limitSigninNonce(ip: string): Promise<LimitState[]> {
   const l = await limiters();
-  const r = await consume(l.signinMinute, l.policies.signinMinute, ip);
-  if (!r.ok) throw limited("RATE_LIMITED", r.state, [r.state]);
-  return [r.state];
+  return consumeOrThrow(l.signinMinute, l.policies.signinMinute, ip);
 }
