@@ -11,13 +11,15 @@ import { defineConfig } from "@playwright/test";
 // E2E_BASE_URL=http://host:port runs the tests against a server that is already running.
 
 function freePort(): number {
-  const script = "const s=require('net').createServer();s.listen(0,'127.0.0.1',()=>{process.stdout.write(String(s.address().port));s.close()})";
+  const script =
+    "const s=require('net').createServer();s.listen(0,'127.0.0.1',()=>{process.stdout.write(String(s.address().port));s.close()})";
   return Number(execFileSync(process.execPath, ["-e", script]).toString());
 }
 
 // Chosen once in the runner process; the worker processes inherit them through the environment.
 if (!process.env.E2E_BASE_URL && !process.env.E2E_PORT) process.env.E2E_PORT = String(freePort());
-if (!process.env.E2E_BASE_URL && !process.env.E2E_DATA_DIR) process.env.E2E_DATA_DIR = fs.mkdtempSync(path.join(os.tmpdir(), "reseller-e2e-"));
+if (!process.env.E2E_BASE_URL && !process.env.E2E_DATA_DIR)
+  process.env.E2E_DATA_DIR = fs.mkdtempSync(path.join(os.tmpdir(), "reseller-e2e-"));
 const baseURL = process.env.E2E_BASE_URL ?? `http://localhost:${process.env.E2E_PORT}`;
 const chromium = process.env.E2E_CHROMIUM ?? "/usr/bin/chromium";
 
@@ -40,7 +42,14 @@ export default defineConfig({
     screenshot: "only-on-failure",
     launchOptions: {
       executablePath: chromium,
-      args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+      args: [
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+      ],
     },
   },
   webServer: process.env.E2E_BASE_URL

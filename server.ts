@@ -1,5 +1,5 @@
-import http from "node:http";
 import type { IncomingMessage } from "node:http";
+import http from "node:http";
 import { getRequestListener } from "@hono/node-server";
 import next from "next";
 import { getConfig } from "@/lib/config";
@@ -7,7 +7,7 @@ import { getDb } from "@/lib/db/client";
 import { migrate } from "@/lib/db/migrate";
 import { createApiApp } from "@/lib/http/app";
 import { clientIpOf } from "@/lib/http/client-ip";
-import { useResponseClass } from "@/lib/http/respond";
+import { setResponseClass } from "@/lib/http/respond";
 import { getLogger } from "@/lib/log";
 import { projectRoot } from "@/lib/root";
 import { startWorker } from "@/lib/worker/run-worker";
@@ -22,13 +22,13 @@ const API_PATH = /^\/(?:api(?!\/auth(?:[/?]|$))|v1|healthz)(?:[/?]|$)/;
 
 /**
  * @hono/node-server's listener with its lightweight Response, without leaving that class
- * as the global Response (Next's route handlers reject it): see useResponseClass.
+ * as the global Response (Next's route handlers reject it): see setResponseClass.
  */
 function fastApiListener(fetch: Parameters<typeof getRequestListener>[0]) {
   const NativeRequest = globalThis.Request;
   const NativeResponse = globalThis.Response;
   const listener = getRequestListener(fetch); // installs the lightweight Request/Response globally
-  useResponseClass(globalThis.Response);
+  setResponseClass(globalThis.Response);
   Object.defineProperty(globalThis, "Request", { value: NativeRequest, writable: true, configurable: true });
   Object.defineProperty(globalThis, "Response", { value: NativeResponse, writable: true, configurable: true });
   return listener;
@@ -68,7 +68,10 @@ async function main() {
   await new Promise<void>((resolve) => server.listen(cfg.PORT, cfg.HOST, resolve));
   const address = server.address();
   const port = typeof address === "object" && address ? address.port : cfg.PORT;
-  log.info({ port, database: cfg.databaseProvider, engine: cfg.ENGINE, worker: Boolean(worker) }, `listening on http://localhost:${port} (API: http://localhost:${port}/api/v1)`);
+  log.info(
+    { port, database: cfg.databaseProvider, engine: cfg.ENGINE, worker: Boolean(worker) },
+    `listening on http://localhost:${port} (API: http://localhost:${port}/api/v1)`,
+  );
 
   const shutdown = async (signal: string) => {
     log.info({ signal }, "shutting down");

@@ -22,7 +22,12 @@ export default defineConfig({
     projects: [
       {
         resolve: { alias },
-        test: { name: "unit", include: ["tests/**/*.test.ts"], exclude: ["tests/http/**", "tests/e2e/**", "node_modules/**"], testTimeout: 60_000 },
+        test: {
+          name: "unit",
+          include: ["tests/**/*.test.ts"],
+          exclude: ["tests/http/**", "tests/e2e/**", "node_modules/**"],
+          testTimeout: 60_000,
+        },
       },
       http("http-sqlite", "tests/support/global-sqlite.ts"),
       http("http-postgres", "tests/support/global-postgres.ts"),

@@ -80,17 +80,24 @@ const bare = spawn(process.execPath, ["-e", bareSrc], { env: { ...process.env, B
 const bareUrl = `http://127.0.0.1:${barePort}/api/v1/currencies`;
 await waitFor(bareUrl, bare, "bare");
 
-console.log(`GET /api/v1/currencies: ${bytes.length} bytes, ${CONNECTIONS} connections, ${SECONDS} s per run, ${ROUNDS} rounds, ${os.cpus().length} cores`);
+console.log(
+  `GET /api/v1/currencies: ${bytes.length} bytes, ${CONNECTIONS} connections, ${SECONDS} s per run, ${ROUNDS} rounds, ${os.cpus().length} cores`,
+);
 const results = { app: [], bare: [] };
 try {
   await load(appUrl); // warm-up (JIT, caches), not counted
   for (let round = 1; round <= ROUNDS; round++) {
-    for (const [name, url] of [["bare", bareUrl], ["app", appUrl]]) {
+    for (const [name, url] of [
+      ["bare", bareUrl],
+      ["app", appUrl],
+    ]) {
       const r = await load(url);
       const ok = r["2xx"];
       const bad = r.non2xx + r.errors;
       results[name].push({ rps: ok / SECONDS, p99: r.latency.p99 });
-      console.log(`  round ${round} ${name.padEnd(4)} ${(ok / SECONDS).toFixed(0).padStart(7)} req/s  p50 ${r.latency.p50} ms  p99 ${r.latency.p99} ms  non-2xx/errors ${bad}`);
+      console.log(
+        `  round ${round} ${name.padEnd(4)} ${(ok / SECONDS).toFixed(0).padStart(7)} req/s  p50 ${r.latency.p50} ms  p99 ${r.latency.p99} ms  non-2xx/errors ${bad}`,
+      );
       if (bad) console.log(`    statuses ${JSON.stringify(r.statusCodeStats)}, errors ${r.errors}, timeouts ${r.timeouts}`);
     }
   }

@@ -40,7 +40,7 @@ export function formatUsd(s: string | null | undefined): string {
   if (isZero) return "$0.00";
   if (/^0*$/.test(int) && /^0*$/.test(frac.slice(0, 2)) && !neg) return "< $0.01";
   // Round to two places with integer arithmetic on the digits.
-  let cents = BigInt(int || "0") * 100n + BigInt((frac + "00").slice(0, 2));
+  let cents = BigInt(int || "0") * 100n + BigInt(`${frac}00`.slice(0, 2));
   if (Number(frac[2] ?? "0") >= 5) cents += 1n;
   const whole = (cents / 100n).toString();
   const rest = (cents % 100n).toString().padStart(2, "0");

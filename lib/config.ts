@@ -3,9 +3,7 @@ import { z } from "zod";
 
 // Every setting the product reads, in one place, validated once. The README's settings
 // table mirrors this schema.
-const bool = z
-  .enum(["true", "false", "1", "0", "yes", "no"])
-  .transform((v) => v === "true" || v === "1" || v === "yes");
+const bool = z.enum(["true", "false", "1", "0", "yes", "no"]).transform((v) => v === "true" || v === "1" || v === "yes");
 const int = (def: number, min = 0) => z.coerce.number().int().min(min).default(def);
 
 const schema = z.object({
@@ -44,7 +42,10 @@ const schema = z.object({
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   NEXTAUTH_SECRET: z.string().optional(),
   /** Chain ids a Sign-In with Ethereum message may name, comma-separated. */
-  SIWE_CHAIN_IDS: z.string().regex(/^\d+(,\s*\d+)*$/).default("1"),
+  SIWE_CHAIN_IDS: z
+    .string()
+    .regex(/^\d+(,\s*\d+)*$/)
+    .default("1"),
 });
 
 /** Every setting's name, for the README's table (a test keeps them in step). */

@@ -70,7 +70,9 @@ async function main() {
     case "key:create": {
       const r = await findReseller(a);
       const { key, apiKey } = await createApiKey(db, { resellerId: r.id, name: values.name ?? "default" });
-      console.log(`key id ${apiKey.id} (${apiKey.name}) for ${r.walletAddress}\n\n  ${key}\n\nStore it now: it is shown once and only its hash is kept.`);
+      console.log(
+        `key id ${apiKey.id} (${apiKey.name}) for ${r.walletAddress}\n\n  ${key}\n\nStore it now: it is shown once and only its hash is kept.`,
+      );
       break;
     }
     case "key:list": {
@@ -78,7 +80,9 @@ async function main() {
       const keys = await listApiKeys(db, { resellerId: r.id });
       if (!keys.length) console.log("no active keys");
       for (const k of keys)
-        console.log(`${k.id}  ${k.prefix}...  ${k.name}  created ${k.createdAt.toISOString()}  last used ${k.lastUsedAt?.toISOString() ?? "never"}`);
+        console.log(
+          `${k.id}  ${k.prefix}...  ${k.name}  created ${k.createdAt.toISOString()}  last used ${k.lastUsedAt?.toISOString() ?? "never"}`,
+        );
       break;
     }
     case "key:revoke": {
@@ -93,7 +97,8 @@ async function main() {
       const r = await findReseller(a);
       const rows = await getBalances(db, r.id);
       if (!rows.length) console.log("no profit yet");
-      for (const x of rows) console.log(`${x.currency.padEnd(12)} pending ${x.pending.padStart(20)}   available ${x.available.padStart(20)}`);
+      for (const x of rows)
+        console.log(`${x.currency.padEnd(12)} pending ${x.pending.padStart(20)}   available ${x.available.padStart(20)}`);
       break;
     }
     default:

@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import { execFileSync } from "node:child_process";
 // Authoring migrations without Prisma's native schema engine (its download is impossible
 // offline): drives @prisma/schema-engine-wasm through the driver adapters, for SQLite and
 // PostgreSQL. Applying migrations at start-up is lib/db/migrate.ts's job, not this script's.
@@ -12,9 +13,8 @@
 // multi-statement scripts on the shadow database, pg "char" columns, our own shadow database.
 import crypto from "node:crypto";
 import fs from "node:fs";
-import path from "node:path";
-import { execFileSync } from "node:child_process";
 import { createRequire } from "node:module";
+import path from "node:path";
 import { bindMigrationAwareSqlAdapterFactory } from "@prisma/driver-adapter-utils";
 
 const require = createRequire(import.meta.url);
@@ -36,7 +36,11 @@ function scriptsOnShadow(factory) {
   factory.connectToShadowDb = async () => {
     const a = await orig();
     const execRaw = a.executeRaw.bind(a);
-    a.executeRaw = async (q) => (q.args.length === 0 ? (await a.executeScript(q.sql), 0) : execRaw(q));
+    a.executeRaw = async (q) => {
+      if (q.args.length > 0) return execRaw(q);
+      await a.executeScript(q.sql);
+      return 0;
+    };
     return a;
   };
   return factory;
@@ -50,7 +54,13 @@ async function makeFactory(provider) {
   const { PrismaPg } = await import("@prisma/adapter-pg");
   const { default: pg } = await import("pg");
   const u = new URL(PG_URL);
-  const cfg = { host: u.hostname, port: Number(u.port || 5432), user: decodeURIComponent(u.username), password: decodeURIComponent(u.password), database: u.pathname.slice(1) };
+  const cfg = {
+    host: u.hostname,
+    port: Number(u.port || 5432),
+    user: decodeURIComponent(u.username),
+    password: decodeURIComponent(u.password),
+    database: u.pathname.slice(1),
+  };
   const factory = new PrismaPg(cfg);
   factory.connectToShadowDb = async () => {
     const admin = new pg.Client(cfg);
@@ -95,7 +105,13 @@ function migrationsList(dir) {
       .filter((d) => d.isDirectory())
       .map((d) => d.name)
       .sort()
-      .map((d) => ({ path: d, migrationFile: { path: "migration.sql", content: { tag: "ok", value: fs.readFileSync(path.join(dir, d, "migration.sql"), "utf8") } } })),
+      .map((d) => ({
+        path: d,
+        migrationFile: {
+          path: "migration.sql",
+          content: { tag: "ok", value: fs.readFileSync(path.join(dir, d, "migration.sql"), "utf8") },
+        },
+      })),
   };
 }
 
@@ -138,7 +154,7 @@ for (const provider of ["sqlite", "postgresql"]) {
     const ts = new Date().toISOString().replace(/[-:T]/g, "").slice(0, 14);
     const dir = path.resolve(`prisma/migrations/${provider}/${ts}_${name}`);
     fs.mkdirSync(dir, { recursive: true });
-    fs.writeFileSync(path.join(dir, "migration.sql"), sql + "\n");
+    fs.writeFileSync(path.join(dir, "migration.sql"), `${sql}\n`);
     console.log(`${provider}: wrote ${path.relative(process.cwd(), dir)}/migration.sql`);
   } else {
     console.error("usage: node scripts/migrate-dev.mjs create <name> | check");

@@ -9,6 +9,9 @@ const env = { ...process.env, PRISMA_SCHEMA_ENGINE_BINARY: process.execPath, PRI
 for (const provider of ["sqlite", "postgresql"]) {
   const schema = `prisma/schema.${provider}.prisma`;
   if (!fs.existsSync(schema)) continue;
-  const r = spawnSync(process.platform === "win32" ? "npx.cmd" : "npx", ["prisma", "generate", "--schema", schema], { stdio: "inherit", env });
+  const r = spawnSync(process.platform === "win32" ? "npx.cmd" : "npx", ["prisma", "generate", "--schema", schema], {
+    stdio: "inherit",
+    env,
+  });
   if (r.status !== 0) process.exit(r.status ?? 1);
 }

@@ -24,6 +24,7 @@ const finish = (code) => {
 };
 
 for (const [title, cmd, args] of [
+  ["lint, format and unused exports (biome, knip)", "npm", ["run", "-s", "lint"]],
   ["schema files in sync", "node", ["scripts/sync-schema.mjs", "--check"]],
   ["typecheck", "npx", ["tsc", "--noEmit"]],
   ["production build", "npm", ["run", "build"]],
@@ -33,7 +34,13 @@ for (const [title, cmd, args] of [
 }
 
 const vitestJson = "reports/vitest.json";
-let code = run("unit + HTTP tests (SQLite, PostgreSQL)", "npx", ["vitest", "run", "--reporter=default", "--reporter=json", `--outputFile.json=${vitestJson}`]);
+let code = run("unit + HTTP tests (SQLite, PostgreSQL)", "npx", [
+  "vitest",
+  "run",
+  "--reporter=default",
+  "--reporter=json",
+  `--outputFile.json=${vitestJson}`,
+]);
 if (fs.existsSync(vitestJson)) {
   const v = JSON.parse(fs.readFileSync(vitestJson, "utf8"));
   totals.passed += v.numPassedTests;

@@ -1,10 +1,10 @@
 "use server";
 
 import { getSessionReseller } from "@/lib/auth/session";
-import { getDb } from "@/lib/db/client";
 import { asResult, UNAUTHORIZED } from "@/lib/dashboard/actions-core";
 import { toKeyRow } from "@/lib/dashboard/keys";
 import type { ActionResult, ApiKeyRow } from "@/lib/dashboard/types";
+import { getDb } from "@/lib/db/client";
 import { createApiKey, revokeApiKey, rotateApiKey } from "@/lib/keys/api-keys";
 import { setMarkup } from "@/lib/resellers/resellers";
 

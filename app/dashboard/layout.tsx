@@ -2,8 +2,8 @@ import Link from "next/link";
 import { getAddress } from "viem";
 import { Nav } from "@/components/dashboard/Nav";
 import { SignOutButton } from "@/components/dashboard/SignOutButton";
-import { Logo } from "@/components/Logo";
 import { shortAddress } from "@/components/format";
+import { Logo } from "@/components/Logo";
 import { requireSessionReseller } from "@/lib/auth/session";
 
 // Every page under /dashboard requires a signed-in reseller; without one, the sign-in page.

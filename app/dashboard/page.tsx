@@ -1,8 +1,8 @@
 import type { Metadata } from "next";
 import { OverviewView } from "@/components/dashboard/OverviewView";
 import { requireSessionReseller } from "@/lib/auth/session";
-import { getDb } from "@/lib/db/client";
 import { getOverview } from "@/lib/dashboard/overview";
+import { getDb } from "@/lib/db/client";
 
 export const metadata: Metadata = { title: "Overview" };
 

@@ -40,8 +40,8 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
             <SignIn initialError={one(sp.error)} callbackUrl={one(sp.callbackUrl)} />
           </div>
           <p className="mt-2 text-center text-xs text-zinc-500">
-            Your wallet will ask you to sign a message for <span className="font-medium text-zinc-700">{host}</span>. Check that it
-            matches the address bar.
+            Your wallet will ask you to sign a message for <span className="font-medium text-zinc-700">{host}</span>. Check that it matches
+            the address bar.
           </p>
         </div>
       </div>

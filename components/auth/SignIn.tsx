@@ -1,12 +1,12 @@
 "use client";
 
-import { signIn } from "next-auth/react";
 import { useRouter } from "next/navigation";
+import { signIn } from "next-auth/react";
 import { useEffect, useState } from "react";
 import { getAddress, toHex } from "viem";
 import { createSiweMessage } from "viem/siwe";
-import { signInErrorText } from "@/lib/auth/messages";
 import { Alert, Button } from "@/components/ui";
+import { signInErrorText } from "@/lib/auth/messages";
 import { getInjectedProvider, isUserRejection } from "./eip1193";
 
 type Step = "idle" | "connecting" | "signing" | "verifying" | "done";
@@ -28,7 +28,7 @@ interface NonceResponse {
 
 /** Only same-site paths: an open redirect through ?callbackUrl= is not possible. */
 function safeCallback(raw: string | null): string {
-  if (!raw || !raw.startsWith("/") || raw.startsWith("//") || raw.startsWith("/\\")) return "/dashboard";
+  if (!raw?.startsWith("/") || raw.startsWith("//") || raw.startsWith("/\\")) return "/dashboard";
   return raw;
 }
 
@@ -69,7 +69,9 @@ export function SignIn({ initialError, callbackUrl }: { initialError: string | n
           await eth.request({ method: "wallet_switchEthereumChain", params: [{ chainId: toHex(server.chainIds[0]) }] });
           chainId = server.chainIds[0];
         } catch {
-          throw new Error(`Switch your wallet to ${server.chainIds[0] === 1 ? "Ethereum mainnet" : `chain ${server.chainIds[0]}`} and try again.`);
+          throw new Error(
+            `Switch your wallet to ${server.chainIds[0] === 1 ? "Ethereum mainnet" : `chain ${server.chainIds[0]}`} and try again.`,
+          );
         }
       }
 
@@ -111,8 +113,8 @@ export function SignIn({ initialError, callbackUrl }: { initialError: string | n
       {error ? <Alert>{error}</Alert> : null}
       {hasWallet === false ? (
         <Alert tone="warning" title="No browser wallet found">
-          Install or enable an Ethereum wallet extension (for example MetaMask, Rabby or Coinbase Wallet) in this browser, then reload
-          the page.
+          Install or enable an Ethereum wallet extension (for example MetaMask, Rabby or Coinbase Wallet) in this browser, then reload the
+          page.
         </Alert>
       ) : null}
       <Button onClick={connectAndSignIn} disabled={busy || hasWallet === false} className="w-full py-2.5 text-base">

@@ -24,13 +24,21 @@ export function EarningsChart({ days, tickers, view }: { days: EarningsDay[]; ti
     }
     return row;
   });
-  const tick = (v: number) => (usd ? `$${v.toLocaleString("en-US", { maximumFractionDigits: 2 })}` : v.toLocaleString("en-US", { maximumSignificantDigits: 6 }));
+  const tick = (v: number) =>
+    usd ? `$${v.toLocaleString("en-US", { maximumFractionDigits: 2 })}` : v.toLocaleString("en-US", { maximumSignificantDigits: 6 });
   return (
     <div className="h-64 w-full sm:h-72" data-testid="earnings-chart">
       <ResponsiveContainer width="100%" height="100%" initialDimension={{ width: 600, height: 256 }}>
         <BarChart data={data} margin={{ top: 8, right: 8, left: 0, bottom: 0 }} accessibilityLayer>
           <CartesianGrid vertical={false} stroke="#e4e4e7" />
-          <XAxis dataKey="date" tickFormatter={formatDay} tick={{ fontSize: 12, fill: "#71717a" }} tickLine={false} axisLine={false} minTickGap={16} />
+          <XAxis
+            dataKey="date"
+            tickFormatter={formatDay}
+            tick={{ fontSize: 12, fill: "#71717a" }}
+            tickLine={false}
+            axisLine={false}
+            minTickGap={16}
+          />
           <YAxis tickFormatter={tick} tick={{ fontSize: 12, fill: "#71717a" }} tickLine={false} axisLine={false} width={usd ? 64 : 80} />
           <Tooltip
             cursor={{ fill: "#f4f4f5" }}
@@ -45,7 +53,14 @@ export function EarningsChart({ days, tickers, view }: { days: EarningsDay[]; ti
           />
           {usd && series.length > 1 ? <Legend formatter={(v) => String(v).toUpperCase()} wrapperStyle={{ fontSize: 12 }} /> : null}
           {series.map((t) => (
-            <Bar key={t} dataKey={t} stackId="earnings" fill={currencyColor(tickers.indexOf(t))} maxBarSize={40} isAnimationActive={false} />
+            <Bar
+              key={t}
+              dataKey={t}
+              stackId="earnings"
+              fill={currencyColor(tickers.indexOf(t))}
+              maxBarSize={40}
+              isAnimationActive={false}
+            />
           ))}
         </BarChart>
       </ResponsiveContainer>

@@ -2,7 +2,7 @@
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useId, useRef, useState } from "react";
-import { createKeyAction, revokeKeyAction, rotateKeyAction, type NewKey } from "@/app/dashboard/actions";
+import { createKeyAction, type NewKey, revokeKeyAction, rotateKeyAction } from "@/app/dashboard/actions";
 import { formatDateTime } from "@/components/format";
 import { Alert, Button, Card, CardHeader, EmptyState, PageHeader, TextLink } from "@/components/ui";
 import { ConfirmDialog } from "@/components/ui/ConfirmDialog";
@@ -65,9 +65,9 @@ export function KeysView({ initial }: { initial: ApiKeyRow[] }) {
         title="API keys"
         description={
           <>
-            Send a key in the <code className="rounded bg-zinc-100 px-1 font-mono text-[0.85em]">X-API-Key</code> header of
-            every v1 API call; orders made with it earn your markup. Only a key&apos;s first characters are stored in readable
-            form, so a key is shown once. See <TextLink href="/dashboard/docs">the quick start</TextLink>.
+            Send a key in the <code className="rounded bg-zinc-100 px-1 font-mono text-[0.85em]">X-API-Key</code> header of every v1 API
+            call; orders made with it earn your markup. Only a key&apos;s first characters are stored in readable form, so a key is shown
+            once. See <TextLink href="/dashboard/docs">the quick start</TextLink>.
           </>
         }
       />
@@ -75,7 +75,11 @@ export function KeysView({ initial }: { initial: ApiKeyRow[] }) {
       {fresh ? <NewKeyPanel fresh={fresh} onDone={() => setFresh(null)} /> : null}
 
       <Card className="mb-6" aria-labelledby="create-title">
-        <CardHeader id="create-title" title="Create a key" description="Use one key per app or site, so you can rotate or revoke it on its own." />
+        <CardHeader
+          id="create-title"
+          title="Create a key"
+          description="Use one key per app or site, so you can rotate or revoke it on its own."
+        />
         <form
           className="flex flex-col gap-3 px-4 py-4 sm:flex-row sm:items-end sm:px-5"
           onSubmit={(e) => {
@@ -116,7 +120,13 @@ export function KeysView({ initial }: { initial: ApiKeyRow[] }) {
           description={showRevoked ? "Active and revoked keys" : "Active keys"}
           actions={
             <label htmlFor={revokedId} className="inline-flex items-center gap-2 text-sm text-zinc-600">
-              <input id={revokedId} type="checkbox" checked={showRevoked} onChange={(e) => setShowRevoked(e.target.checked)} className="size-4 rounded border-zinc-300" />
+              <input
+                id={revokedId}
+                type="checkbox"
+                checked={showRevoked}
+                onChange={(e) => setShowRevoked(e.target.checked)}
+                className="size-4 rounded border-zinc-300"
+              />
               Show revoked keys
             </label>
           }
@@ -147,7 +157,9 @@ export function KeysView({ initial }: { initial: ApiKeyRow[] }) {
                     </div>
                     <div>
                       <dt>{k.revokedAt ? "Revoked" : "Last used"}</dt>
-                      <dd className="text-zinc-700">{k.revokedAt ? formatDateTime(k.revokedAt) : k.lastUsedAt ? formatDateTime(k.lastUsedAt) : "Never"}</dd>
+                      <dd className="text-zinc-700">
+                        {k.revokedAt ? formatDateTime(k.revokedAt) : k.lastUsedAt ? formatDateTime(k.lastUsedAt) : "Never"}
+                      </dd>
                     </div>
                   </dl>
                   {!k.revokedAt ? <KeyActions k={k} onAsk={setPending} /> : null}
@@ -158,10 +170,18 @@ export function KeysView({ initial }: { initial: ApiKeyRow[] }) {
               <table className="w-full text-left text-sm">
                 <thead className="bg-zinc-50 text-zinc-500">
                   <tr>
-                    <th scope="col" className="px-5 py-2 font-medium">Name</th>
-                    <th scope="col" className="px-5 py-2 font-medium">Key</th>
-                    <th scope="col" className="px-5 py-2 font-medium">Created</th>
-                    <th scope="col" className="px-5 py-2 font-medium">Last used</th>
+                    <th scope="col" className="px-5 py-2 font-medium">
+                      Name
+                    </th>
+                    <th scope="col" className="px-5 py-2 font-medium">
+                      Key
+                    </th>
+                    <th scope="col" className="px-5 py-2 font-medium">
+                      Created
+                    </th>
+                    <th scope="col" className="px-5 py-2 font-medium">
+                      Last used
+                    </th>
                     <th scope="col" className="px-5 py-2 text-right font-medium">
                       <span className="sr-only">Actions</span>
                     </th>
@@ -198,8 +218,8 @@ export function KeysView({ initial }: { initial: ApiKeyRow[] }) {
         onConfirm={() => pending && rotate.mutate(pending.key)}
       >
         <p>
-          A new key replaces <span className="font-mono">{pending?.key.prefix}…</span>. The new key works at once and the old
-          one stops at once: update your app right after.
+          A new key replaces <span className="font-mono">{pending?.key.prefix}…</span>. The new key works at once and the old one stops at
+          once: update your app right after.
         </p>
         {rotate.isError ? (
           <div className="mt-3">
@@ -220,8 +240,8 @@ export function KeysView({ initial }: { initial: ApiKeyRow[] }) {
         onConfirm={() => pending && revoke.mutate(pending.key)}
       >
         <p>
-          Calls with <span className="font-mono">{pending?.key.prefix}…</span> will be refused from now on. Orders already made
-          with it keep their markup. This cannot be undone.
+          Calls with <span className="font-mono">{pending?.key.prefix}…</span> will be refused from now on. Orders already made with it keep
+          their markup. This cannot be undone.
         </p>
         {revoke.isError ? (
           <div className="mt-3">
@@ -234,7 +254,11 @@ export function KeysView({ initial }: { initial: ApiKeyRow[] }) {
 }
 
 function RevokedBadge() {
-  return <span className="inline-flex rounded-full bg-zinc-100 px-2 py-0.5 text-xs font-medium text-zinc-500 ring-1 ring-zinc-200 ring-inset">revoked</span>;
+  return (
+    <span className="inline-flex rounded-full bg-zinc-100 px-2 py-0.5 text-xs font-medium text-zinc-500 ring-1 ring-zinc-200 ring-inset">
+      revoked
+    </span>
+  );
 }
 
 function KeyActions({ k, onAsk }: { k: ApiKeyRow; onAsk: (p: Pending) => void }) {
@@ -251,16 +275,16 @@ function KeyActions({ k, onAsk }: { k: ApiKeyRow; onAsk: (p: Pending) => void })
 }
 
 function NewKeyPanel({ fresh, onDone }: { fresh: { key: NewKey; rotatedFrom?: string }; onDone: () => void }) {
-  const ref = useRef<HTMLDivElement>(null);
+  const ref = useRef<HTMLElement>(null);
   const inputId = useId();
+  // biome-ignore lint/correctness/useExhaustiveDependencies: move focus to the panel each time a new key is shown
   useEffect(() => {
     ref.current?.focus();
   }, [fresh]);
   return (
-    <div
+    <section
       ref={ref}
       tabIndex={-1}
-      role="region"
       aria-labelledby={`${inputId}-title`}
       className="mb-6 rounded-lg border border-emerald-200 bg-emerald-50 p-4 sm:p-5"
       data-testid="new-key-panel"
@@ -288,6 +312,6 @@ function NewKeyPanel({ fresh, onDone }: { fresh: { key: NewKey; rotatedFrom?: st
           </Button>
         </div>
       </div>
-    </div>
+    </section>
   );
 }

@@ -26,7 +26,9 @@ export function Nav() {
               aria-current={active(l.href) ? "page" : undefined}
               className={cx(
                 "inline-block border-b-2 px-2 py-2.5 sm:px-3 text-sm font-medium whitespace-nowrap transition-colors",
-                active(l.href) ? "border-indigo-600 text-indigo-700" : "border-transparent text-zinc-600 hover:border-zinc-300 hover:text-zinc-900",
+                active(l.href)
+                  ? "border-indigo-600 text-indigo-700"
+                  : "border-transparent text-zinc-600 hover:border-zinc-300 hover:text-zinc-900",
               )}
             >
               {l.label}

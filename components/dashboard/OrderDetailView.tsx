@@ -3,7 +3,7 @@
 import { useQuery } from "@tanstack/react-query";
 import type { ReactNode } from "react";
 import { bpsToPercent, formatAmount, formatDateTimeSeconds, formatUsd, shortId } from "@/components/format";
-import { Alert, Card, CardHeader, StatusBadge, TextLink, cx } from "@/components/ui";
+import { Alert, Card, CardHeader, cx, StatusBadge, TextLink } from "@/components/ui";
 import { CopyButton } from "@/components/ui/CopyButton";
 import type { OrderDetail } from "@/lib/dashboard/types";
 import { D, formatAmount as exact } from "@/lib/money/decimal";
@@ -67,7 +67,11 @@ export function OrderDetailView({ initial }: { initial: OrderDetail }) {
 
       <div className="grid gap-6 lg:grid-cols-3">
         <Card aria-labelledby="timeline-title" className="min-w-0 self-start lg:row-span-2">
-          <CardHeader id="timeline-title" title="Timeline" description={o.status === "finished" || o.status === "failed" ? "Final state reached" : "Updates on its own"} />
+          <CardHeader
+            id="timeline-title"
+            title="Timeline"
+            description={o.status === "finished" || o.status === "failed" ? "Final state reached" : "Updates on its own"}
+          />
           <Timeline o={o} />
         </Card>
 
@@ -92,11 +96,16 @@ export function OrderDetailView({ initial }: { initial: OrderDetail }) {
               label={
                 <span>
                   Your profit{" "}
-                  <span className={cx("ml-1 rounded-full px-2 py-0.5 text-xs font-medium", PROFIT_TONE[o.profitState])}>{o.profitState}</span>
+                  <span className={cx("ml-1 rounded-full px-2 py-0.5 text-xs font-medium", PROFIT_TONE[o.profitState])}>
+                    {o.profitState}
+                  </span>
                 </span>
               }
             >
-              <span className={cx("font-semibold", o.profitState === "reversed" ? "text-zinc-400 line-through" : "text-emerald-700")} data-testid="order-profit">
+              <span
+                className={cx("font-semibold", o.profitState === "reversed" ? "text-zinc-400 line-through" : "text-emerald-700")}
+                data-testid="order-profit"
+              >
                 {formatAmount(profit, to)}
               </span>
               {profitUsd ? <span className="block text-xs text-zinc-500">≈ {formatUsd(profitUsd)} at reference prices</span> : null}
@@ -194,7 +203,10 @@ function Timeline({ o }: { o: OrderDetail }) {
         return (
           <li key={s} className="relative flex gap-3 pb-5 last:pb-0" data-step={s} data-reached={at.has(s) ? "true" : "false"}>
             {i < steps.length - 1 ? (
-              <span aria-hidden className={cx("absolute top-6 left-[11px] h-[calc(100%-1.25rem)] w-0.5", i < currentIdx ? "bg-indigo-600" : "bg-zinc-200")} />
+              <span
+                aria-hidden
+                className={cx("absolute top-6 left-[11px] h-[calc(100%-1.25rem)] w-0.5", i < currentIdx ? "bg-indigo-600" : "bg-zinc-200")}
+              />
             ) : null}
             <span
               aria-hidden

@@ -55,53 +55,54 @@ export function OrdersView({ initial, initialParams }: { initial: OrderList; ini
     <>
       <PageHeader title="Orders" description="Orders created with your API keys, newest first. The list refreshes on its own." />
       <Card>
-        <form
-          role="search"
-          className="flex flex-col gap-3 border-b border-zinc-100 px-4 py-3 sm:flex-row sm:items-end sm:px-5"
-          onSubmit={(e) => {
-            e.preventDefault();
-            go({ q: search.trim() });
-          }}
-        >
-          <div>
-            <label htmlFor={statusId} className="block text-sm font-medium text-zinc-700">
-              State
-            </label>
-            <select
-              id={statusId}
-              value={params.status}
-              onChange={(e) => go({ status: e.target.value })}
-              className="mt-1 block w-full rounded-md border border-zinc-300 bg-white py-2 pr-8 pl-3 text-sm sm:w-44"
-            >
-              <option value="">All states</option>
-              {ORDER_STATES.map((s) => (
-                <option key={s} value={s}>
-                  {s}
-                </option>
-              ))}
-            </select>
-          </div>
-          <div className="flex-1">
-            <label htmlFor={searchId} className="block text-sm font-medium text-zinc-700">
-              Order id
-            </label>
-            <div className="mt-1 flex gap-2">
-              <input
-                id={searchId}
-                type="search"
-                value={search}
-                onChange={(e) => setSearch(e.target.value)}
-                placeholder="Full id or its beginning"
-                autoComplete="off"
-                spellCheck={false}
-                className="block w-full min-w-0 rounded-md border border-zinc-300 px-3 py-2 font-mono text-sm placeholder:font-sans placeholder:text-zinc-400"
-              />
-              <Button type="submit" variant="secondary">
-                Search
-              </Button>
+        <search>
+          <form
+            className="flex flex-col gap-3 border-b border-zinc-100 px-4 py-3 sm:flex-row sm:items-end sm:px-5"
+            onSubmit={(e) => {
+              e.preventDefault();
+              go({ q: search.trim() });
+            }}
+          >
+            <div>
+              <label htmlFor={statusId} className="block text-sm font-medium text-zinc-700">
+                State
+              </label>
+              <select
+                id={statusId}
+                value={params.status}
+                onChange={(e) => go({ status: e.target.value })}
+                className="mt-1 block w-full rounded-md border border-zinc-300 bg-white py-2 pr-8 pl-3 text-sm sm:w-44"
+              >
+                <option value="">All states</option>
+                {ORDER_STATES.map((s) => (
+                  <option key={s} value={s}>
+                    {s}
+                  </option>
+                ))}
+              </select>
             </div>
-          </div>
-        </form>
+            <div className="flex-1">
+              <label htmlFor={searchId} className="block text-sm font-medium text-zinc-700">
+                Order id
+              </label>
+              <div className="mt-1 flex gap-2">
+                <input
+                  id={searchId}
+                  type="search"
+                  value={search}
+                  onChange={(e) => setSearch(e.target.value)}
+                  placeholder="Full id or its beginning"
+                  autoComplete="off"
+                  spellCheck={false}
+                  className="block w-full min-w-0 rounded-md border border-zinc-300 px-3 py-2 font-mono text-sm placeholder:font-sans placeholder:text-zinc-400"
+                />
+                <Button type="submit" variant="secondary">
+                  Search
+                </Button>
+              </div>
+            </div>
+          </form>
+        </search>
 
         {list.isError ? (
           <div className="px-4 py-3">
@@ -141,7 +142,9 @@ export function OrdersView({ initial, initialParams }: { initial: OrderList; ini
                       <span>{formatDateTime(o.createdAt)}</span>
                       <span className="tabular">
                         Profit{" "}
-                        <span className={o.status === "failed" ? "text-zinc-400 line-through" : "font-medium text-zinc-700"}>{formatAmount(o.profit, o.toCurrency)}</span>
+                        <span className={o.status === "failed" ? "text-zinc-400 line-through" : "font-medium text-zinc-700"}>
+                          {formatAmount(o.profit, o.toCurrency)}
+                        </span>
                       </span>
                     </p>
                   </Link>
@@ -153,28 +156,52 @@ export function OrdersView({ initial, initialParams }: { initial: OrderList; ini
                 <caption className="sr-only">Orders</caption>
                 <thead className="bg-zinc-50 whitespace-nowrap text-zinc-500">
                   <tr>
-                    <th scope="col" className="px-3 py-2 first:pl-5 last:pr-5 font-medium">Order</th>
-                    <th scope="col" className="px-3 py-2 first:pl-5 last:pr-5 font-medium">Created</th>
-                    <th scope="col" className="px-3 py-2 first:pl-5 last:pr-5 text-right font-medium">Customer sends</th>
-                    <th scope="col" className="px-3 py-2 first:pl-5 last:pr-5 text-right font-medium">Customer receives</th>
-                    <th scope="col" className="px-3 py-2 first:pl-5 last:pr-5 text-right font-medium">Markup</th>
-                    <th scope="col" className="px-3 py-2 first:pl-5 last:pr-5 text-right font-medium">Profit</th>
-                    <th scope="col" className="px-3 py-2 first:pl-5 last:pr-5 font-medium">State</th>
+                    <th scope="col" className="px-3 py-2 first:pl-5 last:pr-5 font-medium">
+                      Order
+                    </th>
+                    <th scope="col" className="px-3 py-2 first:pl-5 last:pr-5 font-medium">
+                      Created
+                    </th>
+                    <th scope="col" className="px-3 py-2 first:pl-5 last:pr-5 text-right font-medium">
+                      Customer sends
+                    </th>
+                    <th scope="col" className="px-3 py-2 first:pl-5 last:pr-5 text-right font-medium">
+                      Customer receives
+                    </th>
+                    <th scope="col" className="px-3 py-2 first:pl-5 last:pr-5 text-right font-medium">
+                      Markup
+                    </th>
+                    <th scope="col" className="px-3 py-2 first:pl-5 last:pr-5 text-right font-medium">
+                      Profit
+                    </th>
+                    <th scope="col" className="px-3 py-2 first:pl-5 last:pr-5 font-medium">
+                      State
+                    </th>
                   </tr>
                 </thead>
                 <tbody className="divide-y divide-zinc-100">
                   {data.items.map((o) => (
                     <tr key={o.id} data-testid="order-row" data-order-id={o.id} className="hover:bg-zinc-50">
                       <td className="px-3 py-2.5 first:pl-5 last:pr-5">
-                        <Link href={`/dashboard/orders/${o.id}`} className="font-mono font-medium whitespace-nowrap text-indigo-700 hover:underline" title={o.id}>
+                        <Link
+                          href={`/dashboard/orders/${o.id}`}
+                          className="font-mono font-medium whitespace-nowrap text-indigo-700 hover:underline"
+                          title={o.id}
+                        >
                           {shortId(o.id)}
                         </Link>
                       </td>
                       <td className="px-3 py-2.5 first:pl-5 last:pr-5 whitespace-nowrap text-zinc-600">{formatDateTime(o.createdAt)}</td>
-                      <td className="px-3 py-2.5 first:pl-5 last:pr-5 text-right whitespace-nowrap">{formatAmount(o.fromAmount, o.fromCurrency)}</td>
-                      <td className="px-3 py-2.5 first:pl-5 last:pr-5 text-right whitespace-nowrap">{formatAmount(o.toAmount, o.toCurrency)}</td>
+                      <td className="px-3 py-2.5 first:pl-5 last:pr-5 text-right whitespace-nowrap">
+                        {formatAmount(o.fromAmount, o.fromCurrency)}
+                      </td>
+                      <td className="px-3 py-2.5 first:pl-5 last:pr-5 text-right whitespace-nowrap">
+                        {formatAmount(o.toAmount, o.toCurrency)}
+                      </td>
                       <td className="px-3 py-2.5 first:pl-5 last:pr-5 text-right text-zinc-600">{bpsToPercent(o.markupBps)}</td>
-                      <td className={`px-3 py-2.5 first:pl-5 last:pr-5 text-right font-medium whitespace-nowrap ${o.status === "failed" ? "text-zinc-400 line-through" : ""}`}>
+                      <td
+                        className={`px-3 py-2.5 first:pl-5 last:pr-5 text-right font-medium whitespace-nowrap ${o.status === "failed" ? "text-zinc-400 line-through" : ""}`}
+                      >
                         {o.status === "failed" ? <span className="sr-only">Reversed: </span> : null}
                         {formatAmount(o.profit, o.toCurrency)}
                       </td>
@@ -194,7 +221,12 @@ export function OrdersView({ initial, initialParams }: { initial: OrderList; ini
                 <Button variant="secondary" size="sm" disabled={data.page <= 1} onClick={() => go({ ...params, page: data.page - 1 })}>
                   Previous
                 </Button>
-                <Button variant="secondary" size="sm" disabled={data.page >= data.pageCount} onClick={() => go({ ...params, page: data.page + 1 })}>
+                <Button
+                  variant="secondary"
+                  size="sm"
+                  disabled={data.page >= data.pageCount}
+                  onClick={() => go({ ...params, page: data.page + 1 })}
+                >
                   Next
                 </Button>
               </div>

@@ -3,10 +3,10 @@
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useId, useState } from "react";
-import { formatAmount, formatDay, formatUsd, bpsToPercent } from "@/components/format";
-import { Alert, Card, CardHeader, EmptyState, PageHeader, StatusBadge, cx } from "@/components/ui";
-import { ORDER_STATES, PERIODS, type Overview, type PeriodDays } from "@/lib/dashboard/types";
-import { EarningsChart, currencyColor } from "./EarningsChart";
+import { bpsToPercent, formatAmount, formatDay, formatUsd } from "@/components/format";
+import { Alert, Card, CardHeader, cx, EmptyState, PageHeader, StatusBadge } from "@/components/ui";
+import { ORDER_STATES, type Overview, PERIODS, type PeriodDays } from "@/lib/dashboard/types";
+import { currencyColor, EarningsChart } from "./EarningsChart";
 import { fetchJson } from "./fetch-json";
 
 export function OverviewView({ initial }: { initial: Overview }) {
@@ -44,9 +44,19 @@ export function OverviewView({ initial }: { initial: Overview }) {
       ) : null}
 
       <div className="grid grid-cols-2 gap-3 sm:gap-4 lg:grid-cols-4" aria-busy={q.isFetching}>
-        <Stat label="Available profit" value={formatUsd(o.totals.availableUsd)} hint="Realised on finished orders" testId="stat-available" />
+        <Stat
+          label="Available profit"
+          value={formatUsd(o.totals.availableUsd)}
+          hint="Realised on finished orders"
+          testId="stat-available"
+        />
         <Stat label="Pending profit" value={formatUsd(o.totals.pendingUsd)} hint="On orders still in progress" testId="stat-pending" />
-        <Stat label={`Earned, last ${o.period.days} days`} value={formatUsd(o.totals.earnedUsd)} hint={`${formatDay(o.period.from)} – ${formatDay(o.period.to)}`} testId="stat-earned" />
+        <Stat
+          label={`Earned, last ${o.period.days} days`}
+          value={formatUsd(o.totals.earnedUsd)}
+          hint={`${formatDay(o.period.from)} – ${formatDay(o.period.to)}`}
+          testId="stat-earned"
+        />
         <Stat
           label={`Orders, last ${o.period.days} days`}
           value={String(o.ordersInPeriod)}
@@ -133,17 +143,27 @@ export function OverviewView({ initial }: { initial: Overview }) {
 
       <div className="mt-6 grid gap-6 lg:grid-cols-3">
         <Card className="lg:col-span-2" aria-labelledby="balances-title">
-          <CardHeader id="balances-title" title="Profit by currency" description="Pending becomes available when the order finishes; a failed order reverses it." />
+          <CardHeader
+            id="balances-title"
+            title="Profit by currency"
+            description="Pending becomes available when the order finishes; a failed order reverses it."
+          />
           {o.balances.length ? (
             <>
               <ul className="divide-y divide-zinc-100 sm:hidden">
                 {o.balances.map((b) => (
                   <li key={b.currency} className="px-4 py-3" data-testid={`balance-${b.currency}`}>
-                    <CurrencyName ticker={b.currency} name={o.currencies.find((c) => c.ticker === b.currency)?.name} color={currencyColor(tickers.indexOf(b.currency))} />
+                    <CurrencyName
+                      ticker={b.currency}
+                      name={o.currencies.find((c) => c.ticker === b.currency)?.name}
+                      color={currencyColor(tickers.indexOf(b.currency))}
+                    />
                     <dl className="mt-2 grid grid-cols-2 gap-2 text-sm">
                       <div>
                         <dt className="text-zinc-500">Available</dt>
-                        <dd className="tabular font-medium" data-testid="available">{formatAmount(b.available)}</dd>
+                        <dd className="tabular font-medium" data-testid="available">
+                          {formatAmount(b.available)}
+                        </dd>
                         <dd className="text-xs text-zinc-500">{formatUsd(b.availableUsd)}</dd>
                       </div>
                       <div>
@@ -159,19 +179,33 @@ export function OverviewView({ initial }: { initial: Overview }) {
                 <table className="w-full text-left text-sm tabular">
                   <thead className="bg-zinc-50 text-zinc-500">
                     <tr>
-                      <th scope="col" className="px-5 py-2 font-medium">Currency</th>
-                      <th scope="col" className="px-5 py-2 text-right font-medium">Available</th>
-                      <th scope="col" className="px-5 py-2 text-right font-medium">Pending</th>
-                      <th scope="col" className="px-5 py-2 text-right font-medium">Total in USD</th>
+                      <th scope="col" className="px-5 py-2 font-medium">
+                        Currency
+                      </th>
+                      <th scope="col" className="px-5 py-2 text-right font-medium">
+                        Available
+                      </th>
+                      <th scope="col" className="px-5 py-2 text-right font-medium">
+                        Pending
+                      </th>
+                      <th scope="col" className="px-5 py-2 text-right font-medium">
+                        Total in USD
+                      </th>
                     </tr>
                   </thead>
                   <tbody className="divide-y divide-zinc-100">
                     {o.balances.map((b) => (
                       <tr key={b.currency} data-testid={`balance-row-${b.currency}`}>
                         <td className="px-5 py-2.5">
-                          <CurrencyName ticker={b.currency} name={o.currencies.find((c) => c.ticker === b.currency)?.name} color={currencyColor(tickers.indexOf(b.currency))} />
+                          <CurrencyName
+                            ticker={b.currency}
+                            name={o.currencies.find((c) => c.ticker === b.currency)?.name}
+                            color={currencyColor(tickers.indexOf(b.currency))}
+                          />
                         </td>
-                        <td className="px-5 py-2.5 text-right font-medium" data-testid="available">{formatAmount(b.available)}</td>
+                        <td className="px-5 py-2.5 text-right font-medium" data-testid="available">
+                          {formatAmount(b.available)}
+                        </td>
                         <td className="px-5 py-2.5 text-right text-zinc-600">{formatAmount(b.pending)}</td>
                         <td className="px-5 py-2.5 text-right text-zinc-600">{usdSum(b.availableUsd, b.pendingUsd)}</td>
                       </tr>
@@ -196,7 +230,9 @@ export function OverviewView({ initial }: { initial: Overview }) {
                   data-testid={`count-${s}`}
                 >
                   <StatusBadge status={s} />
-                  <span className={cx("tabular font-medium", o.orderCounts[s] ? "text-zinc-900" : "text-zinc-400")}>{o.orderCounts[s]}</span>
+                  <span className={cx("tabular font-medium", o.orderCounts[s] ? "text-zinc-900" : "text-zinc-400")}>
+                    {o.orderCounts[s]}
+                  </span>
                 </Link>
               </li>
             ))}
@@ -212,7 +248,7 @@ function usdSum(a: string | null, b: string | null): string {
   if (a === null || b === null) return "—";
   const scale = (s: string) => {
     const [i, f = ""] = s.split(".");
-    return BigInt(i + (f + "00000000").slice(0, 8));
+    return BigInt(i + `${f}00000000`.slice(0, 8));
   };
   const t = (scale(a) + scale(b)).toString().padStart(9, "0");
   return formatUsd(`${t.slice(0, -8)}.${t.slice(-8)}`);

@@ -152,8 +152,8 @@ function Example({ s, bps }: { s: Settings; bps: number }) {
   if (!sample) {
     return (
       <p className="text-sm text-zinc-600">
-        On an order worth $1,000, a markup of {bpsToPercent(bps)} earns you about ${(bps / 10).toFixed(2)}. The customer sees a total
-        fee of {totalFee}.
+        On an order worth $1,000, a markup of {bpsToPercent(bps)} earns you about ${(bps / 10).toFixed(2)}. The customer sees a total fee of{" "}
+        {totalFee}.
       </p>
     );
   }
@@ -191,8 +191,8 @@ function Example({ s, bps }: { s: Settings; bps: number }) {
         </div>
       </dl>
       <p className="mt-3 text-xs text-zinc-500">
-        Fee shown to the customer: {totalFee} (platform {bpsToPercent(s.platformFeeBps)} + your {bpsToPercent(bps)}). Profit is
-        paid in the currency the customer receives.
+        Fee shown to the customer: {totalFee} (platform {bpsToPercent(s.platformFeeBps)} + your {bpsToPercent(bps)}). Profit is paid in the
+        currency the customer receives.
       </p>
     </div>
   );

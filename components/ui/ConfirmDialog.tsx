@@ -1,6 +1,6 @@
 "use client";
 
-import { useEffect, useId, useRef, type ReactNode } from "react";
+import { type ReactNode, useEffect, useId, useRef } from "react";
 import { Button } from "./index";
 
 /** A modal confirmation on the native <dialog>: focus trapped, Escape cancels. */
@@ -51,11 +51,7 @@ export function ConfirmDialog({
         <Button variant="secondary" onClick={onCancel} disabled={busy}>
           Cancel
         </Button>
-        <Button
-          variant={tone === "danger" ? "dangerSolid" : "primary"}
-          onClick={onConfirm}
-          disabled={busy}
-        >
+        <Button variant={tone === "danger" ? "dangerSolid" : "primary"} onClick={onConfirm} disabled={busy}>
           {busy ? "Working…" : confirmLabel}
         </Button>
       </div>

@@ -41,7 +41,17 @@ export function Card({ className, children, ...props }: ComponentProps<"section"
   );
 }
 
-export function CardHeader({ title, description, actions, id }: { title: ReactNode; description?: ReactNode; actions?: ReactNode; id?: string }) {
+export function CardHeader({
+  title,
+  description,
+  actions,
+  id,
+}: {
+  title: ReactNode;
+  description?: ReactNode;
+  actions?: ReactNode;
+  id?: string;
+}) {
   return (
     <div className="flex flex-wrap items-start justify-between gap-3 border-b border-zinc-100 px-4 py-3 sm:px-5">
       <div className="min-w-0">
@@ -67,7 +77,15 @@ export function PageHeader({ title, description, actions }: { title: string; des
   );
 }
 
-export function Alert({ tone = "error", children, title }: { tone?: "error" | "info" | "success" | "warning"; title?: string; children: ReactNode }) {
+export function Alert({
+  tone = "error",
+  children,
+  title,
+}: {
+  tone?: "error" | "info" | "success" | "warning";
+  title?: string;
+  children: ReactNode;
+}) {
   const tones = {
     error: "border-rose-200 bg-rose-50 text-rose-800",
     info: "border-sky-200 bg-sky-50 text-sky-900",
@@ -104,7 +122,10 @@ export function StatusBadge({ status }: { status: string }) {
   return (
     <span
       data-status={status}
-      className={cx("inline-flex items-center rounded-full px-2 py-0.5 text-xs font-medium ring-1 ring-inset", STATUS_TONE[status] ?? STATUS_TONE.waiting)}
+      className={cx(
+        "inline-flex items-center rounded-full px-2 py-0.5 text-xs font-medium ring-1 ring-inset",
+        STATUS_TONE[status] ?? STATUS_TONE.waiting,
+      )}
     >
       {status}
     </span>
@@ -113,13 +134,4 @@ export function StatusBadge({ status }: { status: string }) {
 
 export function TextLink({ className, ...props }: ComponentProps<typeof Link>) {
   return <Link {...props} className={cx("font-medium text-indigo-700 underline-offset-2 hover:underline", className)} />;
-}
-
-export function Spinner({ label = "Loading" }: { label?: string }) {
-  return (
-    <span role="status" className="inline-flex items-center gap-2 text-sm text-zinc-500">
-      <span aria-hidden className="size-4 animate-spin rounded-full border-2 border-zinc-300 border-t-indigo-600" />
-      <span>{label}</span>
-    </span>
-  );
 }

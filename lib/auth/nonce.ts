@@ -17,9 +17,7 @@ export async function issueNonce(db: Db, now = new Date()): Promise<{ nonce: str
   // Expired and used nonces are dead weight; sweep them at most once a minute per process.
   if (now.getTime() - lastSweep > 60_000) {
     lastSweep = now.getTime();
-    await db.authNonce
-      .deleteMany({ where: { expiresAt: { lt: new Date(now.getTime() - 60_000) } } })
-      .catch(() => {});
+    await db.authNonce.deleteMany({ where: { expiresAt: { lt: new Date(now.getTime() - 60_000) } } }).catch(() => {});
   }
   return { nonce, expiresAt };
 }

@@ -2,8 +2,8 @@ import type { AuthOptions } from "next-auth";
 import CredentialsProvider from "next-auth/providers/credentials";
 import { getDb } from "@/lib/db/client";
 import { getOrCreateReseller } from "@/lib/resellers/resellers";
-import { getAuthSecret } from "./secret";
 import { ensureNextAuthUrl } from "./origin";
+import { getAuthSecret } from "./secret";
 import { SiweError, verifySiweSignIn } from "./siwe";
 
 // next-auth 4 with one Credentials provider, "siwe": the credentials are a signed EIP-4361

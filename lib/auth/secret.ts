@@ -21,9 +21,13 @@ export function secretFilePath(): string {
 }
 
 export function getAuthSecret(): string {
-  if (cached) return cached;
+  cached ??= loadSecret();
+  return cached;
+}
+
+function loadSecret(): string {
   const fromEnv = getConfig().NEXTAUTH_SECRET?.trim();
-  if (fromEnv) return (cached = fromEnv);
+  if (fromEnv) return fromEnv;
   const file = secretFilePath();
   const read = () => {
     const s = fs.readFileSync(file, "utf8").trim();
@@ -31,7 +35,7 @@ export function getAuthSecret(): string {
     return s;
   };
   try {
-    return (cached = read());
+    return read();
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code !== "ENOENT") throw e;
   }
@@ -39,14 +43,14 @@ export function getAuthSecret(): string {
   const secret = crypto.randomBytes(32).toString("base64url");
   try {
     // "wx": exclusive create, so two processes starting at once agree on one secret.
-    fs.writeFileSync(file, secret + "\n", { flag: "wx", mode: 0o600 });
-    return (cached = secret);
+    fs.writeFileSync(file, `${secret}\n`, { flag: "wx", mode: 0o600 });
+    return secret;
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code !== "EEXIST") throw e;
     // Another process created it a moment ago; give it time to finish writing.
     for (let i = 0; ; i++) {
       try {
-        return (cached = read());
+        return read();
       } catch (err) {
         if (i >= 20) throw err;
         Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 25);

@@ -1,5 +1,5 @@
-import { getServerSession } from "next-auth";
 import { redirect } from "next/navigation";
+import { getServerSession } from "next-auth";
 import { cache } from "react";
 import { getDb } from "@/lib/db/client";
 import { getResellerById } from "@/lib/resellers/resellers";

@@ -28,11 +28,7 @@ export interface VerifiedSignIn {
   chainId: number;
 }
 
-export async function verifySiweSignIn(
-  db: Db,
-  input: { message: unknown; signature: unknown },
-  now = new Date(),
-): Promise<VerifiedSignIn> {
+export async function verifySiweSignIn(db: Db, input: { message: unknown; signature: unknown }, now = new Date()): Promise<VerifiedSignIn> {
   const { message, signature } = input;
   if (typeof message !== "string" || message.length > 4096) throw new SiweError("MALFORMED_MESSAGE");
   if (typeof signature !== "string" || !isHex(signature) || signature.length > 2 + 2 * 1024) throw new SiweError("BAD_SIGNATURE");

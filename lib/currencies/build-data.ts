@@ -13,7 +13,7 @@ const dir = join(dirname(fileURLToPath(import.meta.url)), "data");
 const source = JSON.parse(readFileSync(join(dir, "currencies.source.json"), "utf8")) as SourceEntry[];
 const snapshot = JSON.parse(readFileSync(join(dir, "prices-snapshot.json"), "utf8")) as PriceSnapshot;
 const records = buildRecords(source, snapshot);
-const text = JSON.stringify(records, null, 1) + "\n";
+const text = `${JSON.stringify(records, null, 1)}\n`;
 const target = join(dir, "currencies.json");
 if (process.argv.includes("--check")) {
   const current = readFileSync(target, "utf8");

@@ -6,7 +6,10 @@ import type { Currency } from "./types";
 
 /** One hand-kept entry of data/currencies.source.json: the Currency fields that are facts, plus inputs. */
 export interface SourceEntry
-  extends Pick<Currency, "ticker" | "symbol" | "name" | "network" | "kind" | "decimals" | "family" | "hasExtraId" | "extraIdName" | "isAvailable"> {
+  extends Pick<
+    Currency,
+    "ticker" | "symbol" | "name" | "network" | "kind" | "decimals" | "family" | "hasExtraId" | "extraIdName" | "isAvailable"
+  > {
   /** Optional explicit precision; default min(decimals, 8). */
   precision?: number;
   extraIdFormat: string | null;

@@ -13,6 +13,7 @@ const UINT_RE = /^(0|[1-9][0-9]*)$/;
 const MAX_U32 = 4294967295n;
 const MAX_U64 = 18446744073709551615n;
 // C0/C1 controls and DEL; lone surrogates
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
 const CONTROL_RE = /[\u0000-\u001f\u007f-\u009f]/;
 const LONE_SURROGATE_RE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 const ENC = new TextEncoder();
@@ -61,6 +62,6 @@ export function generateExtraId(format: string, random: Random): string {
   // 1..4294967295 as decimal, valid for uint32/uint64/stellar-memo/text:N (N >= 10)/bnb-memo
   const id = String(n === 0 ? 1 : n);
   const v = getExtraIdValidator(format);
-  if (!v || !v(id)) throw new Error(`cannot generate extra id for format ${format}`);
+  if (!v?.(id)) throw new Error(`cannot generate extra id for format ${format}`);
   return id;
 }

@@ -1,15 +1,15 @@
 // Currency registry: the only module the rest of the service imports for currencies.
 // Pure and synchronous; the data is versioned JSON bundled with the code (nothing is
 // fetched at run time). See data/SOURCES.md for where each field comes from.
-import data from "./data/currencies.json";
+
 import type { CurrencyRecord } from "./build";
-import { generateExtraId, getExtraIdValidator, type ExtraIdValidator } from "./extra-id";
-import { FAMILY_MAP, type AddressFamily } from "./families/index";
+import data from "./data/currencies.json";
+import { type ExtraIdValidator, generateExtraId, getExtraIdValidator } from "./extra-id";
+import { type AddressFamily, FAMILY_MAP } from "./families/index";
 import { defaultRandom, type Random } from "./families/util";
 import type { Currency, GeneratedAddress } from "./types";
 
 export type { Currency, GeneratedAddress } from "./types";
-export { MIN_USD, MAX_USD } from "./limits";
 
 interface Entry {
   currency: Currency;
@@ -56,7 +56,9 @@ for (const r of records) {
 Object.freeze(currencies);
 
 function entryOf(currency: Currency): Entry | undefined {
-  return byObject.get(currency) ?? (currency && typeof currency.ticker === "string" ? byTicker.get(currency.ticker.toLowerCase()) : undefined);
+  return (
+    byObject.get(currency) ?? (currency && typeof currency.ticker === "string" ? byTicker.get(currency.ticker.toLowerCase()) : undefined)
+  );
 }
 
 /** All currencies in registry order (stable). Frozen objects. */
@@ -84,7 +86,7 @@ export function validateAddress(currency: Currency, address: string): boolean {
 /** True when `extraId` is a valid extra ID for the currency; false for every value when hasExtraId is false. */
 export function validateExtraId(currency: Currency, extraId: string): boolean {
   const e = entryOf(currency);
-  if (!e || !e.extraId || typeof extraId !== "string") return false;
+  if (!e?.extraId || typeof extraId !== "string") return false;
   return e.extraId(extraId);
 }
 

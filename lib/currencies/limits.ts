@@ -31,12 +31,8 @@ export function computeLimits(
   if (!price.isFinite() || price.lte(0)) throw new Error(`invalid price ${priceUsd}`);
   const minUsd = new D(override?.minUsd ?? MIN_USD);
   const maxUsd = new D(override?.maxUsd ?? MAX_USD);
-  const min = override?.minAmount
-    ? new D(override.minAmount)
-    : minUsd.div(price).toDecimalPlaces(precision, Decimal.ROUND_CEIL);
-  const max = override?.maxAmount
-    ? new D(override.maxAmount)
-    : maxUsd.div(price).toDecimalPlaces(precision, Decimal.ROUND_FLOOR);
+  const min = override?.minAmount ? new D(override.minAmount) : minUsd.div(price).toDecimalPlaces(precision, Decimal.ROUND_CEIL);
+  const max = override?.maxAmount ? new D(override.maxAmount) : maxUsd.div(price).toDecimalPlaces(precision, Decimal.ROUND_FLOOR);
   if (min.decimalPlaces() > precision || max.decimalPlaces() > precision) {
     throw new Error(`override has more decimal places than precision ${precision}`);
   }

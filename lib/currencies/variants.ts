@@ -26,7 +26,7 @@ function caseOf(s: string, alpha: string): string {
 export function variantSpec(family: string, address: string): VariantSpec | null {
   const sep = address.lastIndexOf("1");
   const afterColon = address.lastIndexOf(":") + 1;
-  if (family.startsWith("bech32") || family === "cardano" && address.startsWith("addr")) {
+  if (family.startsWith("bech32") || (family === "cardano" && address.startsWith("addr"))) {
     return { from: sep + 1, alphabet: caseOf(address, BECH) };
   }
   if (family.startsWith("utxo:")) {

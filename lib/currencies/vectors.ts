@@ -63,23 +63,26 @@ export const VECTORS: Record<string, FamilyVectors> = {
       S("1BgGZ9tcN4rm9KBzDn7KprQz87SZ26SAMH", BJS),
       S("3LRW7jeCvQCRdPF8S3yUCfRAx4eqXFmdcr", BJS),
       S("BC1QW508D6QEJXTDG4Y5R3ZARVARY0C5XW7KV8F3T4", BJS),
-      S("bc1qrp33g0q5c5txsp9arysrx4k6zdkfs4nce4xj0gdcccefvpysxf3qccfmv3", "bitcoin/bips bip-0173.mediawiki @01111edb (Examples: mainnet P2WSH)"),
-      S("bc1p0xlxvlhemja6c4dqv22uapctqupfhlxm9h8z3k2e72q4k9hcz7vqzk5jj0", "bitcoin/bips bip-0350.mediawiki @0310d9ee (valid segwit address test vectors)"),
+      S(
+        "bc1qrp33g0q5c5txsp9arysrx4k6zdkfs4nce4xj0gdcccefvpysxf3qccfmv3",
+        "bitcoin/bips bip-0173.mediawiki @01111edb (Examples: mainnet P2WSH)",
+      ),
+      S(
+        "bc1p0xlxvlhemja6c4dqv22uapctqupfhlxm9h8z3k2e72q4k9hcz7vqzk5jj0",
+        "bitcoin/bips bip-0350.mediawiki @0310d9ee (valid segwit address test vectors)",
+      ),
     ],
-    testnet: [
-      S("mrCDrCybB6J1vRfbwM5hemdJz73FwDBC8r", BJS),
-      S("tb1qrp33g0q5c5txsp9arysrx4k6zdkfs4nce4xj0gdcccefvpysxf3q0sl5k7", BJS),
-    ],
+    testnet: [S("mrCDrCybB6J1vRfbwM5hemdJz73FwDBC8r", BJS), S("tb1qrp33g0q5c5txsp9arysrx4k6zdkfs4nce4xj0gdcccefvpysxf3q0sl5k7", BJS)],
   },
   "utxo:ltc": {
     valid: [
       S("LT2KVaAy1ppRuxRgrS5RNU3vBsy7RibPeA", LTC),
       S("MHrYRxAiMNBTku3eoDHwhA1LQGDjUStZW2", LTC),
-      S("MCZjFcwYJwwYqXAbd3bbnxaCVGs81cp43Z", BJS + " (litecoin network)"),
-      S("LUxXFcwXFPpRZdMv4aYu6bDwPdC2skQ5YW", BJS + " (litecoin network)"),
+      S("MCZjFcwYJwwYqXAbd3bbnxaCVGs81cp43Z", `${BJS} (litecoin network)`),
+      S("LUxXFcwXFPpRZdMv4aYu6bDwPdC2skQ5YW", `${BJS} (litecoin network)`),
     ],
     testnet: [
-      S("QXaUgLHkZcbJb2j5XgMYzY8cF9YM48Y81Z", LTC + " (chain: test)"),
+      S("QXaUgLHkZcbJb2j5XgMYzY8cF9YM48Y81Z", `${LTC} (chain: test)`),
       D("moKKXQx7kC1dSGD9Ps4VvNCUqfCYB2SqN8", "LT2KVaAy... re-encoded with testnet version 0x6f"),
     ],
   },
@@ -89,16 +92,28 @@ export const VECTORS: Record<string, FamilyVectors> = {
       S("A7HRQk3GFCW2QasvdZxXuYj8kkQK5QrYLs", DOGE),
       S("DBjW6kna7rUPE4Mj9j4B3oK3xVA1SDHrdt", DOGE),
     ],
-    testnet: [S("nhRsrUaxZou6sewjqaS37cJrMRJRgwVXdk", DOGE + " (isTestnet)"), S("2MsvyG12kxxipe276Au4zKqvd2xdrBuHWb3", DOGE + " (isTestnet)")],
+    testnet: [
+      S("nhRsrUaxZou6sewjqaS37cJrMRJRgwVXdk", `${DOGE} (isTestnet)`),
+      S("2MsvyG12kxxipe276Au4zKqvd2xdrBuHWb3", `${DOGE} (isTestnet)`),
+    ],
   },
   "utxo:dash": {
     valid: [
       S("XpG61qAVhdyN7AqVZQsHfJL7AEk4dPVinc", "dashpay/dash src/test/data/proposals_valid.json @0edae123 (payment_address)"),
-      S("7gnwGHt17heGpG9Crfeh4KGpYNFugPhJdh", "dashpay/sentinel test/unit/models/test_proposals.py @0c6ed730 (\"actually the Dash foundation multisig address\", mainnet P2SH)"),
+      S(
+        "7gnwGHt17heGpG9Crfeh4KGpYNFugPhJdh",
+        'dashpay/sentinel test/unit/models/test_proposals.py @0c6ed730 ("actually the Dash foundation multisig address", mainnet P2SH)',
+      ),
     ],
     testnet: [
-      S("yYe8KwyaUu5YswSYmB3q3ryx8XTUu9y7Ui", "dashpay/dash src/test/data/proposals_invalid.json @0edae123; dashpay/sentinel test_proposals.py (testnet payment address)"),
-      D("yZs3yXZDFLQuUAVsufNVDtNNbKe49EwkYa", "XpESxaUm... (a widely used Dash mainnet address, not file-sourced) re-encoded with testnet version 0x8c"),
+      S(
+        "yYe8KwyaUu5YswSYmB3q3ryx8XTUu9y7Ui",
+        "dashpay/dash src/test/data/proposals_invalid.json @0edae123; dashpay/sentinel test_proposals.py (testnet payment address)",
+      ),
+      D(
+        "yZs3yXZDFLQuUAVsufNVDtNNbKe49EwkYa",
+        "XpESxaUm... (a widely used Dash mainnet address, not file-sourced) re-encoded with testnet version 0x8c",
+      ),
     ],
   },
   "utxo:dgb": {
@@ -108,7 +123,10 @@ export const VECTORS: Record<string, FamilyVectors> = {
       S("dgb1qhyz5jznu8rxjz6emktwwkz5m0m4gr9q9rvhegc", DGB),
       S("dgb1pva0l3ng2q0gt2t3rqqpqxk5y57l4u0xyryxdslrt76k5u54rvpssjpmuhq", DGB),
     ],
-    testnet: [S("sxnDwNPKaPKZd5ZgJfVfom8cX4ZJkYr1zL", DGB + " (chain: test)"), S("dgbt1qznyt7p9zln65ydpuzfq8ksuz4hkvcwdl9qtcty", DGB + " (chain: test)")],
+    testnet: [
+      S("sxnDwNPKaPKZd5ZgJfVfom8cX4ZJkYr1zL", `${DGB} (chain: test)`),
+      S("dgbt1qznyt7p9zln65ydpuzfq8ksuz4hkvcwdl9qtcty", `${DGB} (chain: test)`),
+    ],
   },
   "utxo:rvn": {
     valid: [
@@ -128,17 +146,20 @@ export const VECTORS: Record<string, FamilyVectors> = {
       S("qc1q5cuatynjmk4szh40mmunszfzh7zrc5xmfay5c7", QTUM),
       S("qc1p5rgvqejqh9dh37t9g94dd9cm8vtqns7dndgj423egwggsggcdzmsr55sv7", QTUM),
     ],
-    testnet: [S("qKMLfF2HAvN23XSTQmEb41G3vc8FpXxD14", QTUM + " (chain: test)"), S("tq1q74fxwnvhsue0l8wremgq66xzvn48jlc5xgw3xd", QTUM + " (chain: test)")],
+    testnet: [
+      S("qKMLfF2HAvN23XSTQmEb41G3vc8FpXxD14", `${QTUM} (chain: test)`),
+      S("tq1q74fxwnvhsue0l8wremgq66xzvn48jlc5xgw3xd", `${QTUM} (chain: test)`),
+    ],
   },
   "utxo:bsv": {
     // BSV keeps Bitcoin's P2PKH encoding (version 0x00); the vectors are Base58Check fixtures of
     // that exact encoding.
     valid: [
-      S("1AGNa15ZQXAZUgFiqJ2i7Z2DPU2J6hW62i", B58C + " (payload 00 65a16059...)"),
-      S("1Ax4gZtb7gAit2TivwejZHYtNNLT18PUXJ", B58C + " (payload 00 6d23156c...)"),
+      S("1AGNa15ZQXAZUgFiqJ2i7Z2DPU2J6hW62i", `${B58C} (payload 00 65a16059...)`),
+      S("1Ax4gZtb7gAit2TivwejZHYtNNLT18PUXJ", `${B58C} (payload 00 6d23156c...)`),
     ],
     testnet: [
-      S("mo9ncXisMeAoXwqcV5EWuyncbmCcQN4rVs", B58C + " (payload 6f ..., testnet P2PKH)"),
+      S("mo9ncXisMeAoXwqcV5EWuyncbmCcQN4rVs", `${B58C} (payload 6f ..., testnet P2PKH)`),
       D("mpnKs4AYDYbpFnjLYs15wUEYFTd13EyCvs", "1AGNa15Z... re-encoded with testnet version 0x6f"),
     ],
   },
@@ -147,26 +168,39 @@ export const VECTORS: Record<string, FamilyVectors> = {
       S("t1h8SqgtM3QM5e2M8EzhhT1yL2PXXtA6oqe", "zcash/zcash src/test/key_tests.cpp (addr1)"),
       S("t1Xxa5ZVPKvs9bGMn7aWTiHjyHvR31XkUst", "zcash/zcash src/test/key_tests.cpp (addr2)"),
       S("tex1s2rt77ggv6q989lr49rkgzmh5slsksa9khdgte", "zcash/zips zips/zip-0320.rst @47ab5b8c (Reference implementation)"),
-      S("zs1z7rejlpsa98s2rrrfkwmaxu53e4ue0ulcrw0h4x5g8jl04tak0d3mm47vdtahatqrlkngh9slya", "zcash/zcash src/wallet/test/rpc_wallet_tests.cpp @002eaeed (z_validateaddress, mainnet Sapling)"),
+      S(
+        "zs1z7rejlpsa98s2rrrfkwmaxu53e4ue0ulcrw0h4x5g8jl04tak0d3mm47vdtahatqrlkngh9slya",
+        "zcash/zcash src/wallet/test/rpc_wallet_tests.cpp @002eaeed (z_validateaddress, mainnet Sapling)",
+      ),
     ],
     testnet: [
-      S("ztestsapling1knww2nyjc62njkard0jmx7hlsj6twxmxwprn7anvrv4dc2zxanl3nemc0qx2hvplxmd2uau8gyw", "zcash/zcash src/wallet/test/rpc_wallet_tests.cpp @002eaeed (\"belongs to another network\")"),
+      S(
+        "ztestsapling1knww2nyjc62njkard0jmx7hlsj6twxmxwprn7anvrv4dc2zxanl3nemc0qx2hvplxmd2uau8gyw",
+        'zcash/zcash src/wallet/test/rpc_wallet_tests.cpp @002eaeed ("belongs to another network")',
+      ),
       S("tmC6YZnCUhm19dEXxh3Jb7srdBJxDawaCab", "zcash/zcash src/wallet/test/rpc_wallet_tests.cpp @002eaeed (testnet t-address)"),
       D("tmYyCAXNkS4ranGYZuj1SJge5dNcMN6xDC7", "t1h8Sqgt... re-encoded with testnet version 1d25"),
     ],
   },
   "utxo:firo": {
     valid: [
-      S("aAbqxogrjdy2YHVcnQxFHMzqpt2fhjCTVT", TWC("Firo/TWZCoinAddressTests.cpp", "265ba7a9") + " (P2PKH)"),
-      S("aLnztJEbyACnxF9H7SFC8YjUxedwyQsgVm", TWC("Firo/TWZCoinAddressTests.cpp", "265ba7a9") + " (m/44'/136'/0'/0/3)"),
-      S("aJj2jdMzHyKFJLEFTxhpn379avEqRKFUyw", TWC("Firo/TWZCoinAddressTests.cpp", "265ba7a9") + " (m/44'/136'/0'/0/5)"),
-      S("4CFa4fnAQvFz4VpikGNzQ9XfCDXMmdk6sh", TWC("Firo/TWZCoinAddressTests.cpp", "265ba7a9") + " (P2SH lock script)"),
+      S("aAbqxogrjdy2YHVcnQxFHMzqpt2fhjCTVT", `${TWC("Firo/TWZCoinAddressTests.cpp", "265ba7a9")} (P2PKH)`),
+      S("aLnztJEbyACnxF9H7SFC8YjUxedwyQsgVm", `${TWC("Firo/TWZCoinAddressTests.cpp", "265ba7a9")} (m/44'/136'/0'/0/3)`),
+      S("aJj2jdMzHyKFJLEFTxhpn379avEqRKFUyw", `${TWC("Firo/TWZCoinAddressTests.cpp", "265ba7a9")} (m/44'/136'/0'/0/5)`),
+      S("4CFa4fnAQvFz4VpikGNzQ9XfCDXMmdk6sh", `${TWC("Firo/TWZCoinAddressTests.cpp", "265ba7a9")} (P2SH lock script)`),
     ],
     testnet: [D("TVwAqhNMg2qc2etN7t9ETzqG5TCRkNv3zN", "aLgRaYSF... (recalled Firo address) re-encoded with testnet version 0x41")],
   },
   "utxo:zen": {
-    valid: [S("znc3p7CFNTsz1s6CceskrTxKevQLPoDK4cK", ZEN), S("zswRHzwXtwKVmP8ffKKgWz6A7TB97Fuzx7w", ZEN), S("znfXrEPyCmKragUsMMRiLrVeSo34B72e25v", ZEN)],
-    testnet: [S("ztkxeiFhYTS5sueyWSMDa8UiNr5so6aDdYi", ZEN + " (isTestnet)"), S("zrQ8QquQTdfHFwcDwsYWxBCPz7uHhJgJ1NB", ZEN + " (isTestnet)")],
+    valid: [
+      S("znc3p7CFNTsz1s6CceskrTxKevQLPoDK4cK", ZEN),
+      S("zswRHzwXtwKVmP8ffKKgWz6A7TB97Fuzx7w", ZEN),
+      S("znfXrEPyCmKragUsMMRiLrVeSo34B72e25v", ZEN),
+    ],
+    testnet: [
+      S("ztkxeiFhYTS5sueyWSMDa8UiNr5so6aDdYi", `${ZEN} (isTestnet)`),
+      S("zrQ8QquQTdfHFwcDwsYWxBCPz7uHhJgJ1NB", `${ZEN} (isTestnet)`),
+    ],
   },
   "utxo:xvg": {
     valid: [
@@ -178,36 +212,39 @@ export const VECTORS: Record<string, FamilyVectors> = {
   },
   "cashaddr:bch": {
     valid: [
-      S("bitcoincash:qpm2qsznhks23z7629mms6s4cwef74vcwvy22gdx6a", CASHADDR + "; Bitcoin-ABC/bitcoin-abc src/qt/test/uritests.cpp"),
+      S("bitcoincash:qpm2qsznhks23z7629mms6s4cwef74vcwvy22gdx6a", `${CASHADDR}; Bitcoin-ABC/bitcoin-abc src/qt/test/uritests.cpp`),
       S("bitcoincash:ppm2qsznhks23z7629mms6s4cwef74vcwvn0h829pq", CASHADDR),
       S("bitcoincash:qr95sy3j9xwd2ap32xkykttr4cvcu7as4y0qverfuy", CASHADDR),
-      S("qpm2qsznhks23z7629mms6s4cwef74vcwvy22gdx6a", CASHADDR + " (prefix omitted)"),
+      S("qpm2qsznhks23z7629mms6s4cwef74vcwvy22gdx6a", `${CASHADDR} (prefix omitted)`),
     ],
     testnet: [
-      S("bchtest:pr6m7j9njldwwzlg9v7v53unlr4jkmx6eyvwc0uz5t", CASHADDR + " (larger test vectors, bchtest)"),
+      S("bchtest:pr6m7j9njldwwzlg9v7v53unlr4jkmx6eyvwc0uz5t", `${CASHADDR} (larger test vectors, bchtest)`),
       D("bchtest:qpm2qsznhks23z7629mms6s4cwef74vcwvqcw003ap", "spec example payload with the bchtest prefix"),
     ],
   },
   "cashaddr:ecash": {
     valid: [
       S("ecash:qpm2qsznhks23z7629mms6s4cwef74vcwva87rkuu2", XECADDR),
-      S("ecash:ppm2qsznhks23z7629mms6s4cwef74vcwv2zrv3l8h", XECADDR + " (P2SH)"),
+      S("ecash:ppm2qsznhks23z7629mms6s4cwef74vcwv2zrv3l8h", `${XECADDR} (P2SH)`),
       S("ecash:qr95sy3j9xwd2ap32xkykttr4cvcu7as4ykdcjcn6n", XECADDR),
     ],
     testnet: [
-      S("ectest:pr6m7j9njldwwzlg9v7v53unlr4jkmx6eyh6krzzk3", XECADDR + " (larger test vectors, ectest)"),
+      S("ectest:pr6m7j9njldwwzlg9v7v53unlr4jkmx6eyh6krzzk3", `${XECADDR} (larger test vectors, ectest)`),
       D("ectest:qpm2qsznhks23z7629mms6s4cwef74vcwvmvqr33lm", "ecash:qpm2... payload with the ectest prefix"),
     ],
   },
   "cashaddr:kaspa": {
     valid: [
-      S("kaspa:qr35ennsep3hxfe7lnz5ee7j5jgmkjswsn35ennsep3hxfe7ln35cdv0dy335", KASPAD + " (mainnet p2pkh)"),
-      S("kaspa:qq80qvqs0lfxuzmt7sz3909ze6camq9d4t35ennsep3hxfe7ln35cvfqgz3z8", KASPAD + " (mainnet p2pkh 2)"),
-      S("kaspa:prq20q4qd9ulr044cauyy9wtpeupqpjv67pn2vyc6acly7xqkrjdzmh8rj9f4", KASPAD + " (mainnet p2sh)"),
+      S("kaspa:qr35ennsep3hxfe7lnz5ee7j5jgmkjswsn35ennsep3hxfe7ln35cdv0dy335", `${KASPAD} (mainnet p2pkh)`),
+      S("kaspa:qq80qvqs0lfxuzmt7sz3909ze6camq9d4t35ennsep3hxfe7ln35cvfqgz3z8", `${KASPAD} (mainnet p2pkh 2)`),
+      S("kaspa:prq20q4qd9ulr044cauyy9wtpeupqpjv67pn2vyc6acly7xqkrjdzmh8rj9f4", `${KASPAD} (mainnet p2sh)`),
     ],
     testnet: [
-      S("kaspatest:qputx94qseratdmjs0j395mq8u03er0x3l35ennsep3hxfe7ln35ckquw528z", KASPAD + " (testnet p2pkh)"),
-      D("kaspatest:qqkqkzjvr7zwxxmjxjkmxxdwju9kjs6e9u82uh59z07vgaks6gg62dpc53k04", "kaspa:qqkqk... (a mainnet address found in public code) payload with the kaspatest prefix"),
+      S("kaspatest:qputx94qseratdmjs0j395mq8u03er0x3l35ennsep3hxfe7ln35ckquw528z", `${KASPAD} (testnet p2pkh)`),
+      D(
+        "kaspatest:qqkqkzjvr7zwxxmjxjkmxxdwju9kjs6e9u82uh59z07vgaks6gg62dpc53k04",
+        "kaspa:qqkqk... (a mainnet address found in public code) payload with the kaspatest prefix",
+      ),
     ],
   },
   evm: {
@@ -223,22 +260,22 @@ export const VECTORS: Record<string, FamilyVectors> = {
   "evm:xdc": {
     valid: [],
     testnet: [],
-    noTestnet: SAME_FORMAT + " (no sourced xdc-prefixed vector yet; the 0x form is covered by the EIP-55 vectors)",
+    noTestnet: `${SAME_FORMAT} (no sourced xdc-prefixed vector yet; the 0x form is covered by the EIP-55 vectors)`,
   },
   xrp: {
     valid: [
       S("rGWrZyQqhTp9Xu7G5Pkayo7bXjH4k4QYpf", XRPC),
-      S("XVLhHMPHU98es4dbozjVtdWzVrDjtV18pX8yuPT7y4xaEHi", XRPC + " (tag 4294967295)"),
-      S("XVLhHMPHU98es4dbozjVtdWzVrDjtV5fdx1mHp98tDMoQXb", XRPC + " (no tag)"),
+      S("XVLhHMPHU98es4dbozjVtdWzVrDjtV18pX8yuPT7y4xaEHi", `${XRPC} (tag 4294967295)`),
+      S("XVLhHMPHU98es4dbozjVtdWzVrDjtV5fdx1mHp98tDMoQXb", `${XRPC} (no tag)`),
       F("rPEPPER7kfTD9w2To4CQk6UCfuHM9c6GDY", "XRP Tip Bot account; destination in xrpl4j / xrpl-rust test fixtures (paths not recorded)"),
     ],
-    testnet: [S("T7oKJ3q7s94kDH6tpkBowhetT1JKfcfdSCmAXbS75iATyLD", XRPC + " (test X-address)")],
+    testnet: [S("T7oKJ3q7s94kDH6tpkBowhetT1JKfcfdSCmAXbS75iATyLD", `${XRPC} (test X-address)`)],
   },
   stellar: {
     valid: [
-      S("GA7QYNF7SOWQ3GLR2BGMZEHXAVIRZA4KVWLTJJFC7MGXUA74P7UJVSGZ", SEP23 + " (non-multiplexed account)"),
-      S("MA7QYNF7SOWQ3GLR2BGMZEHXAVIRZA4KVWLTJJFC7MGXUA74P7UJUAAAAAAAAAAAACJUQ", SEP23 + " (multiplexed, id 0)"),
-      S("MA7QYNF7SOWQ3GLR2BGMZEHXAVIRZA4KVWLTJJFC7MGXUA74P7UJVAAAAAAAAAAAAAJLK", SEP23 + "; stellar/go txnbuild tests"),
+      S("GA7QYNF7SOWQ3GLR2BGMZEHXAVIRZA4KVWLTJJFC7MGXUA74P7UJVSGZ", `${SEP23} (non-multiplexed account)`),
+      S("MA7QYNF7SOWQ3GLR2BGMZEHXAVIRZA4KVWLTJJFC7MGXUA74P7UJUAAAAAAAAAAAACJUQ", `${SEP23} (multiplexed, id 0)`),
+      S("MA7QYNF7SOWQ3GLR2BGMZEHXAVIRZA4KVWLTJJFC7MGXUA74P7UJVAAAAAAAAAAAAAJLK", `${SEP23}; stellar/go txnbuild tests`),
       S("GB7BDSZU2Y27LYNLALKKALB52WS2IZWYBDGY6EQBLEED3TJOCVMZRH7H", "stellar/go txnbuild operation tests"),
     ],
     testnet: [],
@@ -250,80 +287,137 @@ export const VECTORS: Record<string, FamilyVectors> = {
       S("THRF3GuPnvvPzKoaT8pJex5XHmo8NNbCb3", TWC("Tron/AddressTests.cpp", "4478651f")),
     ],
     testnet: [],
-    noTestnet: SAME_FORMAT + " (Shasta/Nile also use version 0x41)",
+    noTestnet: `${SAME_FORMAT} (Shasta/Nile also use version 0x41)`,
   },
   solana: {
     valid: [
       S("2gVkYWexTHR5Hb2aLeQN3tnngvWzisFKXDUPrgMHpdST", TWC("Solana/AddressTests.cpp", "4478651f")),
-      S("HzqnaMjWFbK2io6WgV2Z5uBguCBU21RMUS16wsDUHkon", TWC("Solana/AddressTests.cpp", "4478651f") + " (isValidOnCurve)"),
-      S("SRMuApVNdxXokk5GT7XD5cUUgXMBCoAz2LHeuAoKWRt", TWC("Solana/AddressTests.cpp", "4478651f") + " (Serum token mint)"),
+      S("HzqnaMjWFbK2io6WgV2Z5uBguCBU21RMUS16wsDUHkon", `${TWC("Solana/AddressTests.cpp", "4478651f")} (isValidOnCurve)`),
+      S("SRMuApVNdxXokk5GT7XD5cUUgXMBCoAz2LHeuAoKWRt", `${TWC("Solana/AddressTests.cpp", "4478651f")} (Serum token mint)`),
     ],
     testnet: [],
     noTestnet: SAME_FORMAT,
   },
   cardano: {
     valid: [
-      S("addr1qx2fxv2umyhttkxyxp8x0dlpdt3k6cwng5pxj3jhsydzer3n0d3vllmyqwsx5wktcd8cc3sq835lu7drv2xwl2wywfgse35a3x", CIP19 + " (mainnet type-00 base)"),
-      S("addr1z8phkx6acpnf78fuvxn0mkew3l0fd058hzquvz7w36x4gten0d3vllmyqwsx5wktcd8cc3sq835lu7drv2xwl2wywfgs9yc0hh", CIP19 + " (mainnet type-01)"),
-      S("addr1yx2fxv2umyhttkxyxp8x0dlpdt3k6cwng5pxj3jhsydzerkr0vd4msrxnuwnccdxlhdjar77j6lg0wypcc9uar5d2shs2z78ve", CIP19 + " (mainnet type-02)"),
-      S("addr1gx2fxv2umyhttkxyxp8x0dlpdt3k6cwng5pxj3jhsydzer5pnz75xxcrzqf96k", CIP19 + " (mainnet type-04 pointer)"),
-      S("addr1vx2fxv2umyhttkxyxp8x0dlpdt3k6cwng5pxj3jhsydzers66hrl8", CIP19 + " (mainnet type-06 enterprise)"),
-      S("addr1w8phkx6acpnf78fuvxn0mkew3l0fd058hzquvz7w36x4gtcyjy7wx", CIP19 + " (mainnet type-07 script enterprise)"),
-      S("addr1qx52knza2h5x090n4a5r7yraz3pwcamk9ppvuh7e26nfks7pnmhxqavtqy02zezklh27jt9r6z62sav3mugappdc7xnskxy2pn", CJS + " (shelley.grouped.mainnet)"),
-      S("addr1vy36kffjf87vzkuyqc5g0ys3fe3pez5zvqg9r5z9q9kfrkg2cs093", CJS + " (shelley.single.mainnet)"),
-      S("Ae2tdPwUPEZFRbyhz3cpfC2CumGzNkFBN2L42rcUc2yjQpEkxDbkPodpMAi", CJS + " (byron.mainnet.icarus); input-output-hk/cardano-wallet golden tests"),
-      S("DdzFFzCqrhsw3prhfMFDNFowbzUku3QmrMwarfjUbWXRisodn97R436SHc1rimp4MhPNmbdYb1aTdqtGSJixMVMi5MkArDQJ6Sc1n3Ez", CJS + " (byron.mainnet.daedalus)"),
+      S(
+        "addr1qx2fxv2umyhttkxyxp8x0dlpdt3k6cwng5pxj3jhsydzer3n0d3vllmyqwsx5wktcd8cc3sq835lu7drv2xwl2wywfgse35a3x",
+        `${CIP19} (mainnet type-00 base)`,
+      ),
+      S(
+        "addr1z8phkx6acpnf78fuvxn0mkew3l0fd058hzquvz7w36x4gten0d3vllmyqwsx5wktcd8cc3sq835lu7drv2xwl2wywfgs9yc0hh",
+        `${CIP19} (mainnet type-01)`,
+      ),
+      S(
+        "addr1yx2fxv2umyhttkxyxp8x0dlpdt3k6cwng5pxj3jhsydzerkr0vd4msrxnuwnccdxlhdjar77j6lg0wypcc9uar5d2shs2z78ve",
+        `${CIP19} (mainnet type-02)`,
+      ),
+      S("addr1gx2fxv2umyhttkxyxp8x0dlpdt3k6cwng5pxj3jhsydzer5pnz75xxcrzqf96k", `${CIP19} (mainnet type-04 pointer)`),
+      S("addr1vx2fxv2umyhttkxyxp8x0dlpdt3k6cwng5pxj3jhsydzers66hrl8", `${CIP19} (mainnet type-06 enterprise)`),
+      S("addr1w8phkx6acpnf78fuvxn0mkew3l0fd058hzquvz7w36x4gtcyjy7wx", `${CIP19} (mainnet type-07 script enterprise)`),
+      S(
+        "addr1qx52knza2h5x090n4a5r7yraz3pwcamk9ppvuh7e26nfks7pnmhxqavtqy02zezklh27jt9r6z62sav3mugappdc7xnskxy2pn",
+        `${CJS} (shelley.grouped.mainnet)`,
+      ),
+      S("addr1vy36kffjf87vzkuyqc5g0ys3fe3pez5zvqg9r5z9q9kfrkg2cs093", `${CJS} (shelley.single.mainnet)`),
+      S(
+        "Ae2tdPwUPEZFRbyhz3cpfC2CumGzNkFBN2L42rcUc2yjQpEkxDbkPodpMAi",
+        `${CJS} (byron.mainnet.icarus); input-output-hk/cardano-wallet golden tests`,
+      ),
+      S(
+        "DdzFFzCqrhsw3prhfMFDNFowbzUku3QmrMwarfjUbWXRisodn97R436SHc1rimp4MhPNmbdYb1aTdqtGSJixMVMi5MkArDQJ6Sc1n3Ez",
+        `${CJS} (byron.mainnet.daedalus)`,
+      ),
     ],
     testnet: [
-      S("addr_test1qz2fxv2umyhttkxyxp8x0dlpdt3k6cwng5pxj3jhsydzer3n0d3vllmyqwsx5wktcd8cc3sq835lu7drv2xwl2wywfgs68faae", CIP19 + " (testnet type-00)"),
-      S("addr_test1vz2fxv2umyhttkxyxp8x0dlpdt3k6cwng5pxj3jhsydzerspjrlsz", CIP19 + " (testnet type-06)"),
-      S("stake1uyehkck0lajq8gr28t9uxnuvgcqrc6070x3k9r8048z8y5gh6ffgw", CIP19 + " (mainnet type-14 reward address: not a payment address)"),
-      S("addr_test1qqydn46r6mhge0kfpqmt36m6q43knzsd9ga32n96m89px3nuzcjqw982pcftgx53fu5527z2cj2tkx2h8ux2vxsg475qypp3m9", CJS + " (shelley.grouped.testnet)"),
-      S("37btjrVyb4KEB2STADSsj3MYSAdj52X5FrFWpw2r7Wmj2GDzXjFRsHWuZqrw7zSkwopv8Ci3VWeg6bisU9dgJxW5hb2MZYeduNKbQJrqz3zVBsu9nT", CJS + " (byron.testnet.daedalus)"),
-      S("2cWKMJemoBakkUSWX3DZdx8eXGeqjN6mkgVUCND1RNB736qWS5v1CGgQGNNTFUZSXaVLj", CJS + " (byron.testnet.icarus)"),
+      S(
+        "addr_test1qz2fxv2umyhttkxyxp8x0dlpdt3k6cwng5pxj3jhsydzer3n0d3vllmyqwsx5wktcd8cc3sq835lu7drv2xwl2wywfgs68faae",
+        `${CIP19} (testnet type-00)`,
+      ),
+      S("addr_test1vz2fxv2umyhttkxyxp8x0dlpdt3k6cwng5pxj3jhsydzerspjrlsz", `${CIP19} (testnet type-06)`),
+      S("stake1uyehkck0lajq8gr28t9uxnuvgcqrc6070x3k9r8048z8y5gh6ffgw", `${CIP19} (mainnet type-14 reward address: not a payment address)`),
+      S(
+        "addr_test1qqydn46r6mhge0kfpqmt36m6q43knzsd9ga32n96m89px3nuzcjqw982pcftgx53fu5527z2cj2tkx2h8ux2vxsg475qypp3m9",
+        `${CJS} (shelley.grouped.testnet)`,
+      ),
+      S(
+        "37btjrVyb4KEB2STADSsj3MYSAdj52X5FrFWpw2r7Wmj2GDzXjFRsHWuZqrw7zSkwopv8Ci3VWeg6bisU9dgJxW5hb2MZYeduNKbQJrqz3zVBsu9nT",
+        `${CJS} (byron.testnet.daedalus)`,
+      ),
+      S("2cWKMJemoBakkUSWX3DZdx8eXGeqjN6mkgVUCND1RNB736qWS5v1CGgQGNNTFUZSXaVLj", `${CJS} (byron.testnet.icarus)`),
     ],
   },
   "ss58:0": {
     valid: [
-      S("15KRsCq9LLNmCxNFhGk55s5bEyazKefunDxUH24GFZwsTxyu", TWC("Polkadot/AddressTests.cpp", "4478651f") + " (Polkadot ed25519)"),
-      S("15AeCjMpcSt3Fwa47jJBd7JzQ395Kr2cuyF5Zp4UBf1g9ony", TWC("Polkadot/AddressTests.cpp", "4478651f") + " (Polkadot sr25519)"),
-      S("14KjL5vGAYJCbKgZJmFKDSjewtBpvaxx9YvRZvi7qmb5s8CC", TWC("Polkadot/AddressTests.cpp", "4478651f") + " (prefix 0)"),
+      S("15KRsCq9LLNmCxNFhGk55s5bEyazKefunDxUH24GFZwsTxyu", `${TWC("Polkadot/AddressTests.cpp", "4478651f")} (Polkadot ed25519)`),
+      S("15AeCjMpcSt3Fwa47jJBd7JzQ395Kr2cuyF5Zp4UBf1g9ony", `${TWC("Polkadot/AddressTests.cpp", "4478651f")} (Polkadot sr25519)`),
+      S("14KjL5vGAYJCbKgZJmFKDSjewtBpvaxx9YvRZvi7qmb5s8CC", `${TWC("Polkadot/AddressTests.cpp", "4478651f")} (prefix 0)`),
     ],
     testnet: [
-      S("5FqqU2rytGPhcwQosKRtW1E3ha6BJKAjHgtcodh71dSyXhoZ", TWC("Polkadot/AddressTests.cpp", "4478651f") + " (generic Substrate prefix 42, rejected for DOT)"),
-      S("FHKAe66mnbk8ke8zVWE9hFVFrJN1mprFPVmD5rrevotkcDZ", TWC("Polkadot/AddressTests.cpp", "4478651f") + " (Kusama, rejected for DOT)"),
+      S(
+        "5FqqU2rytGPhcwQosKRtW1E3ha6BJKAjHgtcodh71dSyXhoZ",
+        `${TWC("Polkadot/AddressTests.cpp", "4478651f")} (generic Substrate prefix 42, rejected for DOT)`,
+      ),
+      S("FHKAe66mnbk8ke8zVWE9hFVFrJN1mprFPVmD5rrevotkcDZ", `${TWC("Polkadot/AddressTests.cpp", "4478651f")} (Kusama, rejected for DOT)`),
     ],
   },
   "ss58:2": {
     valid: [
-      S("FHKAe66mnbk8ke8zVWE9hFVFrJN1mprFPVmD5rrevotkcDZ", TWC("Kusama/AddressTests.cpp", "035f447b") + " (Kusama ed25519)"),
-      S("FxQFyTorsjVsjjMyjdgq8w5vGx8LiA1qhWbRYcFijxKKchx", TWC("Kusama/AddressTests.cpp", "035f447b") + " (Kusama secp256k1)"),
-      S("EJ5UJ12GShfh7EWrcNZFLiYU79oogdtXFUuDDZzk7Wb2vCe", TWC("Kusama/AddressTests.cpp", "035f447b") + " (Kusama sr25519)"),
-      S("CeVXtoU4py9e7F6upfM2ZarVave299TjcdaTSxhDDZrYgnM", TWC("Kusama/AddressTests.cpp", "035f447b") + " (FromPrivateKey)"),
+      S("FHKAe66mnbk8ke8zVWE9hFVFrJN1mprFPVmD5rrevotkcDZ", `${TWC("Kusama/AddressTests.cpp", "035f447b")} (Kusama ed25519)`),
+      S("FxQFyTorsjVsjjMyjdgq8w5vGx8LiA1qhWbRYcFijxKKchx", `${TWC("Kusama/AddressTests.cpp", "035f447b")} (Kusama secp256k1)`),
+      S("EJ5UJ12GShfh7EWrcNZFLiYU79oogdtXFUuDDZzk7Wb2vCe", `${TWC("Kusama/AddressTests.cpp", "035f447b")} (Kusama sr25519)`),
+      S("CeVXtoU4py9e7F6upfM2ZarVave299TjcdaTSxhDDZrYgnM", `${TWC("Kusama/AddressTests.cpp", "035f447b")} (FromPrivateKey)`),
       S("CxDDSH8gS7jecsxaRL9Txf8H5kqesLXAEAEgp76Yz632J9M", "polkadot-js/docs keyring ss58 formats example (Kusama)"),
     ],
-    testnet: [S("15AeCjMpcSt3Fwa47jJBd7JzQ395Kr2cuyF5Zp4UBf1g9ony", TWC("Kusama/AddressTests.cpp", "035f447b") + " (Polkadot, rejected for KSM)")],
+    testnet: [
+      S("15AeCjMpcSt3Fwa47jJBd7JzQ395Kr2cuyF5Zp4UBf1g9ony", `${TWC("Kusama/AddressTests.cpp", "035f447b")} (Polkadot, rejected for KSM)`),
+    ],
   },
   "ss58:42": {
     valid: [
       S("5GrwvaEF5zXb26Fz9rcQpDWS57CtERHpNehXCPcNoHGKutQY", "leonardocustodio/polkadart packages/ss58/README.md; substrate docs (//Alice)"),
       S("5CSbZ7wG456oty4WoiX6a1J88VUbrCXLhrKVJ9q95BsYH4TZ", "polkadot-js/docs keyring ss58 formats example (generic)"),
-      S("5FqqU2rytGPhcwQosKRtW1E3ha6BJKAjHgtcodh71dSyXhoZ", TWC("Polkadot/AddressTests.cpp", "4478651f") + " (Substrate ed25519)"),
+      S("5FqqU2rytGPhcwQosKRtW1E3ha6BJKAjHgtcodh71dSyXhoZ", `${TWC("Polkadot/AddressTests.cpp", "4478651f")} (Substrate ed25519)`),
     ],
-    testnet: [S("15KRsCq9LLNmCxNFhGk55s5bEyazKefunDxUH24GFZwsTxyu", TWC("Polkadot/AddressTests.cpp", "4478651f") + " (Polkadot prefix 0 - wrong network)")],
+    testnet: [
+      S(
+        "15KRsCq9LLNmCxNFhGk55s5bEyazKefunDxUH24GFZwsTxyu",
+        `${TWC("Polkadot/AddressTests.cpp", "4478651f")} (Polkadot prefix 0 - wrong network)`,
+      ),
+    ],
   },
   monero: {
     valid: [
-      R("44AFFq5kSiGBoZ4NMDwYtN18obc8AemS33DBLWs3H7otXft3XjrpDtQGv7SqSsaBYBb98uNbr2VBBEt7f2wfn3RVGQBEP3A", "getmonero.org (Monero General Fund donation address)"),
-      R("888tNkZrPN6JsEgekjMnABU4TBzc2Dt29EPAvkRxbANsAnjyPbb3iQ1YBRk1UXcdRsiKc9dhwMVgN5S9cQUiyoogDavup3H", "monero-project/monero README.md (donation address; widely quoted in public code, file not re-read)"),
+      R(
+        "44AFFq5kSiGBoZ4NMDwYtN18obc8AemS33DBLWs3H7otXft3XjrpDtQGv7SqSsaBYBb98uNbr2VBBEt7f2wfn3RVGQBEP3A",
+        "getmonero.org (Monero General Fund donation address)",
+      ),
+      R(
+        "888tNkZrPN6JsEgekjMnABU4TBzc2Dt29EPAvkRxbANsAnjyPbb3iQ1YBRk1UXcdRsiKc9dhwMVgN5S9cQUiyoogDavup3H",
+        "monero-project/monero README.md (donation address; widely quoted in public code, file not re-read)",
+      ),
     ],
-    testnet: [D("9xrHXdaH5JnJsEgekjMnABU4TBzc2Dt29EPAvkRxbANsAnjyPbb3iQ1YBRk1UXcdRsiKc9dhwMVgN5S9cQUiyoogDYL6EkP", "888tNkZr... keys with testnet network byte 53")],
+    testnet: [
+      D(
+        "9xrHXdaH5JnJsEgekjMnABU4TBzc2Dt29EPAvkRxbANsAnjyPbb3iQ1YBRk1UXcdRsiKc9dhwMVgN5S9cQUiyoogDYL6EkP",
+        "888tNkZr... keys with testnet network byte 53",
+      ),
+    ],
   },
   nano: {
     valid: [
-      S("xrb_3t6k35gi95xu6tergt6p69ck76ogmitsa8mnijtpxm9fkcm736xtoncuohr3", "nanocurrency/nano-node nano/secure/common.cpp @0091262d (live genesis account)"),
-      S("nano_3qb6o6i1tkzr6jwr5s7eehfxwg9x6eemitdinbpi7u8bjjwsgqfj4wzser3x", "nanocurrency/nano-node nano/secure/common.cpp @0091262d (live epoch v2 signer)"),
-      S("nano_1z7ty8bc8xjxou6zmgp3pd8zesgr8thra17nqjfdbgjjr17tnj16fjntfqfn", "nanocurrency/nano-node nano/secure/common.cpp @0091262d (live final-votes canary)"),
+      S(
+        "xrb_3t6k35gi95xu6tergt6p69ck76ogmitsa8mnijtpxm9fkcm736xtoncuohr3",
+        "nanocurrency/nano-node nano/secure/common.cpp @0091262d (live genesis account)",
+      ),
+      S(
+        "nano_3qb6o6i1tkzr6jwr5s7eehfxwg9x6eemitdinbpi7u8bjjwsgqfj4wzser3x",
+        "nanocurrency/nano-node nano/secure/common.cpp @0091262d (live epoch v2 signer)",
+      ),
+      S(
+        "nano_1z7ty8bc8xjxou6zmgp3pd8zesgr8thra17nqjfdbgjjr17tnj16fjntfqfn",
+        "nanocurrency/nano-node nano/secure/common.cpp @0091262d (live final-votes canary)",
+      ),
       S("nano_1nanode8ngaakzbck8smq6ru9bethqwyehomf79sae1k7xd47dkidjqzffeg", TWC("Nano/AddressTests.cpp", "43a6204d")),
     ],
     testnet: [],
@@ -341,16 +435,19 @@ export const VECTORS: Record<string, FamilyVectors> = {
   },
   tezos: {
     valid: [
-      S("tz1eZwq8b5cvE2bPKokatLkVMzkxz24z3Don", TWC("Tezos/AddressTests.cpp", "4478651f") + " (tz1)"),
-      S("tz2Rh3NYeLxrqTuvaZJmaMiVMqCajeXMWtYo", TWC("Tezos/AddressTests.cpp", "4478651f") + " (tz2)"),
-      S("tz3RDC3Jdn4j15J7bBHZd29EUee9gVB1CxD9", TWC("Tezos/AddressTests.cpp", "4478651f") + " (tz3)"),
-      S("KT1XnTn74bUtxHfDtBmm2bGZAQfhPbvKWR8o", TWC("Tezos/AddressTests.cpp", "4478651f") + " (KT1)"),
+      S("tz1eZwq8b5cvE2bPKokatLkVMzkxz24z3Don", `${TWC("Tezos/AddressTests.cpp", "4478651f")} (tz1)`),
+      S("tz2Rh3NYeLxrqTuvaZJmaMiVMqCajeXMWtYo", `${TWC("Tezos/AddressTests.cpp", "4478651f")} (tz2)`),
+      S("tz3RDC3Jdn4j15J7bBHZd29EUee9gVB1CxD9", `${TWC("Tezos/AddressTests.cpp", "4478651f")} (tz3)`),
+      S("KT1XnTn74bUtxHfDtBmm2bGZAQfhPbvKWR8o", `${TWC("Tezos/AddressTests.cpp", "4478651f")} (KT1)`),
     ],
     testnet: [],
     noTestnet: SAME_FORMAT,
   },
   "eosio-account": {
-    valid: [R("eosio.token", "EOSIO system contracts (token contract account)"), R("tethertether", "Tether (USDT on EOS contract account)")],
+    valid: [
+      R("eosio.token", "EOSIO system contracts (token contract account)"),
+      R("tethertether", "Tether (USDT on EOS contract account)"),
+    ],
     testnet: [],
     noTestnet: SAME_FORMAT,
   },
@@ -365,8 +462,14 @@ export const VECTORS: Record<string, FamilyVectors> = {
   },
   "near-account": {
     valid: [
-      S("917b3d268d4b58f7fec1b150bd68d69be3ee5d4cc39855e341538465bb77860d", TWC("NEAR/AddressTests.cpp", "4478651f") + " (implicit account)"),
-      S("9685af3fe2dc231e5069ccff8ec6950eb961d42ebb9116a8ab9c0d38f9e45249", TWC("NEAR/AddressTests.cpp", "4478651f") + " (implicit account)"),
+      S(
+        "917b3d268d4b58f7fec1b150bd68d69be3ee5d4cc39855e341538465bb77860d",
+        `${TWC("NEAR/AddressTests.cpp", "4478651f")} (implicit account)`,
+      ),
+      S(
+        "9685af3fe2dc231e5069ccff8ec6950eb961d42ebb9116a8ab9c0d38f9e45249",
+        `${TWC("NEAR/AddressTests.cpp", "4478651f")} (implicit account)`,
+      ),
       R("wrap.near", "NEAR docs (wNEAR contract)"),
       R("usdt.tether-token.near", "Tether (USDT on NEAR contract)"),
     ],
@@ -375,7 +478,10 @@ export const VECTORS: Record<string, FamilyVectors> = {
   hex32: {
     valid: [
       S("0xeeff357ea5c1a4e7bc11b2b17ff2dc2dcca69750bfef1e1ebcaccf8c8018175b", TWC("Aptos/AddressTests.cpp", "265ba7a9")),
-      S("0xe9c4d0b6fe32a5cc8ebd1e9ad5b54a0276a57f2d081dcb5e30342319963626c3", TWC("Aptos/AddressTests.cpp", "265ba7a9") + " (FromPublicKey)"),
+      S(
+        "0xe9c4d0b6fe32a5cc8ebd1e9ad5b54a0276a57f2d081dcb5e30342319963626c3",
+        `${TWC("Aptos/AddressTests.cpp", "265ba7a9")} (FromPublicKey)`,
+      ),
       S("0x259ff8074ab425cbb489f236e18e08f03f1a7856bdf7c7a2877bd64f738b5015", TWC("Sui/AddressTests.cpp", "035f447b")),
     ],
     testnet: [],
@@ -384,35 +490,47 @@ export const VECTORS: Record<string, FamilyVectors> = {
   ton: {
     valid: [
       S("EQAKtVj024T9MfYaJzU1xnDAkf_GGbHNu-V2mgvyjTuP6rvC", "ton-community/ton-kotlin block-tlb/test/AddrStdTest.kt"),
-      S("EQCKhieGGl3ZbJ2zzggHsSLaXtRzk0znVopbSxw2HLsorkdl", TWC("TheOpenNetwork/AddressTests.cpp", "02634d62") + " (bounceable)"),
-      S("UQCKhieGGl3ZbJ2zzggHsSLaXtRzk0znVopbSxw2HLsorhqg", TWC("TheOpenNetwork/AddressTests.cpp", "02634d62") + " (non-bounceable)"),
+      S("EQCKhieGGl3ZbJ2zzggHsSLaXtRzk0znVopbSxw2HLsorkdl", `${TWC("TheOpenNetwork/AddressTests.cpp", "02634d62")} (bounceable)`),
+      S("UQCKhieGGl3ZbJ2zzggHsSLaXtRzk0znVopbSxw2HLsorhqg", `${TWC("TheOpenNetwork/AddressTests.cpp", "02634d62")} (non-bounceable)`),
       S("EQBGqFmKe3oY8PChYN9g92ZEV2ybkzVB-hCiesQRn5mFnrNv", TWC("TheOpenNetwork/AddressTests.cpp", "02634d62")),
-      S("EQAN6Dr3vziti1Kp9D3aEFqJX4bBVfCaV57Z+9jwKTBXICv8", TWC("TheOpenNetwork/AddressTests.cpp", "02634d62") + " (standard base64)"),
+      S("EQAN6Dr3vziti1Kp9D3aEFqJX4bBVfCaV57Z+9jwKTBXICv8", `${TWC("TheOpenNetwork/AddressTests.cpp", "02634d62")} (standard base64)`),
     ],
     testnet: [
       S("0QAs9VlT6S776tq3unJcP5Ogsj-ELLunLXuOb1EKcOQi4-QO", "ton-community/ton src/address/Address.spec.ts (isTestOnly)"),
       S("kQAs9VlT6S776tq3unJcP5Ogsj-ELLunLXuOb1EKcOQi47nL", "ton-community/ton src/address/Address.spec.ts (isTestOnly)"),
-      S("kQCKhieGGl3ZbJ2zzggHsSLaXtRzk0znVopbSxw2HLsorvzv", TWC("TheOpenNetwork/AddressTests.cpp", "02634d62") + " (test-only bounceable)"),
-      S("0QCKhieGGl3ZbJ2zzggHsSLaXtRzk0znVopbSxw2HLsorqEq", TWC("TheOpenNetwork/AddressTests.cpp", "02634d62") + " (test-only non-bounceable)"),
+      S("kQCKhieGGl3ZbJ2zzggHsSLaXtRzk0znVopbSxw2HLsorvzv", `${TWC("TheOpenNetwork/AddressTests.cpp", "02634d62")} (test-only bounceable)`),
+      S(
+        "0QCKhieGGl3ZbJ2zzggHsSLaXtRzk0znVopbSxw2HLsorqEq",
+        `${TWC("TheOpenNetwork/AddressTests.cpp", "02634d62")} (test-only non-bounceable)`,
+      ),
     ],
   },
   "icp-account": {
     valid: [
-      R("d3e13d4777e22367532053190b6c6ccf57444a61337e996242b1abfb52cf92c8", "internetcomputer.org docs (ledger account identifier example)"),
-      R("a2a794c66495083317e4be5197eb655b1e63015469d769e2338af3d3e3f3aa86", "internetcomputer.org docs (ledger account identifier example)"),
+      R(
+        "d3e13d4777e22367532053190b6c6ccf57444a61337e996242b1abfb52cf92c8",
+        "internetcomputer.org docs (ledger account identifier example)",
+      ),
+      R(
+        "a2a794c66495083317e4be5197eb655b1e63015469d769e2338af3d3e3f3aa86",
+        "internetcomputer.org docs (ledger account identifier example)",
+      ),
     ],
     testnet: [],
     noTestnet: SAME_FORMAT,
   },
   filecoin: {
     valid: [
-      S("f15ihq5ibzwki2b4ep2f46avlkrqzhpqgtga7pdrq", TWC("Filecoin/AddressTests.cpp", "222e161f") + " (secp256k1)"),
-      S("f24vg6ut43yw2h2jqydgbg2xq7x6f4kub3bg6as6i", TWC("Filecoin/AddressTests.cpp", "222e161f") + " (actor)"),
-      S("f3vvmn62lofvhjd2ugzca6sof2j2ubwok6cj4xxbfzz4yuxfkgobpihhd2thlanmsh3w2ptld2gqkn2jvlss4a", TWC("Filecoin/AddressTests.cpp", "222e161f") + " (BLS)"),
-      S("f410frw6wy7w6sbsguyn3yzeygg34fgf72n5ao5sxyky", TWC("Filecoin/AddressTests.cpp", "222e161f") + " (delegated, f410)"),
+      S("f15ihq5ibzwki2b4ep2f46avlkrqzhpqgtga7pdrq", `${TWC("Filecoin/AddressTests.cpp", "222e161f")} (secp256k1)`),
+      S("f24vg6ut43yw2h2jqydgbg2xq7x6f4kub3bg6as6i", `${TWC("Filecoin/AddressTests.cpp", "222e161f")} (actor)`),
+      S(
+        "f3vvmn62lofvhjd2ugzca6sof2j2ubwok6cj4xxbfzz4yuxfkgobpihhd2thlanmsh3w2ptld2gqkn2jvlss4a",
+        `${TWC("Filecoin/AddressTests.cpp", "222e161f")} (BLS)`,
+      ),
+      S("f410frw6wy7w6sbsguyn3yzeygg34fgf72n5ao5sxyky", `${TWC("Filecoin/AddressTests.cpp", "222e161f")} (delegated, f410)`),
     ],
     testnet: [
-      S("t15ihq5ibzwki2b4ep2f46avlkrqzhpqgtga7pdrq", TWC("Filecoin/AddressTests.cpp", "222e161f") + " (invalidAddresses: \"Test net\")"),
+      S("t15ihq5ibzwki2b4ep2f46avlkrqzhpqgtga7pdrq", `${TWC("Filecoin/AddressTests.cpp", "222e161f")} (invalidAddresses: "Test net")`),
       D("t1abjxfbp274xpdqcpuaykwkfb43omjotacm2p3za", "f1abjx... (recalled mainnet address) with the testnet network prefix t"),
     ],
   },
@@ -427,8 +545,8 @@ export const VECTORS: Record<string, FamilyVectors> = {
   ontology: {
     valid: [
       S("ANDfjwrUroaVtvBguDtrWKRMyxFwvVwnZD", TWC("Ontology/AddressTests.cpp", "43a6204d")),
-      S("AeicEjZyiXKgUeSBbYQHxsU1X3V5Buori5", TWC("Ontology/AddressTests.cpp", "43a6204d") + " (fromPubKey)"),
-      S("AYTxeseHT5khTWhtWX1pFFP1mbQrd4q1zz", TWC("Ontology/AddressTests.cpp", "43a6204d") + " (fromString)"),
+      S("AeicEjZyiXKgUeSBbYQHxsU1X3V5Buori5", `${TWC("Ontology/AddressTests.cpp", "43a6204d")} (fromPubKey)`),
+      S("AYTxeseHT5khTWhtWX1pFFP1mbQrd4q1zz", `${TWC("Ontology/AddressTests.cpp", "43a6204d")} (fromString)`),
     ],
     testnet: [],
     noTestnet: SAME_FORMAT,
@@ -437,29 +555,49 @@ export const VECTORS: Record<string, FamilyVectors> = {
     valid: [
       S("3PLANf4MgtNN5v6k4NNnyx2m4zKJiw1tF9v", TWC("Waves/AddressTests.cpp", "3d1aaf07")),
       S("3PDjjLFDR5aWkKgufika7KSLnGmAe8ueDpC", TWC("Waves/AddressTests.cpp", "3d1aaf07")),
-      S("3P2uzAzX9XTu1t32GkWw68YFFLwtapWvDds", TWC("Waves/AddressTests.cpp", "3d1aaf07") + " (FromPublicKey)"),
+      S("3P2uzAzX9XTu1t32GkWw68YFFLwtapWvDds", `${TWC("Waves/AddressTests.cpp", "3d1aaf07")} (FromPublicKey)`),
     ],
     testnet: [D("3MxW8ZFCQUQDg7xagmGQQcwbQDmNGLfZVAn", "3PAWwWa6... (recalled mainnet address) hash with testnet chain id 'T'")],
   },
   stacks: {
     valid: [
       S("SP2J6ZY48GV1EZ5V2V5RB9MP66SW86PYKKNRV9EJ7", "stacks-network/c32check tests (version 22, a46ff888...)"),
-      F("SM2J6ZY48GV1EZ5V2V5RB9MP66SW86PYKKQVX8X0G", "Stacks c32 reference implementation doctests (Python c32.py b58ToC32/c32ToB58, version 20, a46ff888...); file not recorded"),
+      F(
+        "SM2J6ZY48GV1EZ5V2V5RB9MP66SW86PYKKQVX8X0G",
+        "Stacks c32 reference implementation doctests (Python c32.py b58ToC32/c32ToB58, version 20, a46ff888...); file not recorded",
+      ),
       F("SP000000000000000000002Q6VF78", "stacks-core Clarity tests (SIMPLE_NAMES burn-address); file not recorded"),
     ],
-    testnet: [F("ST2J6ZY48GV1EZ5V2V5RB9MP66SW86PYKKQYAC0RQ", "Stacks c32 reference implementation doctests (b58ToC32 of a testnet address, version 26); file not recorded")],
+    testnet: [
+      F(
+        "ST2J6ZY48GV1EZ5V2V5RB9MP66SW86PYKKQYAC0RQ",
+        "Stacks c32 reference implementation doctests (b58ToC32 of a testnet address, version 26); file not recorded",
+      ),
+    ],
   },
   casper: {
     valid: [
-      F("01deba7173738a7f55de3ad9dc27e081df41ff285f25887ec424a8a65b43d0cf77", "Casper wallet/explorer code (AccountModel comment \"copied from casper-explorer\", ed25519 public key); file not recorded"),
-      F("01252f367c8cfe14bf796a6ad298d9ad7a8d2eb22907e047b37e6bbb76d7b636b2", "casper-js-sdk usage example (PublicKey.fromHex); file not recorded"),
+      F(
+        "01deba7173738a7f55de3ad9dc27e081df41ff285f25887ec424a8a65b43d0cf77",
+        'Casper wallet/explorer code (AccountModel comment "copied from casper-explorer", ed25519 public key); file not recorded',
+      ),
+      F(
+        "01252f367c8cfe14bf796a6ad298d9ad7a8d2eb22907e047b37e6bbb76d7b636b2",
+        "casper-js-sdk usage example (PublicKey.fromHex); file not recorded",
+      ),
     ],
     testnet: [],
     noTestnet: SAME_FORMAT,
   },
   flow: {
-    valid: [R("0x1654653399040a61", "Flow docs core contracts (FlowToken, mainnet)"), R("0xf233dcee88fe0abe", "Flow docs core contracts (FungibleToken, mainnet)")],
-    testnet: [R("0x7e60df042a9c0868", "Flow docs core contracts (FlowToken, testnet)"), R("0x9a0766d93b6608b7", "Flow docs core contracts (FungibleToken, testnet)")],
+    valid: [
+      R("0x1654653399040a61", "Flow docs core contracts (FlowToken, mainnet)"),
+      R("0xf233dcee88fe0abe", "Flow docs core contracts (FungibleToken, mainnet)"),
+    ],
+    testnet: [
+      R("0x7e60df042a9c0868", "Flow docs core contracts (FlowToken, testnet)"),
+      R("0x9a0766d93b6608b7", "Flow docs core contracts (FungibleToken, testnet)"),
+    ],
   },
   mina: {
     valid: [
@@ -470,37 +608,80 @@ export const VECTORS: Record<string, FamilyVectors> = {
     noTestnet: SAME_FORMAT,
   },
   arweave: {
-    valid: [S("1seRanklLU_1VTGkEk7P0xAwMJfA7owA1JHW5KyZKlY", "ArweaveTeam/arweave-js README.md @00db52b5 (wallet to wallet transaction target)")],
+    valid: [
+      S("1seRanklLU_1VTGkEk7P0xAwMJfA7owA1JHW5KyZKlY", "ArweaveTeam/arweave-js README.md @00db52b5 (wallet to wallet transaction target)"),
+    ],
     testnet: [],
     noTestnet: SAME_FORMAT,
   },
   "bech32m:ckb": {
     valid: [
-      S("ckb1qzda0cr08m85hc8jlnfp3zer7xulejywt49kt2rr0vthywaa50xwsqwyk5x9erg8furras980hksatlslfaktks7epf25", TWC("Nervos/AddressTests.cpp", "035f447b") + " (full format)"),
-      S("ckb1qyqvfdgvtjxswncx8mq2wl0dp6hlp7nmvhdqcecnt6", TWC("Nervos/AddressTests.cpp", "035f447b") + " (deprecated short format)"),
-      S("ckb1qjda0cr08m85hc8jlnfp3zer7xulejywt49kt2rr0vthywaa50xw3394p3wg6p60qclvpfmaa582lu860dja5h0fk0v", TWC("Nervos/AddressTests.cpp", "035f447b") + " (deprecated full format, type 0x04)"),
-      R("ckb1qzda0cr08m85hc8jlnfp3zer7xulejywt49kt2rr0vthywaa50xwsqdnnw7qkdnnclfkg59uzn8umtfd2kwxceqxwquc4", "nervosnetwork/rfcs rfcs/0021-ckb-address-format (full format example)"),
+      S(
+        "ckb1qzda0cr08m85hc8jlnfp3zer7xulejywt49kt2rr0vthywaa50xwsqwyk5x9erg8furras980hksatlslfaktks7epf25",
+        `${TWC("Nervos/AddressTests.cpp", "035f447b")} (full format)`,
+      ),
+      S("ckb1qyqvfdgvtjxswncx8mq2wl0dp6hlp7nmvhdqcecnt6", `${TWC("Nervos/AddressTests.cpp", "035f447b")} (deprecated short format)`),
+      S(
+        "ckb1qjda0cr08m85hc8jlnfp3zer7xulejywt49kt2rr0vthywaa50xw3394p3wg6p60qclvpfmaa582lu860dja5h0fk0v",
+        `${TWC("Nervos/AddressTests.cpp", "035f447b")} (deprecated full format, type 0x04)`,
+      ),
+      R(
+        "ckb1qzda0cr08m85hc8jlnfp3zer7xulejywt49kt2rr0vthywaa50xwsqdnnw7qkdnnclfkg59uzn8umtfd2kwxceqxwquc4",
+        "nervosnetwork/rfcs rfcs/0021-ckb-address-format (full format example)",
+      ),
     ],
-    testnet: [D("ckt1qzda0cr08m85hc8jlnfp3zer7xulejywt49kt2rr0vthywaa50xwsqdnnw7qkdnnclfkg59uzn8umtfd2kwxceqgutnjd", "full-format example with the ckt HRP")],
+    testnet: [
+      D(
+        "ckt1qzda0cr08m85hc8jlnfp3zer7xulejywt49kt2rr0vthywaa50xwsqdnnw7qkdnnclfkg59uzn8umtfd2kwxceqgutnjd",
+        "full-format example with the ckt HRP",
+      ),
+    ],
   },
   conflux: {
     valid: [
-      S("cfx:aak2rra2njvd77ezwjvx04kkds9fzagfe6ku8scz91", "Conflux-Chain/js-conflux-sdk test/util/address.test.js @4219e1ec (MAINNET_ADDRESS)"),
-      F("cfx:acc7uawf5ubtnmezvhu9dhc6sghea0403y2dgpyfjp", "CIP-37 test case 0x85d80245... on network 1029 as encoded in Conflux's conflux-rust / go-conflux-sdk address tests; files not recorded"),
-      R("CFX:TYPE.USER:AAK2RRA2NJVD77EZWJVX04KKDS9FZAGFE6KU8SCZ91", "Conflux-Chain/CIPs CIP-37 (verbose upper-case form of the MAINNET_ADDRESS above)"),
+      S(
+        "cfx:aak2rra2njvd77ezwjvx04kkds9fzagfe6ku8scz91",
+        "Conflux-Chain/js-conflux-sdk test/util/address.test.js @4219e1ec (MAINNET_ADDRESS)",
+      ),
+      F(
+        "cfx:acc7uawf5ubtnmezvhu9dhc6sghea0403y2dgpyfjp",
+        "CIP-37 test case 0x85d80245... on network 1029 as encoded in Conflux's conflux-rust / go-conflux-sdk address tests; files not recorded",
+      ),
+      R(
+        "CFX:TYPE.USER:AAK2RRA2NJVD77EZWJVX04KKDS9FZAGFE6KU8SCZ91",
+        "Conflux-Chain/CIPs CIP-37 (verbose upper-case form of the MAINNET_ADDRESS above)",
+      ),
     ],
     testnet: [
-      S("cfxtest:aak2rra2njvd77ezwjvx04kkds9fzagfe6d5r8e957", "Conflux-Chain/js-conflux-sdk test/util/address.test.js @4219e1ec (TESTNET_ADDRESS)"),
+      S(
+        "cfxtest:aak2rra2njvd77ezwjvx04kkds9fzagfe6d5r8e957",
+        "Conflux-Chain/js-conflux-sdk test/util/address.test.js @4219e1ec (TESTNET_ADDRESS)",
+      ),
     ],
   },
   kadena: {
-    valid: [F("k:f1e12312e4ee8c156b041c3bcc7e422e7d15cb2ddce58c6ff16742770916cfaa", "Kadena documentation \"Transfer assets\" how-to (coin.transfer sender); file not recorded")],
+    valid: [
+      F(
+        "k:f1e12312e4ee8c156b041c3bcc7e422e7d15cb2ddce58c6ff16742770916cfaa",
+        'Kadena documentation "Transfer assets" how-to (coin.transfer sender); file not recorded',
+      ),
+    ],
     testnet: [],
     noTestnet: SAME_FORMAT,
   },
   siacoin: {
-    valid: [R("053b2def3cbdd078c19d62ce2b4f0b1a3c5e0ffbeeff01280efb1f8969b2f5bb4fdc680f0807", "SiaFoundation sources (initial Foundation subsidy address)")],
-    testnet: [R("000000000000000000000000000000000000000000000000000000000000000089eb0d6a8a69", "Sia docs (void/burn address): rejected, not a payout address")],
+    valid: [
+      R(
+        "053b2def3cbdd078c19d62ce2b4f0b1a3c5e0ffbeeff01280efb1f8969b2f5bb4fdc680f0807",
+        "SiaFoundation sources (initial Foundation subsidy address)",
+      ),
+    ],
+    testnet: [
+      R(
+        "000000000000000000000000000000000000000000000000000000000000000089eb0d6a8a69",
+        "Sia docs (void/burn address): rejected, not a payout address",
+      ),
+    ],
   },
   ardor: {
     valid: [
@@ -516,7 +697,10 @@ export const VECTORS: Record<string, FamilyVectors> = {
     noTestnet: SAME_FORMAT,
   },
   ergo: {
-    valid: [R("9fRAWhdxEsTcdb8PhGNrZfwqa65zfkuYHAMmkQLcic1gdLSV5vA", "ergoplatform docs examples (P2PK)"), R("9iHWcYYSPkgYbnC6aHfZcLZrKrrkpFzM2ETUZ2ikFqFwVAB2CU7", "ergoplatform docs examples (P2PK)")],
+    valid: [
+      R("9fRAWhdxEsTcdb8PhGNrZfwqa65zfkuYHAMmkQLcic1gdLSV5vA", "ergoplatform docs examples (P2PK)"),
+      R("9iHWcYYSPkgYbnC6aHfZcLZrKrrkpFzM2ETUZ2ikFqFwVAB2CU7", "ergoplatform docs examples (P2PK)"),
+    ],
     testnet: [D("3WwWK6U2khXfCuoREuafbMBjpXJXMN6Y9M8Sj1wrUNfQBvaF4gBo", "9fRAWhdx... key with the testnet network prefix 0x10")],
   },
   starknet: {
@@ -530,15 +714,15 @@ export const VECTORS: Record<string, FamilyVectors> = {
   decred: {
     valid: [
       S("DsmcYVbP1Nmag2H4AS17UTvmWXmGeA7nLDx", TWC("Decred/AddressTests.cpp", "035f447b")),
-      S("Dcur2mcGjmENx4DhNqDctW5wJCVyT3Qeqkx", TWC("Decred/AddressTests.cpp", "035f447b") + " (P2SH)"),
-      S("DsVMHD5D86dpRnt2GPZvv4bYUJZg6B9Pzqa", TWC("Decred/AddressTests.cpp", "035f447b") + " (HD derivation)"),
+      S("Dcur2mcGjmENx4DhNqDctW5wJCVyT3Qeqkx", `${TWC("Decred/AddressTests.cpp", "035f447b")} (P2SH)`),
+      S("DsVMHD5D86dpRnt2GPZvv4bYUJZg6B9Pzqa", `${TWC("Decred/AddressTests.cpp", "035f447b")} (HD derivation)`),
     ],
     testnet: [D("TsUdBwvnhEx5EZt2m4D23WUpC1fh4DqDtHT", "DsUZxxoH... (recalled mainnet address) hash with testnet id 0x0f21")],
   },
   "bech32:cosmos": {
     valid: [
       S("cosmos1hsk6jryyqjfhp5dhc55tc9jtckygx0eph6dd02", TWC("Cosmos/AddressTests.cpp", "4478651f")),
-      S("cosmos1gu6y2a0ffteesyeyeesk23082c6998xyzmt9mz", TWC("Cosmos/TWCoinTypeTests.cpp", "035f447b") + " (mintscan account URL)"),
+      S("cosmos1gu6y2a0ffteesyeyeesk23082c6998xyzmt9mz", `${TWC("Cosmos/TWCoinTypeTests.cpp", "035f447b")} (mintscan account URL)`),
     ],
     testnet: [],
     noTestnet: SAME_FORMAT,
@@ -554,7 +738,10 @@ export const VECTORS: Record<string, FamilyVectors> = {
   "bech32:inj": {
     valid: [
       S("inj14py36sx57ud82t9yrks9z6hdsrpn5x6k8tf7m3", TWC("Cosmos/NativeInjective/TWAnyAddressTests.cpp", "035f447b")),
-      S("inj1xmpkmxr4as00em23tc2zgmuyy2gr4h3wgcl6vd", TWC("Cosmos/NativeInjective/TWCoinTypeTests.cpp", "265ba7a9") + " (mintscan account URL)"),
+      S(
+        "inj1xmpkmxr4as00em23tc2zgmuyy2gr4h3wgcl6vd",
+        `${TWC("Cosmos/NativeInjective/TWCoinTypeTests.cpp", "265ba7a9")} (mintscan account URL)`,
+      ),
     ],
     testnet: [],
     noTestnet: SAME_FORMAT,
@@ -568,7 +755,10 @@ export const VECTORS: Record<string, FamilyVectors> = {
   },
   "bech32:terra": {
     valid: [
-      S("terra16t3gx5rqvz6ru37yzn3shuu20erv4ngmfr59zf", TWC("Cosmos/TerraV2/TWCoinTypeTests.cpp", "4478651f") + " (finder mainnet URL); also Cosmos/Terra/TWCoinTypeTests.cpp"),
+      S(
+        "terra16t3gx5rqvz6ru37yzn3shuu20erv4ngmfr59zf",
+        `${TWC("Cosmos/TerraV2/TWCoinTypeTests.cpp", "4478651f")} (finder mainnet URL); also Cosmos/Terra/TWCoinTypeTests.cpp`,
+      ),
       R("terra1dcegyrekltswvyy0xy69ydgxn9x8x32zdtapd8", "Terra docs examples"),
     ],
     testnet: [],
@@ -576,9 +766,12 @@ export const VECTORS: Record<string, FamilyVectors> = {
   },
   "bech32:erd": {
     valid: [
-      S("erd1qyu5wthldzr8wx5c9ucg8kjagg0jfs53s8nr3zpz3hypefsdd8ssycr6th", TWC("MultiversX/TestAccounts.h", "265ba7a9") + " (alice, mx-sdk-testwallets)"),
-      S("erd1spyavw0956vq68xj8y4tenjpq2wd5a9p2c6j8gsz7ztyrnpxrruqzu66jx", TWC("MultiversX/TestAccounts.h", "265ba7a9") + " (bob)"),
-      S("erd1k2s324ww2g0yj38qn2ch2jwctdy8mnfxep94q9arncc6xecg3xaq6mjse8", TWC("MultiversX/TestAccounts.h", "265ba7a9") + " (carol)"),
+      S(
+        "erd1qyu5wthldzr8wx5c9ucg8kjagg0jfs53s8nr3zpz3hypefsdd8ssycr6th",
+        `${TWC("MultiversX/TestAccounts.h", "265ba7a9")} (alice, mx-sdk-testwallets)`,
+      ),
+      S("erd1spyavw0956vq68xj8y4tenjpq2wd5a9p2c6j8gsz7ztyrnpxrruqzu66jx", `${TWC("MultiversX/TestAccounts.h", "265ba7a9")} (bob)`),
+      S("erd1k2s324ww2g0yj38qn2ch2jwctdy8mnfxep94q9arncc6xecg3xaq6mjse8", `${TWC("MultiversX/TestAccounts.h", "265ba7a9")} (carol)`),
     ],
     testnet: [],
     noTestnet: SAME_FORMAT,
@@ -586,7 +779,7 @@ export const VECTORS: Record<string, FamilyVectors> = {
   "bech32:zil": {
     valid: [
       S("zil1fwh4ltdguhde9s7nysnp33d5wye6uqpugufkz7", TWC("Zilliqa/AddressTests.cpp", "01ff1817")),
-      S("zil1j8xae6lggm8y63m3y2r7aefu797ze7mhzulnqg", TWC("Zilliqa/AddressTests.cpp", "01ff1817") + " (FromPrivateKey)"),
+      S("zil1j8xae6lggm8y63m3y2r7aefu797ze7mhzulnqg", `${TWC("Zilliqa/AddressTests.cpp", "01ff1817")} (FromPrivateKey)`),
     ],
     testnet: [],
     noTestnet: SAME_FORMAT,
@@ -602,8 +795,8 @@ export const VECTORS: Record<string, FamilyVectors> = {
   "bech32:oasis": {
     valid: [
       S("oasis1qp0cnmkjl22gky6p6qeghjytt4v7dkxsrsmueweh", TWC("Oasis/AddressTests.cpp", "035f447b")),
-      S("oasis1qzawzy5kaa2xgphenf3r0f5enpr3mx5dps559yxm", TWC("Oasis/AddressTests.cpp", "035f447b") + " (FromPrivateKey)"),
-      S("oasis1qphdkldpttpsj2j3l9sde9h26cwpfwqwwuhvruyu", TWC("Oasis/AddressTests.cpp", "035f447b") + " (FromPublicKey)"),
+      S("oasis1qzawzy5kaa2xgphenf3r0f5enpr3mx5dps559yxm", `${TWC("Oasis/AddressTests.cpp", "035f447b")} (FromPrivateKey)`),
+      S("oasis1qphdkldpttpsj2j3l9sde9h26cwpfwqwwuhvruyu", `${TWC("Oasis/AddressTests.cpp", "035f447b")} (FromPublicKey)`),
     ],
     testnet: [],
     noTestnet: SAME_FORMAT,
@@ -611,18 +804,18 @@ export const VECTORS: Record<string, FamilyVectors> = {
   "bech32:bnb": {
     valid: [
       S("bnb1grpf0955h0ykzq3ar5nmum7y6gdfl6lxfn46h2", TWC("Cosmos/AddressTests.cpp", "4478651f")),
-      S("bnb1h8xf9htasu9aclra954dnnve8fgcda4ae7qfa8", TWC("Binance/AddressTests.cpp", "2ef41c98") + " (mainnet)"),
+      S("bnb1h8xf9htasu9aclra954dnnve8fgcda4ae7qfa8", `${TWC("Binance/AddressTests.cpp", "2ef41c98")} (mainnet)`),
     ],
     testnet: [
-      S("tbnb1h8xf9htasu9aclra954dnnve8fgcda4ahtfdak", TWC("Binance/AddressTests.cpp", "2ef41c98") + " (testnet)"),
-      S("tbnb1x4hxmtdf7pwea9dghq73dufh3qspm8gp5qht9c", TWC("Binance/AddressTests.cpp", "2ef41c98") + " (testnet)"),
+      S("tbnb1h8xf9htasu9aclra954dnnve8fgcda4ahtfdak", `${TWC("Binance/AddressTests.cpp", "2ef41c98")} (testnet)`),
+      S("tbnb1x4hxmtdf7pwea9dghq73dufh3qspm8gp5qht9c", `${TWC("Binance/AddressTests.cpp", "2ef41c98")} (testnet)`),
       D("tbnb1grpf0955h0ykzq3ar5nmum7y6gdfl6lx8xu7hm", "bnb1grpf... with the tbnb testnet HRP"),
     ],
   },
   "bech32:celestia": {
     valid: [
       S("celestia1mry47pkga5tdswtluy0m8teslpalkdq00tp7xc", TWC("Cosmos/Tia/TWAnyAddressTests.cpp", "4478651f")),
-      S("celestia1tt4tv4jrs4twdtzwywxd8u65duxgk8y73wvfu2", TWC("Cosmos/Tia/TWCoinTypeTests.cpp", "12f09abe") + " (mintscan account URL)"),
+      S("celestia1tt4tv4jrs4twdtzwywxd8u65duxgk8y73wvfu2", `${TWC("Cosmos/Tia/TWCoinTypeTests.cpp", "12f09abe")} (mintscan account URL)`),
       F("celestia1jc92qdnty48pafummfr8ava2tjtuhfdw774w60", "celestia-app Go tests (testAddress)"),
     ],
     testnet: [],
@@ -630,7 +823,7 @@ export const VECTORS: Record<string, FamilyVectors> = {
   },
   "bech32:kava": {
     valid: [
-      S("kava1xd39avn2f008jmvua0eupg39zsp2xn3wf802vn", TWC("Cosmos/Kava/TWCoinTypeTests.cpp", "4478651f") + " (mintscan account URL)"),
+      S("kava1xd39avn2f008jmvua0eupg39zsp2xn3wf802vn", `${TWC("Cosmos/Kava/TWCoinTypeTests.cpp", "4478651f")} (mintscan account URL)`),
       F("kava1r4v2zdhdalfj2ydazallqvrus9fkphmglhn6u6", "Kava-Labs/kava bep3 deputy addresses"),
       F("kava1cd8z53n7gh2hvz0lmmkzxkysfp5pghufat3h4a", "Kava-Labs/kava module spec table (Owner example)"),
     ],
@@ -638,14 +831,20 @@ export const VECTORS: Record<string, FamilyVectors> = {
     noTestnet: SAME_FORMAT,
   },
   "bech32:dydx": {
-    valid: [F("dydx199tqg4wdlnu4qjlxchpd7seg454937hjrknju4", "dydxprotocol/v4-chain test accounts script (alice)"), F("dydx16h7p7f4dysrgtzptxx2gtpt5d8t834g9dj830z", "dydxprotocol/v4-chain Go test constants (TestAddress1)")],
+    valid: [
+      F("dydx199tqg4wdlnu4qjlxchpd7seg454937hjrknju4", "dydxprotocol/v4-chain test accounts script (alice)"),
+      F("dydx16h7p7f4dysrgtzptxx2gtpt5d8t834g9dj830z", "dydxprotocol/v4-chain Go test constants (TestAddress1)"),
+    ],
     testnet: [],
     noTestnet: SAME_FORMAT,
   },
   "bech32:sei": {
     valid: [
       S("sei1mry47pkga5tdswtluy0m8teslpalkdq0ndpc65", TWC("Cosmos/Sei/TWAnyAddressTests.cpp", "4478651f")),
-      S("sei155hqv2rsypqzq0zpjn72frsxx4l6tcmplw63m2", TWC("Cosmos/Sei/TWCoinTypeTests.cpp", "2f52e105") + " (pacific-1 mintscan account URL)"),
+      S(
+        "sei155hqv2rsypqzq0zpjn72frsxx4l6tcmplw63m2",
+        `${TWC("Cosmos/Sei/TWCoinTypeTests.cpp", "2f52e105")} (pacific-1 mintscan account URL)`,
+      ),
       F("sei1gv86dp8wmnmmatdckgr5xkevnpmy46624uajng", "public source code (pacific-1 address table)"),
       F("sei1n4aqj7lucydfdfmml7kvw2lecld99ere8nv7gv", "public source code (CosmWasm client example)"),
     ],
@@ -665,14 +864,17 @@ export const VECTORS: Record<string, FamilyVectors> = {
   "bech32:akash": {
     valid: [
       S("akash1mry47pkga5tdswtluy0m8teslpalkdq0n6af90", TWC("Cosmos/Akash/TWAnyAddressTests.cpp", "265ba7a9")),
-      S("akash1f4nskxfw8ufhwnajh7xwt0wmdtxm02vwta6krg", TWC("Cosmos/Akash/TWCoinTypeTests.cpp", "4478651f") + " (akashnet-2 mintscan account URL)"),
+      S(
+        "akash1f4nskxfw8ufhwnajh7xwt0wmdtxm02vwta6krg",
+        `${TWC("Cosmos/Akash/TWCoinTypeTests.cpp", "4478651f")} (akashnet-2 mintscan account URL)`,
+      ),
       F("akash1365yvmc4s7awdyj3n2sav7xfx76adc6dnmlx63", "Akash provider configuration (auditor signedBy)"),
     ],
     testnet: [],
     noTestnet: SAME_FORMAT,
   },
   "bech32:band": {
-    valid: [S("band12nmsm9khdsv0tywge43q3zwj8kkj3hvup9rltp", TWC("Cosmos/BandChain/TWCoinTypeTests.cpp", "035f447b") + " (account URL)")],
+    valid: [S("band12nmsm9khdsv0tywge43q3zwj8kkj3hvup9rltp", `${TWC("Cosmos/BandChain/TWCoinTypeTests.cpp", "035f447b")} (account URL)`)],
     testnet: [],
     noTestnet: SAME_FORMAT,
   },
@@ -680,7 +882,7 @@ export const VECTORS: Record<string, FamilyVectors> = {
     valid: [
       S("cro1ctwtcwpgksky988dhth6jslxveumgu0d45zgf0", TWC("Cosmos/CryptoOrg/AddressTests.cpp", "8f3c45c9")),
       S("cro1xpahy6c7wldxacv6ld99h435mhvfnsup24vcus", TWC("Cosmos/CryptoOrg/AddressTests.cpp", "8f3c45c9")),
-      S("cro1z53wwe7md6cewz9sqwqzn0aavpaun0gw39h3rd", TWC("Cosmos/CryptoOrg/AddressTests.cpp", "8f3c45c9") + " (FromPrivateKey)"),
+      S("cro1z53wwe7md6cewz9sqwqzn0aavpaun0gw39h3rd", `${TWC("Cosmos/CryptoOrg/AddressTests.cpp", "8f3c45c9")} (FromPrivateKey)`),
       S("cro1y8ua5laceufhqtwzyhahq0qk7rm87hhugtsfey", TWC("Cosmos/CryptoOrg/AddressTests.cpp", "8f3c45c9")),
     ],
     testnet: [D("tcro1z53wwe7md6cewz9sqwqzn0aavpaun0gwls74ru", "cro1z53w... key hash with the tcro testnet HRP")],
@@ -688,22 +890,31 @@ export const VECTORS: Record<string, FamilyVectors> = {
   "bech32:noble": {
     valid: [
       S("noble1mry47pkga5tdswtluy0m8teslpalkdq0kz9xym", TWC("Cosmos/Noble/TWAnyAddressTests.cpp", "13e3ac43")),
-      S("noble1y2egevq0nyzm7w6a9kpxkw86eqytcvxpwsp6d9", TWC("Cosmos/Noble/TWCoinTypeTests.cpp", "12f09abe") + " (noble-1 mintscan account URL)"),
+      S(
+        "noble1y2egevq0nyzm7w6a9kpxkw86eqytcvxpwsp6d9",
+        `${TWC("Cosmos/Noble/TWCoinTypeTests.cpp", "12f09abe")} (noble-1 mintscan account URL)`,
+      ),
     ],
     testnet: [],
     noTestnet: SAME_FORMAT,
   },
   "bech32m:xch": {
     valid: [
-      F("xch1crwg0ryz5rf90a6xmmspza2jmhc437sllnen8m7nu2dlx7ugjs9qaxgyjw", "nongyehezuoshe/bech32m-chia README.md (third-party Chia bech32m library; its XCH support address)"),
-      F("xch19m2x9cdfeydgl4ua5ur48tvsd32mw779etfcyxjn0qwqnem22nwshhqjw5", "public C++ Chia library test (clvm/bech32.h, TEST(Key, EncodePuzzleHash) SZ_ADDRESS); file not recorded"),
+      F(
+        "xch1crwg0ryz5rf90a6xmmspza2jmhc437sllnen8m7nu2dlx7ugjs9qaxgyjw",
+        "nongyehezuoshe/bech32m-chia README.md (third-party Chia bech32m library; its XCH support address)",
+      ),
+      F(
+        "xch19m2x9cdfeydgl4ua5ur48tvsd32mw779etfcyxjn0qwqnem22nwshhqjw5",
+        "public C++ Chia library test (clvm/bech32.h, TEST(Key, EncodePuzzleHash) SZ_ADDRESS); file not recorded",
+      ),
     ],
     testnet: [D("txch1crwg0ryz5rf90a6xmmspza2jmhc437sllnen8m7nu2dlx7ugjs9qsp0jna", "xch1crwg... puzzle hash with the txch testnet HRP")],
   },
   icon: {
     valid: [
       S("hx116f042497e5f34268b1b91e742680f84cf4e9f3", TWC("ICON/AddressTests.cpp", "3d1aaf07")),
-      S("hx98c0832ca5bd8e8bf355ca9491888aa9725c2c48", TWC("ICON/AddressTests.cpp", "3d1aaf07") + " (FromPrivateKey)"),
+      S("hx98c0832ca5bd8e8bf355ca9491888aa9725c2c48", `${TWC("ICON/AddressTests.cpp", "3d1aaf07")} (FromPrivateKey)`),
     ],
     testnet: [],
     noTestnet: SAME_FORMAT,
@@ -712,13 +923,29 @@ export const VECTORS: Record<string, FamilyVectors> = {
 
 /** Wrong-network pairs used by the tests: an address that is valid for `valid` but must fail for `family`. */
 export const WRONG_NETWORK: Array<{ family: string; address: string; note: string }> = [
-  { family: "ss58:0", address: "FHKAe66mnbk8ke8zVWE9hFVFrJN1mprFPVmD5rrevotkcDZ", note: "Kusama address as DOT (wallet-core Polkadot/AddressTests.cpp)" },
-  { family: "ss58:2", address: "15KRsCq9LLNmCxNFhGk55s5bEyazKefunDxUH24GFZwsTxyu", note: "Polkadot address as KSM (wallet-core Polkadot/AddressTests.cpp)" },
+  {
+    family: "ss58:0",
+    address: "FHKAe66mnbk8ke8zVWE9hFVFrJN1mprFPVmD5rrevotkcDZ",
+    note: "Kusama address as DOT (wallet-core Polkadot/AddressTests.cpp)",
+  },
+  {
+    family: "ss58:2",
+    address: "15KRsCq9LLNmCxNFhGk55s5bEyazKefunDxUH24GFZwsTxyu",
+    note: "Polkadot address as KSM (wallet-core Polkadot/AddressTests.cpp)",
+  },
   { family: "utxo:ltc", address: "3LRW7jeCvQCRdPF8S3yUCfRAx4eqXFmdcr", note: "BTC P2SH as LTC" },
   { family: "cashaddr:ecash", address: "bitcoincash:qpm2qsznhks23z7629mms6s4cwef74vcwvy22gdx6a", note: "BCH CashAddr as XEC" },
   { family: "cashaddr:bch", address: "1BpEi6DfDAUFd7GtittLSdBeYJvcoaVggu", note: "legacy base58 as BCH (CashAddr required)" },
   { family: "tron", address: "1BgGZ9tcN4rm9KBzDn7KprQz87SZ26SAMH", note: "BTC as TRON" },
   { family: "stellar", address: "SAB5556L5AN5KSR5WF7UOEFDCIODEWEO7H2UR4S5R62DFTQOGLKOVZDY", note: "Stellar secret seed is not an address" },
-  { family: "stellar", address: "CA7QYNF7SOWQ3GLR2BGMZEHXAVIRZA4KVWLTJJFC7MGXUA74P7UJUWDA", note: "SEP-23 contract strkey is not an account" },
-  { family: "bech32:cro", address: "cosmos1hsk6jryyqjfhp5dhc55tc9jtckygx0eph6dd02", note: "Cosmos address as CRO (wallet-core CryptoOrg/AddressTests.cpp)" },
+  {
+    family: "stellar",
+    address: "CA7QYNF7SOWQ3GLR2BGMZEHXAVIRZA4KVWLTJJFC7MGXUA74P7UJUWDA",
+    note: "SEP-23 contract strkey is not an account",
+  },
+  {
+    family: "bech32:cro",
+    address: "cosmos1hsk6jryyqjfhp5dhc55tc9jtckygx0eph6dd02",
+    note: "Cosmos address as CRO (wallet-core CryptoOrg/AddressTests.cpp)",
+  },
 ];

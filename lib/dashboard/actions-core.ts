@@ -12,4 +12,7 @@ export async function asResult<T>(fn: () => Promise<T>): Promise<ActionResult<T>
   }
 }
 
-export const UNAUTHORIZED = { ok: false, error: { code: "UNAUTHORIZED", message: "Your session has ended. Please sign in again." } } as const;
+export const UNAUTHORIZED = {
+  ok: false,
+  error: { code: "UNAUTHORIZED", message: "Your session has ended. Please sign in again." },
+} as const;

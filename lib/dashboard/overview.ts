@@ -2,7 +2,7 @@ import type { Db } from "@/lib/db/client";
 import { getBalances } from "@/lib/ledger/ledger";
 import { D, type Dec } from "@/lib/money/decimal";
 import { currencyInfo, fmt, toUsd } from "./currency-info";
-import { ORDER_STATES, type EarningsDay, type OrderStateName, type Overview } from "./types";
+import { type EarningsDay, ORDER_STATES, type OrderStateName, type Overview } from "./types";
 
 const DAY_MS = 86_400_000;
 export const utcDay = (d: Date) => d.toISOString().slice(0, 10);

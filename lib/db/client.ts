@@ -2,16 +2,16 @@ import fs from "node:fs";
 import path from "node:path";
 import { PrismaBetterSqlite3 } from "@prisma/adapter-better-sqlite3";
 import { PrismaPg } from "@prisma/adapter-pg";
-import { PrismaClient as SqliteClient } from "./generated/sqlite/client";
-import { PrismaClient as PgClient } from "./generated/postgresql/client";
 import { getConfig } from "@/lib/config";
+import { PrismaClient as PgClient } from "./generated/postgresql/client";
+import { PrismaClient as SqliteClient } from "./generated/sqlite/client";
 
 // Prisma cannot choose its provider at run time, so there are two generated clients from
 // two identical schemas; this module picks one by the DATABASE_URL scheme. Their APIs are
 // the same, so the rest of the code is typed against one of them.
 export type Db = SqliteClient;
 export type Tx = Omit<Db, "$connect" | "$disconnect" | "$on" | "$transaction" | "$extends">;
-export type { Order, Reseller, ApiKey, LedgerEntry, OrderEvent } from "./generated/sqlite/client";
+export type { ApiKey, Order, OrderEvent, Reseller } from "./generated/sqlite/client";
 
 const g = globalThis as unknown as { __resellerDb?: { url: string; db: Db } };
 

@@ -19,5 +19,7 @@ export function getEngine(): Engine {
 /** The simulated engine when the sandbox is on (matched by shape: the instance may come from the other bundle). */
 export function getSandboxEngine(): SimulatedEngine | null {
   const e = getEngine();
-  return getConfig().SANDBOX && e.name === "simulated" && typeof (e as SimulatedEngine).depositStep === "function" ? (e as SimulatedEngine) : null;
+  return getConfig().SANDBOX && e.name === "simulated" && typeof (e as SimulatedEngine).depositStep === "function"
+    ? (e as SimulatedEngine)
+    : null;
 }

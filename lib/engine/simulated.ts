@@ -1,11 +1,11 @@
 import crypto from "node:crypto";
+import { getConfig } from "@/lib/config";
 import { generateAddress, getCurrency } from "@/lib/currencies";
 import type { Currency } from "@/lib/currencies/types";
-import { getConfig } from "@/lib/config";
+import type { Order } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 import { D } from "@/lib/money/decimal";
 import { rateAfterFee } from "@/lib/quotes/compute-quote";
-import type { Order } from "@/lib/db/client";
 import type { Engine, EngineContext, EngineStep } from "./types";
 
 export type SandboxFault = "unavailable" | "error";

@@ -1,6 +1,6 @@
 import type { Currency } from "@/lib/currencies/types";
-import type { Dec } from "@/lib/money/decimal";
 import type { Order } from "@/lib/db/client";
+import type { Dec } from "@/lib/money/decimal";
 import type { FailureReason, OrderState } from "@/lib/orders/state-machine";
 
 /** Who is calling, for engines that scope behaviour (the sandbox's fault switches) to one caller. */

@@ -36,7 +36,9 @@ function unmatched(req: Request, env: RequestEnv, where: { rel: string; allowed:
   return apiRoute(async () => {
     if (where.allowed.length) {
       const allow = [...new Set([...where.allowed, "OPTIONS"])].join(", ");
-      throw new AppError("METHOD_NOT_ALLOWED", `${req.method} is not allowed here; use ${where.allowed.join(" or ")}.`, undefined, { Allow: allow });
+      throw new AppError("METHOD_NOT_ALLOWED", `${req.method} is not allowed here; use ${where.allowed.join(" or ")}.`, undefined, {
+        Allow: allow,
+      });
     }
     throw new AppError("NOT_FOUND", `No route ${req.method} ${where.rel}.`);
   })(req, env);

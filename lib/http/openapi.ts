@@ -11,7 +11,9 @@ const schema = (t: z.ZodType, io: "input" | "output" = "output") => {
 };
 
 const codesFor = (status: number) =>
-  (Object.entries(ERROR_STATUS) as [ErrorCode, number][]).filter(([c, st]) => st === status && !DASHBOARD_ONLY_CODES.includes(c)).map(([c]) => c);
+  (Object.entries(ERROR_STATUS) as [ErrorCode, number][])
+    .filter(([c, st]) => st === status && !DASHBOARD_ONLY_CODES.includes(c))
+    .map(([c]) => c);
 
 const errorResponses = (...statuses: number[]) =>
   Object.fromEntries(
@@ -36,7 +38,13 @@ const ok = (ref: string, description: string) => ({
 function queryParams(obj: z.ZodObject, aliases: Record<string, string>) {
   const js = schema(obj, "input") as { properties: Record<string, object>; required?: string[] };
   return Object.entries(js.properties).flatMap(([name, sch]) => [
-    { name, in: "query", required: false, schema: sch, description: `${(sch as { description?: string }).description ?? ""} (required unless ${aliases[name]} is given)` },
+    {
+      name,
+      in: "query",
+      required: false,
+      schema: sch,
+      description: `${(sch as { description?: string }).description ?? ""} (required unless ${aliases[name]} is given)`,
+    },
     { name: aliases[name], in: "query", required: false, schema: { type: "string" }, description: `Alias of ${name}` },
   ]);
 }
@@ -58,7 +66,10 @@ export function openApiDocument(): object {
     security: [{}, { ApiKey: [] }],
     paths: {
       "/currencies": {
-        get: { operationId: "listCurrencies", responses: { "200": ok("Currencies", "All currencies"), ...errorResponses(401, 405, 429, 500) } },
+        get: {
+          operationId: "listCurrencies",
+          responses: { "200": ok("Currencies", "All currencies"), ...errorResponses(401, 405, 429, 500) },
+        },
       },
       "/estimate": {
         get: {
@@ -72,11 +83,18 @@ export function openApiDocument(): object {
           operationId: "createExchange",
           parameters: [{ name: "Idempotency-Key", in: "header", required: false, schema: { type: "string", maxLength: 255 } }],
           requestBody: { required: true, content: { "application/json": { schema: { $ref: "#/components/schemas/CreateExchange" } } } },
-          responses: { "201": ok("ExchangeOrder", "The new order (or the same order, replayed for the same Idempotency-Key and body)"), ...errorResponses(400, 401, 405, 409, 413, 422, 429, 500, 503) },
+          responses: {
+            "201": ok("ExchangeOrder", "The new order (or the same order, replayed for the same Idempotency-Key and body)"),
+            ...errorResponses(400, 401, 405, 409, 413, 422, 429, 500, 503),
+          },
         },
       },
       "/exchange/{id}": {
-        get: { operationId: "getExchange", parameters: [idParam], responses: { "200": ok("OrderStatus", "The order's current status"), ...errorResponses(401, 404, 405, 429, 500) } },
+        get: {
+          operationId: "getExchange",
+          parameters: [idParam],
+          responses: { "200": ok("OrderStatus", "The order's current status"), ...errorResponses(401, 404, 405, 429, 500) },
+        },
       },
       "/sandbox/exchange/{id}/deposit": {
         post: {

@@ -18,7 +18,7 @@ const CORS = {
  * handlers, so server.ts takes it from the adapter and gives Next its global back.
  */
 let ResponseClass: typeof Response = Response;
-export function useResponseClass(R: typeof Response) {
+export function setResponseClass(R: typeof Response) {
   ResponseClass = R;
 }
 
@@ -38,7 +38,10 @@ export class RawJson {
 export function json(body: unknown, status = 200, headers: Record<string, string> = {}): Response {
   if (status === 304) return emptyResponse(304, { ...CORS, ...headers });
   const payload = body instanceof RawJson ? body.bytes : stringifyJson(body);
-  return new ResponseClass(payload as BodyInit, { status, headers: { "content-type": JSON_TYPE, "x-content-type-options": "nosniff", ...CORS, ...headers } });
+  return new ResponseClass(payload as BodyInit, {
+    status,
+    headers: { "content-type": JSON_TYPE, "x-content-type-options": "nosniff", ...CORS, ...headers },
+  });
 }
 
 /** The spec's error shape for anything thrown; unknown errors are logged and masked as a 500. */
@@ -46,11 +49,10 @@ export function errorResponse(e: unknown, headers: Record<string, string> = {}):
   const err = isAppError(e) ? e : null;
   if (!err) getLogger().error({ err: e }, "unhandled error in v1 API");
   const app = err ?? new AppError("INTERNAL_ERROR", "Something went wrong on our side. It has been logged.");
-  return json(
-    { error: { code: app.code, message: app.message, ...(app.details ?? {}) } },
-    app.status,
-    { ...headers, ...(app.headers ?? {}) },
-  );
+  return json({ error: { code: app.code, message: app.message, ...(app.details ?? {}) } }, app.status, {
+    ...headers,
+    ...(app.headers ?? {}),
+  });
 }
 
 /** Reads a JSON body, enforcing the size limit while streaming (Content-Length can lie or be absent). */

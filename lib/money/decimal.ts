@@ -14,7 +14,6 @@ export function parseDecimal(input: string): Dec | null {
 }
 
 export const floorTo = (x: Dec, places: number): Dec => x.toDecimalPlaces(places, D.ROUND_DOWN);
-export const ceilTo = (x: Dec, places: number): Dec => x.toDecimalPlaces(places, D.ROUND_UP);
 
 /** Canonical text of an amount: fixed notation, no trailing zeros ("1.5", "0.00000001", "3"). */
 export function formatAmount(x: Dec): string {

@@ -1,6 +1,6 @@
 import { getCurrency } from "@/lib/currencies";
 import type { Db, Order } from "@/lib/db/client";
-import { getEngine, type EngineStep } from "@/lib/engine";
+import { type EngineStep, getEngine } from "@/lib/engine";
 import { reverseProfit, settleProfit } from "@/lib/ledger/ledger";
 import { D, formatAmount } from "@/lib/money/decimal";
 import { applyRate } from "@/lib/quotes/compute-quote";

@@ -1,9 +1,9 @@
 import crypto from "node:crypto";
-import { validateAddress, validateExtraId } from "@/lib/currencies";
 import { getConfig } from "@/lib/config";
+import { validateAddress, validateExtraId } from "@/lib/currencies";
 import type { Db, Order } from "@/lib/db/client";
 import { isUniqueViolation } from "@/lib/db/client";
-import { getEngine, type EngineContext } from "@/lib/engine";
+import { type EngineContext, getEngine } from "@/lib/engine";
 import { AppError } from "@/lib/errors";
 import { newOrderId } from "@/lib/ids";
 import type { Caller } from "@/lib/keys/api-keys";
@@ -45,7 +45,9 @@ function requestHash(input: CreateOrderInput): string {
 }
 
 async function findReplay(db: Db, scope: string, key: string, hash: string): Promise<Order | null> {
-  const existing = await db.order.findUnique({ where: { idempotencyScope_idempotencyKey: { idempotencyScope: scope, idempotencyKey: key } } });
+  const existing = await db.order.findUnique({
+    where: { idempotencyScope_idempotencyKey: { idempotencyScope: scope, idempotencyKey: key } },
+  });
   if (!existing) return null;
   if (existing.requestHash !== hash)
     throw new AppError("IDEMPOTENCY_CONFLICT", "This Idempotency-Key was already used with a different request body.");
@@ -83,7 +85,9 @@ export async function createOrder(
   if (refundExtraId !== null && !validateExtraId(from, refundExtraId))
     throw new AppError(
       "INVALID_REFUND_EXTRA_ID",
-      from.hasExtraId ? `The refund ${from.extraIdName ?? "extra ID"} is not valid for ${from.ticker}.` : `${from.ticker} does not use an extra ID.`,
+      from.hasExtraId
+        ? `The refund ${from.extraIdName ?? "extra ID"} is not valid for ${from.ticker}.`
+        : `${from.ticker} does not use an extra ID.`,
     );
 
   const terms = await getTermsWithinLimits(from, to, fromAmount, ctx);

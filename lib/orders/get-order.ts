@@ -13,9 +13,7 @@ export async function getOrderForCaller(
   opts: { orderId: string; caller: Caller | null },
 ): Promise<Order & { events: OrderEvent[] }> {
   const id = opts.orderId.toLowerCase();
-  const order = ORDER_ID_RE.test(id)
-    ? await db.order.findUnique({ where: { id }, include: { events: { orderBy: { id: "asc" } } } })
-    : null;
+  const order = ORDER_ID_RE.test(id) ? await db.order.findUnique({ where: { id }, include: { events: { orderBy: { id: "asc" } } } }) : null;
   if (!order || (order.resellerId !== null && order.resellerId !== opts.caller?.resellerId))
     throw new AppError("ORDER_NOT_FOUND", "No order with this id.");
   return order;

@@ -26,8 +26,7 @@ export function resolvePair(fromTicker: unknown, toTicker: unknown): { from: Cur
 export function parseAmount(input: unknown, currency: Currency): Dec {
   const text = typeof input === "number" && Number.isFinite(input) ? String(input) : input;
   const amount = typeof text === "string" ? parseDecimal(text.trim()) : null;
-  if (!amount || amount.lte(0))
-    throw new AppError("INVALID_AMOUNT", "The amount must be a positive decimal number, e.g. \"0.5\".");
+  if (!amount || amount.lte(0)) throw new AppError("INVALID_AMOUNT", 'The amount must be a positive decimal number, e.g. "0.5".');
   if (amount.decimalPlaces() > currency.precision)
     throw new AppError("INVALID_AMOUNT", `${currency.ticker} amounts have at most ${currency.precision} decimal places.`);
   return amount;
@@ -37,8 +36,16 @@ export async function getTermsWithinLimits(from: Currency, to: Currency, amount:
   const terms = await getEngine().getPairTerms(from, to, ctx);
   const limits = { minAmount: num(terms.minAmount), maxAmount: num(terms.maxAmount) };
   if (amount.lt(terms.minAmount))
-    throw new AppError("AMOUNT_TOO_LOW", `The minimum for ${from.ticker} -> ${to.ticker} is ${formatAmount(terms.minAmount)} ${from.ticker}.`, limits);
+    throw new AppError(
+      "AMOUNT_TOO_LOW",
+      `The minimum for ${from.ticker} -> ${to.ticker} is ${formatAmount(terms.minAmount)} ${from.ticker}.`,
+      limits,
+    );
   if (amount.gt(terms.maxAmount))
-    throw new AppError("AMOUNT_TOO_HIGH", `The maximum for ${from.ticker} -> ${to.ticker} is ${formatAmount(terms.maxAmount)} ${from.ticker}.`, limits);
+    throw new AppError(
+      "AMOUNT_TOO_HIGH",
+      `The maximum for ${from.ticker} -> ${to.ticker} is ${formatAmount(terms.maxAmount)} ${from.ticker}.`,
+      limits,
+    );
   return terms;
 }

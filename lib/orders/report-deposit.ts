@@ -18,7 +18,10 @@ export async function reportSandboxDeposit(
   const now = opts.now ?? new Date();
   const order = await getOrderForCaller(db, { orderId: opts.orderId, caller: opts.caller });
   if (order.status !== "waiting" || order.expiresAt <= now)
-    throw new AppError("INVALID_ORDER_STATE", `A deposit can only be reported for a waiting order; this one is ${order.status === "waiting" ? "expired" : order.status}.`);
+    throw new AppError(
+      "INVALID_ORDER_STATE",
+      `A deposit can only be reported for a waiting order; this one is ${order.status === "waiting" ? "expired" : order.status}.`,
+    );
   const from = getCurrency(order.fromCurrency);
   const amount = opts.amount == null ? order.fromAmount : formatAmount(parseAmount(opts.amount, from!));
   const updated = await applyStep(db, order, engine.depositStep(order, amount), now);

@@ -6,7 +6,6 @@ export type OrderState = (typeof ORDER_STATES)[number];
 
 const HAPPY_PATH: OrderState[] = ["waiting", "confirming", "exchanging", "sending", "finished"];
 
-export const isOrderState = (s: string): s is OrderState => (ORDER_STATES as readonly string[]).includes(s);
 export const isFinal = (s: OrderState) => s === "finished" || s === "failed";
 
 export function nextOnHappyPath(s: OrderState): OrderState | null {

@@ -1,9 +1,9 @@
 import {
+  type RateLimiterAbstract,
   RateLimiterMemory,
   RateLimiterPostgres,
   RateLimiterRedis,
-  RateLimiterRes,
-  type RateLimiterAbstract,
+  type RateLimiterRes,
 } from "rate-limiter-flexible";
 import { getConfig } from "@/lib/config";
 import { AppError } from "@/lib/errors";
@@ -98,22 +98,23 @@ async function limiters(): Promise<Limiters> {
     const ready = build();
     const pending = { ready: ready.then(() => {}) } as Limiters;
     g.__resellerLimiters = pending;
-    Object.assign(pending, await ready.catch((e) => {
-      g.__resellerLimiters = undefined;
-      throw e;
-    }));
+    Object.assign(
+      pending,
+      await ready.catch((e) => {
+        g.__resellerLimiters = undefined;
+        throw e;
+      }),
+    );
   }
   await g.__resellerLimiters.ready;
   return g.__resellerLimiters;
 }
 
-/** Tests change limits between servers in one process; this drops the old counters. */
-export function resetLimitersForTests() {
-  g.__resellerLimiters = undefined;
-}
-
 const isLimiterRes = (e: unknown): e is RateLimiterRes =>
-  typeof e === "object" && e !== null && typeof (e as RateLimiterRes).msBeforeNext === "number" && typeof (e as RateLimiterRes).remainingPoints === "number";
+  typeof e === "object" &&
+  e !== null &&
+  typeof (e as RateLimiterRes).msBeforeNext === "number" &&
+  typeof (e as RateLimiterRes).remainingPoints === "number";
 
 function stateOf(policy: Policy, r: RateLimiterRes): LimitState {
   return { policy, remaining: Math.max(0, r.remainingPoints), resetSec: Math.max(1, Math.ceil(r.msBeforeNext / 1000)) };
@@ -143,7 +144,12 @@ function limited(code: "RATE_LIMITED" | "DAILY_LIMIT_EXCEEDED", state: LimitStat
     code === "RATE_LIMITED"
       ? `Too many requests: the limit is ${state.policy.limit} per minute. Retry in ${state.resetSec} s.`
       : `The keyless tier allows ${state.policy.limit} orders a day. Retry in ${state.resetSec} s, or use an API key.`;
-  return new AppError(code, message, { retryAfter: state.resetSec }, { ...rateLimitHeaders(states), "Retry-After": String(state.resetSec) });
+  return new AppError(
+    code,
+    message,
+    { retryAfter: state.resetSec },
+    { ...rateLimitHeaders(states), "Retry-After": String(state.resetSec) },
+  );
 }
 
 export type Identity = { kind: "key"; apiKeyId: string } | { kind: "ip"; ip: string };
@@ -171,7 +177,14 @@ export async function limitKeylessCreation(ip: string, prior: LimitState[]) {
   const r = await consume(l.publicDay, l.policies.publicDay, ip);
   const states = [...prior, r.state];
   if (!r.ok) throw limited("DAILY_LIMIT_EXCEEDED", r.state, states);
-  return { states, refund: () => l.publicDay.reward(ip, 1).then(() => {}, () => {}) };
+  return {
+    states,
+    refund: () =>
+      l.publicDay.reward(ip, 1).then(
+        () => {},
+        () => {},
+      ),
+  };
 }
 
 /** Sign-in nonces per client IP: issuing one writes a row, so it is limited like an API call. */

@@ -1,6 +1,6 @@
 import { getAddress, isAddress } from "viem";
-import type { Db, Reseller } from "@/lib/db/client";
 import { getConfig } from "@/lib/config";
+import type { Db, Reseller } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 import { newId } from "@/lib/ids";
 

@@ -54,7 +54,8 @@ describe("extra IDs", () => {
   });
 
   it("text memos reject control characters, lone surrogates and surrounding whitespace", () => {
-    for (const bad of ["a\u0000b", "line\nbreak", "\ud800", " lead", "trail ", ""]) expect(validateExtraId(c("atom"), bad), JSON.stringify(bad)).toBe(false);
+    for (const bad of ["a\u0000b", "line\nbreak", "\ud800", " lead", "trail ", ""])
+      expect(validateExtraId(c("atom"), bad), JSON.stringify(bad)).toBe(false);
   });
 
   it("currencies without extra IDs reject every value", () => {

@@ -17,7 +17,7 @@ describe("registry cases behind the HTTP tests", () => {
 
   it("XRP: valid address accepted, one corrupted character rejected", () => {
     expect(validateAddress(xrp, XRP_ADDR)).toBe(true);
-    expect(validateAddress(xrp, XRP_ADDR.slice(0, 10) + "X" + XRP_ADDR.slice(11))).toBe(false);
+    expect(validateAddress(xrp, `${XRP_ADDR.slice(0, 10)}X${XRP_ADDR.slice(11)}`)).toBe(false);
     expect(validateAddress(xrp, "rGWrZyQqhTp9Xu7G5Pkayo7bXjH4k4QYpg")).toBe(false);
   });
 
@@ -33,7 +33,7 @@ describe("registry cases behind the HTTP tests", () => {
   it("BCH CashAddr with one changed character is rejected", () => {
     expect(validateAddress(bch, BCH_ADDR)).toBe(true);
     expect(validateAddress(bch, BCH_ADDR.replace("qpm2", "qpm3"))).toBe(false);
-    expect(validateAddress(bch, BCH_ADDR.slice(0, -1) + "b")).toBe(false);
+    expect(validateAddress(bch, `${BCH_ADDR.slice(0, -1)}b`)).toBe(false);
   });
 
   it("a Kusama address is rejected as DOT and accepted as KSM", () => {

@@ -92,7 +92,7 @@ describe("generated addresses", () => {
     for (const c of reps) {
       expect(validateAddress(c, "")).toBe(false);
       expect(validateAddress(c, null as unknown as string)).toBe(false);
-      expect(validateAddress(c, " " + generateAddress(c).address)).toBe(false);
+      expect(validateAddress(c, ` ${generateAddress(c).address}`)).toBe(false);
     }
   });
 });

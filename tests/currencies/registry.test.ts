@@ -3,12 +3,12 @@ import DecimalBase from "decimal.js";
 import { describe, expect, it } from "vitest";
 import { buildRecords, type PriceSnapshot, type SourceEntry } from "../../lib/currencies/build";
 import data from "../../lib/currencies/data/currencies.json";
-import snapshot from "../../lib/currencies/data/prices-snapshot.json";
 import source from "../../lib/currencies/data/currencies.source.json";
+import snapshot from "../../lib/currencies/data/prices-snapshot.json";
+import { getExtraIdValidator } from "../../lib/currencies/extra-id";
 import { FAMILY_MAP } from "../../lib/currencies/families/index";
 import { FAMILIES, getCurrency, getCurrencyMeta, listCurrencies, validateExtraId } from "../../lib/currencies/index";
 import { computeLimits, MAX_USD, MIN_USD } from "../../lib/currencies/limits";
-import { getExtraIdValidator } from "../../lib/currencies/extra-id";
 
 const currencies = listCurrencies();
 const Decimal = DecimalBase.clone({ precision: 60 });
@@ -76,8 +76,10 @@ describe("registry invariants", () => {
 
   it("USDT and USDC are listed on the major networks, each with its own ticker", () => {
     const nets = (sym: string) => new Set(currencies.filter((c) => c.symbol === sym && c.isAvailable).map((c) => c.network));
-    for (const n of ["ethereum", "tron", "bsc", "solana", "polygon", "arbitrum", "avaxc", "ton"]) expect(nets("USDT").has(n), `USDT ${n}`).toBe(true);
-    for (const n of ["ethereum", "solana", "bsc", "polygon", "arbitrum", "base", "avaxc", "stellar", "optimism"]) expect(nets("USDC").has(n), `USDC ${n}`).toBe(true);
+    for (const n of ["ethereum", "tron", "bsc", "solana", "polygon", "arbitrum", "avaxc", "ton"])
+      expect(nets("USDT").has(n), `USDT ${n}`).toBe(true);
+    for (const n of ["ethereum", "solana", "bsc", "polygon", "arbitrum", "base", "avaxc", "stellar", "optimism"])
+      expect(nets("USDC").has(n), `USDC ${n}`).toBe(true);
   });
 
   it("retired networks are listed as unavailable", () => {
@@ -103,8 +105,12 @@ describe("limits", () => {
     for (const c of currencies) {
       const o = src.get(c.ticker)!.limits;
       const p = new Decimal(c.priceUsd);
-      const min = new Decimal(o?.minAmount ?? new Decimal(o?.minUsd ?? MIN_USD).div(p).toDecimalPlaces(c.precision, DecimalBase.ROUND_CEIL));
-      const max = new Decimal(o?.maxAmount ?? new Decimal(o?.maxUsd ?? MAX_USD).div(p).toDecimalPlaces(c.precision, DecimalBase.ROUND_FLOOR));
+      const min = new Decimal(
+        o?.minAmount ?? new Decimal(o?.minUsd ?? MIN_USD).div(p).toDecimalPlaces(c.precision, DecimalBase.ROUND_CEIL),
+      );
+      const max = new Decimal(
+        o?.maxAmount ?? new Decimal(o?.maxUsd ?? MAX_USD).div(p).toDecimalPlaces(c.precision, DecimalBase.ROUND_FLOOR),
+      );
       expect(c.minAmount, c.ticker).toBe(min.toFixed(c.precision));
       expect(c.maxAmount, c.ticker).toBe(max.toFixed(c.precision));
       // the floor really is worth at least the USD floor, the cap at most the USD cap

@@ -2,10 +2,10 @@
 // accepted; every single-character substitution in the checksummed part rejected (checksum
 // families); testnet / wrong-network encodings rejected.
 import { describe, expect, it } from "vitest";
-import { getFamily, FAMILY_MAP } from "../../lib/currencies/families/index";
+import { FAMILY_MAP, getFamily } from "../../lib/currencies/families/index";
 import { listCurrencies } from "../../lib/currencies/index";
-import { VECTORS, WRONG_NETWORK } from "../../lib/currencies/vectors";
 import { singleCharVariants, variantSpec } from "../../lib/currencies/variants";
+import { VECTORS, WRONG_NETWORK } from "../../lib/currencies/vectors";
 
 const usedFamilies = new Set(listCurrencies().map((c) => c.family));
 let variantsRun = 0;
@@ -67,7 +67,11 @@ describe("address vectors", () => {
   });
 
   it("checksum families with a currency have at least two real mainnet vectors (known gaps listed)", () => {
-    const KNOWN_GAPS = new Set(Object.entries(VECTORS).filter(([, v]) => v.valid.length < 2).map(([k]) => k));
+    const KNOWN_GAPS = new Set(
+      Object.entries(VECTORS)
+        .filter(([, v]) => v.valid.length < 2)
+        .map(([k]) => k),
+    );
     for (const fam of usedFamilies) {
       const v = VECTORS[fam];
       if (v.valid.length >= 2) continue;

@@ -22,11 +22,17 @@ describe("migrations", () => {
     const db = await createDatabase("sqlite");
     try {
       const first = await migrate(db.url);
-      const dirs = fs.readdirSync("prisma/migrations/sqlite").filter((d) => !d.endsWith(".toml")).sort();
+      const dirs = fs
+        .readdirSync("prisma/migrations/sqlite")
+        .filter((d) => !d.endsWith(".toml"))
+        .sort();
       expect(first.applied).toEqual(dirs);
       expect((await migrate(db.url)).applied).toEqual([]);
       const s = new Database(db.url.slice("file:".length), { readonly: true });
-      const rows = s.prepare(`SELECT migration_name, checksum FROM _prisma_migrations`).all() as { migration_name: string; checksum: string }[];
+      const rows = s.prepare(`SELECT migration_name, checksum FROM _prisma_migrations`).all() as {
+        migration_name: string;
+        checksum: string;
+      }[];
       s.close();
       // Prisma's own bookkeeping: sha256 of migration.sql, so the Prisma CLI could take over.
       for (const r of rows) {
@@ -43,7 +49,12 @@ describe("migrations", () => {
     try {
       const results = await Promise.all([1, 2, 3, 4].map(() => migrate(db.url)));
       const applied = results.flatMap((r) => r.applied);
-      expect(applied.sort()).toEqual(fs.readdirSync("prisma/migrations/postgresql").filter((d) => !d.endsWith(".toml")).sort());
+      expect(applied.sort()).toEqual(
+        fs
+          .readdirSync("prisma/migrations/postgresql")
+          .filter((d) => !d.endsWith(".toml"))
+          .sort(),
+      );
     } finally {
       await db.drop();
     }

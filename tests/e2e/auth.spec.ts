@@ -79,13 +79,25 @@ test("messages for another domain, URI or chain, bad signatures and unknown nonc
   };
 
   const cases: [string, () => Promise<{ message: string; signature: string }>, string][] = [
-    ["another domain", async () => sign({ nonce: await freshNonce(baseURL!), domain: "evil.example", uri: "https://evil.example" }), "WRONG_DOMAIN"],
+    [
+      "another domain",
+      async () => sign({ nonce: await freshNonce(baseURL!), domain: "evil.example", uri: "https://evil.example" }),
+      "WRONG_DOMAIN",
+    ],
     ["same domain, another port", async () => sign({ nonce: await freshNonce(baseURL!), domain: `${origin.hostname}:1` }), "WRONG_DOMAIN"],
-    ["right domain, URI elsewhere", async () => sign({ nonce: await freshNonce(baseURL!), uri: "https://evil.example/login" }), "WRONG_URI"],
+    [
+      "right domain, URI elsewhere",
+      async () => sign({ nonce: await freshNonce(baseURL!), uri: "https://evil.example/login" }),
+      "WRONG_URI",
+    ],
     ["another chain", async () => sign({ nonce: await freshNonce(baseURL!), chainId: 5 }), "WRONG_CHAIN"],
     ["a nonce the server never issued", async () => sign({ nonce: "0123456789abcdef0123456789abcdef" }), "NONCE_INVALID"],
     ["signed by another key", async () => sign({ nonce: await freshNonce(baseURL!) }, newWallet()), "BAD_SIGNATURE"],
-    ["an old message", async () => sign({ nonce: await freshNonce(baseURL!), issuedAt: new Date(Date.now() - 60 * 60_000) }), "MESSAGE_EXPIRED"],
+    [
+      "an old message",
+      async () => sign({ nonce: await freshNonce(baseURL!), issuedAt: new Date(Date.now() - 60 * 60_000) }),
+      "MESSAGE_EXPIRED",
+    ],
     [
       "text appended after the signed fields",
       async () => {

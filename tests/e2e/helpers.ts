@@ -1,6 +1,6 @@
-import { expect, request as pwRequest, type APIRequestContext, type Page } from "@playwright/test";
-import { hexToString, isHex, type Hex } from "viem";
-import { generatePrivateKey, privateKeyToAccount, type PrivateKeyAccount } from "viem/accounts";
+import { type APIRequestContext, expect, type Page, request as pwRequest } from "@playwright/test";
+import { type Hex, hexToString, isHex } from "viem";
+import { generatePrivateKey, type PrivateKeyAccount, privateKeyToAccount } from "viem/accounts";
 
 // Test helpers. Nothing here stubs the product: the wallet signs with a real secp256k1
 // key (viem), the server verifies it, and the API is called over HTTP.

@@ -1,5 +1,15 @@
 import { expect, test } from "@playwright/test";
-import { apiContext, createKeyInUi, createOrder, driveToFinished, ethAddress, keyHeader, newWallet, setMarkupInUi, signIn } from "./helpers";
+import {
+  apiContext,
+  createKeyInUi,
+  createOrder,
+  driveToFinished,
+  ethAddress,
+  keyHeader,
+  newWallet,
+  setMarkupInUi,
+  signIn,
+} from "./helpers";
 
 // Everything in the dashboard is scoped to the signed-in wallet.
 

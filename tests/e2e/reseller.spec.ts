@@ -1,5 +1,5 @@
+import { expect, type Page, test } from "@playwright/test";
 import Decimal from "decimal.js";
-import { expect, test, type Page } from "@playwright/test";
 import {
   apiContext,
   createKeyInUi,
@@ -101,6 +101,7 @@ test("an order made with the key, driven to finished, shows in Orders and its pr
   for (const s of ["waiting", "confirming", "exchanging", "sending", "finished"])
     await expect(page.locator(`[data-testid="timeline"] [data-step="${s}"]`)).toHaveAttribute("data-reached", "true");
   await expect(page.getByTestId("order-markup")).toHaveText("150 bps (1.5%)");
+  // biome-ignore lint/performance/useDomNodeTextContent: Playwright's innerText is the rendered text, not the DOM property
   const profitText = (await page.getByTestId("order-profit").innerText()).replace(/,/g, "");
   const profit = new Decimal(profitText.split(" ")[0]);
   expect(profitText).toMatch(/ ETH$/);

@@ -1,5 +1,16 @@
-import { expect, test, type Page } from "@playwright/test";
-import { apiContext, createKeyInUi, injectWallet, createOrder, driveToFinished, ethAddress, keyHeader, newWallet, setMarkupInUi, signIn } from "./helpers";
+import { expect, type Page, test } from "@playwright/test";
+import {
+  apiContext,
+  createKeyInUi,
+  createOrder,
+  driveToFinished,
+  ethAddress,
+  injectWallet,
+  keyHeader,
+  newWallet,
+  setMarkupInUi,
+  signIn,
+} from "./helpers";
 
 // Captures every page into docs/screenshots/ (README material), with an account that has
 // keys and orders in several states, at desktop width and at phone width (390x844). At
@@ -13,7 +24,10 @@ async function shoot(page: Page, name: string) {
 }
 
 async function noSidewaysScroll(page: Page) {
-  const { scrollWidth, innerWidth } = await page.evaluate(() => ({ scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth }));
+  const { scrollWidth, innerWidth } = await page.evaluate(() => ({
+    scrollWidth: document.documentElement.scrollWidth,
+    innerWidth: window.innerWidth,
+  }));
   expect(scrollWidth, `${page.url()} scrolls sideways at ${innerWidth}px`).toBeLessThanOrEqual(innerWidth);
 }
 
@@ -52,14 +66,17 @@ test("screenshots of every page, desktop and phone", async ({ browser, baseURL }
   const failing = await createOrder(api, key, { from: "eth", to: "usdc", amount: "0.5", address: ethAddress() });
   await api.post(`/api/v1/sandbox/exchange/${failing.id}/deposit`, { headers: keyHeader(key), data: { amount: "0.001" } });
   await expect
-    .poll(async () => ((await (await api.get(`/api/v1/exchange/${failing.id}`, { headers: keyHeader(key) })).json()) as { status: string }).status)
+    .poll(
+      async () =>
+        ((await (await api.get(`/api/v1/exchange/${failing.id}`, { headers: keyHeader(key) })).json()) as { status: string }).status,
+    )
     .toBe("failed");
   const waiting = await createOrder(api, key, { from: "btc", to: "eth", amount: "0.03", address: ethAddress() });
 
   const pages: [string, string][] = [
     ["overview", "/dashboard"],
     ["orders", "/dashboard/orders"],
-    ["order-detail", `/dashboard/orders/${(await firstFinished(page))}`],
+    ["order-detail", `/dashboard/orders/${await firstFinished(page)}`],
     ["order-detail-waiting", `/dashboard/orders/${waiting.id}`],
     ["order-detail-failed", `/dashboard/orders/${failing.id}`],
     ["keys", "/dashboard/keys"],

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { listCurrencies } from "@/lib/currencies";
 import { ERROR_STATUS, type ErrorCode } from "@/lib/errors";
-import { addressFor, api, type ApiResponse, isErrorShape, makeReseller, newIp } from "../support/api";
+import { type ApiResponse, addressFor, api, isErrorShape, makeReseller, newIp } from "../support/api";
 
 // One HTTP test per error code: status, code and shape. The last test fails when a code is
 // added to lib/errors.ts without a case here (or a named home elsewhere).

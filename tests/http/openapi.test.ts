@@ -23,9 +23,11 @@ describe("GET /api/v1/openapi.json", () => {
     expect(names).toEqual(["amount", "from", "fromAmount", "fromCurrency", "to", "toCurrency"]);
     // Every public error code is named in some documented response.
     const text = JSON.stringify(doc.paths);
-    for (const code of (Object.keys(ERROR_STATUS) as ErrorCode[]).filter((c) => !DASHBOARD_ONLY_CODES.includes(c))) expect(text).toContain(code);
+    for (const code of (Object.keys(ERROR_STATUS) as ErrorCode[]).filter((c) => !DASHBOARD_ONLY_CODES.includes(c)))
+      expect(text).toContain(code);
     // Every $ref resolves.
-    for (const m of JSON.stringify(doc).matchAll(/"\$ref":"#\/components\/(\w+)\/(\w+)"/g)) expect(doc.components[m[1]][m[2]], m[0]).toBeDefined();
+    for (const m of JSON.stringify(doc).matchAll(/"\$ref":"#\/components\/(\w+)\/(\w+)"/g))
+      expect(doc.components[m[1]][m[2]], m[0]).toBeDefined();
   });
 
   it("is also served under the /v1 alias", async () => {

@@ -18,7 +18,13 @@ describe("a whole order, estimate to finished", () => {
       body: { from: "btc", to: "eth", amount: "0.05", address: payout, refundAddress: addressFor("btc") },
     });
     expect(created.status).toBe(201);
-    expect(created.body).toMatchObject({ status: "waiting", fromCurrency: "btc", toCurrency: "eth", payoutAddress: payout, payinExtraId: null });
+    expect(created.body).toMatchObject({
+      status: "waiting",
+      fromCurrency: "btc",
+      toCurrency: "eth",
+      payoutAddress: payout,
+      payinExtraId: null,
+    });
     // The order pays out exactly what the estimate said a moment before.
     expect(created.body.toAmount).toBe(est.body.toAmount);
     const id = created.body.id;
@@ -55,7 +61,10 @@ describe("a whole order, estimate to finished", () => {
     const { key } = await makeReseller({ markupBps: 100 });
     const refundAddress = addressFor("ltc");
     const est = await api("/estimate?from=ltc&to=eth&amount=5", { key });
-    const created = await api("/exchange", { key, body: { from: "ltc", to: "eth", amount: "5", address: addressFor("eth"), refundAddress } });
+    const created = await api("/exchange", {
+      key,
+      body: { from: "ltc", to: "eth", amount: "5", address: addressFor("eth"), refundAddress },
+    });
     expect(created.status).toBe(201);
     const tooLittle = new D(est.body.minAmount).div(2).toDecimalPlaces(8).toFixed();
     const dep = await api(`/sandbox/exchange/${created.body.id}/deposit`, { key, body: { amount: tooLittle } });

@@ -1,6 +1,6 @@
 import { describe, expect, inject, it } from "vitest";
-import { createDatabase, startServer } from "../support/server";
 import { addressFor, api, makeReseller, newIp } from "../support/api";
+import { createDatabase, startServer } from "../support/server";
 
 describe("rate limits (spec section 8)", () => {
   it("the 61st keyless request in a minute gets 429 with Retry-After and RateLimit headers", async () => {

@@ -55,13 +55,17 @@ describe("the registry behind POST /exchange", () => {
       body: { from: "xrp", to: "btc", amount: "100", address: addressFor("btc"), refundAddress: XRP, refundExtraId: "4294967296" },
     });
     expect(fromXrp.body.error.code).toBe("INVALID_REFUND_EXTRA_ID");
-    const refundWrongChain = await api("/exchange", { body: { from: "xrp", to: "btc", amount: "100", address: addressFor("btc"), refundAddress: BCH } });
+    const refundWrongChain = await api("/exchange", {
+      body: { from: "xrp", to: "btc", amount: "100", address: addressFor("btc"), refundAddress: BCH },
+    });
     expect(refundWrongChain.body.error.code).toBe("INVALID_REFUND_ADDRESS");
   });
 
   it("every payinAddress handed out passes its own currency's validator (sampled over the registry)", async () => {
     const { getCurrency, validateAddress } = await import("@/lib/currencies");
-    const sources = listCurrencies().filter((c) => c.isAvailable && c.ticker !== "btc").slice(0, 25);
+    const sources = listCurrencies()
+      .filter((c) => c.isAvailable && c.ticker !== "btc")
+      .slice(0, 25);
     for (const c of sources) {
       const r = await api("/exchange", { body: { from: c.ticker, to: "btc", amount: c.minAmount, address: addressFor("btc") } });
       expect(r.status, `${c.ticker}: ${r.text}`).toBe(201);
@@ -74,8 +78,13 @@ describe("the registry behind POST /exchange", () => {
     const r = await api("/currencies");
     expect(r.body.currencies.length).toBe(listCurrencies().length);
     expect(r.body.currencies.length).toBeGreaterThan(180);
-    expect(r.body.currencies.find((c: { ticker: string }) => c.ticker === "bnbbep2")).toMatchObject({ isAvailable: false, hasExtraId: true });
-    const usdt = r.body.currencies.filter((c: { ticker: string }) => c.ticker.startsWith("usdt")).map((c: { network: string }) => c.network);
+    expect(r.body.currencies.find((c: { ticker: string }) => c.ticker === "bnbbep2")).toMatchObject({
+      isAvailable: false,
+      hasExtraId: true,
+    });
+    const usdt = r.body.currencies
+      .filter((c: { ticker: string }) => c.ticker.startsWith("usdt"))
+      .map((c: { network: string }) => c.network);
     expect(new Set(usdt).size).toBe(usdt.length);
     expect(usdt.length).toBeGreaterThanOrEqual(8);
   });

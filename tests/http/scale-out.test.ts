@@ -1,8 +1,8 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { describe, expect, inject, it } from "vitest";
 import { createDb } from "@/lib/db/client";
-import { ROOT, TEST_ENV, createDatabase, startServer } from "../support/server";
 import { addressFor, newIp, sleep } from "../support/api";
+import { createDatabase, ROOT, startServer, TEST_ENV } from "../support/server";
 
 // Production shape: app instances without an in-process worker, and separate worker
 // processes, several at once, on one database.
@@ -22,9 +22,14 @@ describe("scale-out", () => {
     const workers: ChildProcess[] = [];
     try {
       const post = (path: string, body: unknown) =>
-        fetch(`${server.baseUrl}/api/v1${path}`, { method: "POST", headers: { "content-type": "application/json", "x-forwarded-for": newIp() }, body: JSON.stringify(body) }).then((r) => r.json());
+        fetch(`${server.baseUrl}/api/v1${path}`, {
+          method: "POST",
+          headers: { "content-type": "application/json", "x-forwarded-for": newIp() },
+          body: JSON.stringify(body),
+        }).then((r) => r.json());
       const orders = [];
-      for (let i = 0; i < 5; i++) orders.push(await post("/exchange", { from: "btc", to: "eth", amount: "0.01", address: addressFor("eth") }));
+      for (let i = 0; i < 5; i++)
+        orders.push(await post("/exchange", { from: "btc", to: "eth", amount: "0.01", address: addressFor("eth") }));
       for (const o of orders) expect((await post(`/sandbox/exchange/${o.id}/deposit`, {})).status).toBe("confirming");
       await sleep(600);
       const conn = createDb(db.url);

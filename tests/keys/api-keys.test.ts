@@ -71,6 +71,7 @@ describe("resellers", () => {
     const r = await getOrCreateReseller(db, { walletAddress: "0x0000000000000000000000000000000000000005" });
     expect((await setMarkup(db, { resellerId: r.id, markupBps: 1000 })).markupBps).toBe(1000);
     expect((await setMarkup(db, { resellerId: r.id, markupBps: 0 })).markupBps).toBe(0);
-    for (const bad of [-1, 1001, 1.5, Number.NaN]) expect(await code(setMarkup(db, { resellerId: r.id, markupBps: bad }))).toBe("INVALID_MARKUP");
+    for (const bad of [-1, 1001, 1.5, Number.NaN])
+      expect(await code(setMarkup(db, { resellerId: r.id, markupBps: bad }))).toBe("INVALID_MARKUP");
   });
 });

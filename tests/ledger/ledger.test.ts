@@ -1,8 +1,8 @@
-import fc from "fast-check";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import fc from "fast-check";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDb, type Db } from "@/lib/db/client";
 import { migrate } from "@/lib/db/migrate";
 import { getBalances, recordPendingProfit, reverseProfit, settleProfit, sumBalances } from "@/lib/ledger/ledger";
@@ -12,21 +12,27 @@ describe("sumBalances", () => {
   it("sums exactly where floats would not", () => {
     const entries = Array.from({ length: 10 }, () => ({ currency: "eth", bucket: "available", amount: "0.1" }));
     expect(sumBalances(entries)).toEqual([{ currency: "eth", pending: "0", available: "1" }]);
-    expect(sumBalances([{ currency: "eth", bucket: "pending", amount: "123456789.123456789012345678" }])[0].pending).toBe("123456789.123456789012345678");
+    expect(sumBalances([{ currency: "eth", bucket: "pending", amount: "123456789.123456789012345678" }])[0].pending).toBe(
+      "123456789.123456789012345678",
+    );
   });
 
   it("property: each balance equals the exact sum of its entries, per currency and bucket", () => {
     const entry = fc.record({
       currency: fc.constantFrom("btc", "eth", "xmr"),
       bucket: fc.constantFrom("pending", "available"),
-      amount: fc.tuple(fc.bigInt({ min: -(10n ** 20n), max: 10n ** 20n }), fc.integer({ min: 0, max: 18 })).map(([n, s]) => new D(n.toString()).div(new D(10).pow(s)).toFixed()),
+      amount: fc
+        .tuple(fc.bigInt({ min: -(10n ** 20n), max: 10n ** 20n }), fc.integer({ min: 0, max: 18 }))
+        .map(([n, s]) => new D(n.toString()).div(new D(10).pow(s)).toFixed()),
     });
     fc.assert(
       fc.property(fc.array(entry, { maxLength: 60 }), (entries) => {
         const balances = sumBalances(entries);
         for (const b of balances)
           for (const bucket of ["pending", "available"] as const) {
-            const sum = entries.filter((e) => e.currency === b.currency && e.bucket === bucket).reduce((s, e) => s.plus(e.amount), new D(0));
+            const sum = entries
+              .filter((e) => e.currency === b.currency && e.bucket === bucket)
+              .reduce((s, e) => s.plus(e.amount), new D(0));
             expect(new D(b[bucket]).eq(sum)).toBe(true);
           }
         expect(balances.map((b) => b.currency)).toEqual([...new Set(entries.map((e) => e.currency))].sort());
@@ -53,8 +59,21 @@ describe("ledger postings on a real database (SQLite)", () => {
   const makeOrder = async (id: string) =>
     db.order.create({
       data: {
-        id, resellerId: "r1", fromCurrency: "btc", toCurrency: "xmr", fromAmount: "1", rate: "1", rawToAmount: "50", toAmount: "49.25",
-        platformFeeBps: 25, markupBps: 150, profit: "0.75", payinAddress: "x", payoutAddress: "y", status: "waiting", expiresAt: new Date(),
+        id,
+        resellerId: "r1",
+        fromCurrency: "btc",
+        toCurrency: "xmr",
+        fromAmount: "1",
+        rate: "1",
+        rawToAmount: "50",
+        toAmount: "49.25",
+        platformFeeBps: 25,
+        markupBps: 150,
+        profit: "0.75",
+        payinAddress: "x",
+        payoutAddress: "y",
+        status: "waiting",
+        expiresAt: new Date(),
       },
     });
 

@@ -5,7 +5,8 @@ import { num, stringifyJson } from "@/lib/money/json-number";
 describe("decimal helpers", () => {
   it("parses plain decimals only", () => {
     for (const ok of ["0", "1", "0.5", "123.000000000000000001", "10"]) expect(parseDecimal(ok)?.toFixed()).toBe(new D(ok).toFixed());
-    for (const bad of ["", "-1", "+1", "1e5", "0x10", ".5", "1.", "01", " 1", "1,5", "NaN", "Infinity", "1".repeat(31)]) expect(parseDecimal(bad)).toBeNull();
+    for (const bad of ["", "-1", "+1", "1e5", "0x10", ".5", "1.", "01", " 1", "1,5", "NaN", "Infinity", "1".repeat(31)])
+      expect(parseDecimal(bad)).toBeNull();
   });
 
   it("formats without exponent or trailing zeros", () => {

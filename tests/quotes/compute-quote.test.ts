@@ -31,8 +31,12 @@ describe("markup math", () => {
     expect(() => applyRate(new D(1), new D(1), 8, 1.5)).toThrow(RangeError);
   });
 
-  const amount = fc.tuple(fc.bigInt({ min: 1n, max: 10n ** 14n }), fc.integer({ min: 0, max: 8 })).map(([n, s]) => new D(n.toString()).div(new D(10).pow(s)));
-  const rate = fc.tuple(fc.bigInt({ min: 1n, max: 10n ** 20n }), fc.integer({ min: 0, max: 16 })).map(([n, s]) => new D(n.toString()).div(new D(10).pow(s)));
+  const amount = fc
+    .tuple(fc.bigInt({ min: 1n, max: 10n ** 14n }), fc.integer({ min: 0, max: 8 }))
+    .map(([n, s]) => new D(n.toString()).div(new D(10).pow(s)));
+  const rate = fc
+    .tuple(fc.bigInt({ min: 1n, max: 10n ** 20n }), fc.integer({ min: 0, max: 16 }))
+    .map(([n, s]) => new D(n.toString()).div(new D(10).pow(s)));
 
   it("property: keyed toAmount = floor(keyless toAmount * (1 - bps/10000)); profit = raw - toAmount >= 0; exact", () => {
     fc.assert(

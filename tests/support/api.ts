@@ -29,7 +29,15 @@ export function newIp(): string {
 
 export async function api<T = any>(
   path: string,
-  opts: { method?: string; body?: unknown; rawBody?: string; key?: string; ip?: string; headers?: Record<string, string>; prefix?: string } = {},
+  opts: {
+    method?: string;
+    body?: unknown;
+    rawBody?: string;
+    key?: string;
+    ip?: string;
+    headers?: Record<string, string>;
+    prefix?: string;
+  } = {},
 ): Promise<ApiResponse<T>> {
   const headers: Record<string, string> = { "x-forwarded-for": opts.ip ?? newIp(), ...(opts.headers ?? {}) };
   if (opts.key !== undefined) headers["x-api-key"] = opts.key;

@@ -1,7 +1,6 @@
 import type { TestProject } from "vitest/node";
 import { createDatabase, startServer } from "./server";
 
-
 /** Global setup body shared by the SQLite and PostgreSQL projects. */
 export function globalServer(kind: "sqlite" | "postgres") {
   return async (project: TestProject) => {

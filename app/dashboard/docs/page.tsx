@@ -20,7 +20,13 @@ export default async function DocsPage() {
           <>
             A handful of calls take a customer from a price to a finished exchange. Everything below uses this server&apos;s base URL and
             your own key; the full contract is in the{" "}
-            <a className="font-medium text-indigo-700 hover:underline" href={d.openApiUrl} target="_blank" rel="noreferrer" data-testid="openapi-link">
+            <a
+              className="font-medium text-indigo-700 hover:underline"
+              href={d.openApiUrl}
+              target="_blank"
+              rel="noreferrer"
+              data-testid="openapi-link"
+            >
               OpenAPI document
             </a>
             .
@@ -31,17 +37,20 @@ export default async function DocsPage() {
         <div className="min-w-0 space-y-6 lg:col-span-2">
           <Step n={1} title="Set your base URL and key">
             <p>
-              Create a key on the <TextLink href="/dashboard/keys">API keys</TextLink> page and keep it on your server, never in a
-              browser or app bundle.
+              Create a key on the <TextLink href="/dashboard/keys">API keys</TextLink> page and keep it on your server, never in a browser
+              or app bundle.
             </p>
             <CodeBlock label="Environment" code={`export BASE_URL=${d.baseUrl}\nexport API_KEY=rsk_live_...   # your key`} />
           </Step>
           <Step n={2} title="Get an estimate">
             <p>
-              <code>toAmount</code> already includes your markup; <code>fee</code> is the total the customer pays (platform fee plus
-              your markup). The estimate holds until <code>validUntil</code>.
+              <code>toAmount</code> already includes your markup; <code>fee</code> is the total the customer pays (platform fee plus your
+              markup). The estimate holds until <code>validUntil</code>.
             </p>
-            <CodeBlock label="Estimate" code={`curl -s "$BASE_URL/estimate?from=${ex.from}&to=${ex.to}&amount=${ex.amount}" \\\n  ${key}`} />
+            <CodeBlock
+              label="Estimate"
+              code={`curl -s "$BASE_URL/estimate?from=${ex.from}&to=${ex.to}&amount=${ex.amount}" \\\n  ${key}`}
+            />
           </Step>
           <Step n={3} title="Create the exchange">
             <p>
@@ -67,7 +76,10 @@ export default async function DocsPage() {
           {d.sandbox ? (
             <Step n={5} title="Try it end to end in the sandbox">
               <p>This server runs the sandbox: report a deposit yourself and watch the order finish, here and in Orders.</p>
-              <CodeBlock label="Sandbox deposit" code={`curl -s -X POST "$BASE_URL/sandbox/exchange/ORDER_ID/deposit" \\\n  ${key} \\\n  -H "Content-Type: application/json" -d '{}'`} />
+              <CodeBlock
+                label="Sandbox deposit"
+                code={`curl -s -X POST "$BASE_URL/sandbox/exchange/ORDER_ID/deposit" \\\n  ${key} \\\n  -H "Content-Type: application/json" -d '{}'`}
+              />
             </Step>
           ) : null}
         </div>
@@ -118,7 +130,10 @@ function Step({ n, title, children }: { n: number; title: string; children: Reac
     <Card aria-labelledby={`step-${n}`}>
       <div className="px-4 py-4 sm:px-5">
         <h2 id={`step-${n}`} className="flex items-center gap-2 font-semibold">
-          <span aria-hidden className="flex size-6 items-center justify-center rounded-full bg-indigo-50 text-xs font-semibold text-indigo-700">
+          <span
+            aria-hidden
+            className="flex size-6 items-center justify-center rounded-full bg-indigo-50 text-xs font-semibold text-indigo-700"
+          >
             {n}
           </span>
           {title}

@@ -1,8 +1,8 @@
 import type { Metadata } from "next";
 import { KeysView } from "@/components/dashboard/KeysView";
 import { requireSessionReseller } from "@/lib/auth/session";
-import { getDb } from "@/lib/db/client";
 import { listKeyRows } from "@/lib/dashboard/keys";
+import { getDb } from "@/lib/db/client";
 
 export const metadata: Metadata = { title: "API keys" };
 

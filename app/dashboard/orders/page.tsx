@@ -2,8 +2,8 @@ import type { Metadata } from "next";
 import { Suspense } from "react";
 import { OrdersView } from "@/components/dashboard/OrdersView";
 import { requireSessionReseller } from "@/lib/auth/session";
-import { getDb } from "@/lib/db/client";
 import { listResellerOrders, parseOrderQuery } from "@/lib/dashboard/orders";
+import { getDb } from "@/lib/db/client";
 
 export const metadata: Metadata = { title: "Orders" };
 

@@ -1,8 +1,8 @@
 import type { Metadata } from "next";
 import { SettingsView } from "@/components/dashboard/SettingsView";
 import { requireSessionReseller } from "@/lib/auth/session";
-import { getDb } from "@/lib/db/client";
 import { getSettingsView } from "@/lib/dashboard/settings";
+import { getDb } from "@/lib/db/client";
 
 export const metadata: Metadata = { title: "Settings" };
 

@@ -87,6 +87,6 @@ export const ardorFamily: AddressFamily = {
     let n = 0n;
     for (const x of b) n = (n << 8n) | BigInt(x);
     if (n === 0n) n = 1n;
-    return "ARDOR-" + rsEncode(n);
+    return `ARDOR-${rsEncode(n)}`;
   },
 };

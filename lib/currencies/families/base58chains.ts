@@ -4,7 +4,7 @@ import { blake2b } from "@noble/hashes/blake2.js";
 import { keccak_256 } from "@noble/hashes/sha3.js";
 import { base58 } from "@scure/base";
 import type { AddressFamily } from "./types";
-import { b58checkDecode, b58checkEncode, b58decode, bytesEqual, concat, randomNonZero, startsWith, type Random } from "./util";
+import { b58checkDecode, b58checkEncode, b58decode, bytesEqual, concat, type Random, randomNonZero, startsWith } from "./util";
 
 /** Base58Check (double SHA-256 unless `hash` given): one of `prefixes` + `len` bytes. */
 export function base58VersionFamily(
@@ -97,7 +97,7 @@ export const wavesFamily: AddressFamily = {
   validate(address: string): boolean {
     if (typeof address !== "string" || address.length !== 35) return false;
     const raw = b58decode(address);
-    if (!raw || raw.length !== 26 || raw[0] !== 1 || raw[1] !== 0x57) return false;
+    if (raw?.length !== 26 || raw[0] !== 1 || raw[1] !== 0x57) return false;
     return bytesEqual(wavesHash(raw.subarray(0, 22)), raw.subarray(22), 4);
   },
   generate(random: Random): string {

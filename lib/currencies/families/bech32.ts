@@ -2,7 +2,7 @@
 // Oasis, Chia, BNB Beacon Chain): fixed HRP + checksum + exact payload length.
 import { bech32, bech32m } from "@scure/base";
 import type { AddressFamily } from "./types";
-import { randomNonZero, tryDecode, type Random } from "./util";
+import { type Random, randomNonZero, tryDecode } from "./util";
 
 export function decodeBech(address: string, hrp: string, variant: "bech32" | "bech32m", limit = 90): Uint8Array | null {
   if (typeof address !== "string" || address.length > limit) return null;

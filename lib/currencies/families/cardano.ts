@@ -4,12 +4,12 @@
 // addresses and testnet Byron addresses are rejected.
 import { bech32 } from "@scure/base";
 import type { AddressFamily } from "./types";
-import { b58decode, crc32, randomNonZero, tryDecode, type Random } from "./util";
+import { b58decode, crc32, type Random, randomNonZero, tryDecode } from "./util";
 
 function shelley(address: string): boolean {
   if (address.length > 200 || !address.startsWith("addr1")) return false;
   const dec = tryDecode(() => bech32.decode(address as `${string}1${string}`, 200));
-  if (!dec || dec.prefix !== "addr") return false;
+  if (dec?.prefix !== "addr") return false;
   const bytes = tryDecode(() => bech32.fromWords(dec.words));
   if (!bytes || bytes.length < 29) return false;
   const type = bytes[0] >> 4;
@@ -83,39 +83,40 @@ function byron(address: string): boolean {
   if (!raw) return false;
   const r = new Cbor(raw);
   const arr = r.head();
-  if (!arr || arr.major !== 4 || arr.val !== 2) return false;
+  if (arr?.major !== 4 || arr.val !== 2) return false;
   const tag = r.head();
-  if (!tag || tag.major !== 6 || tag.val !== 24) return false;
+  if (tag?.major !== 6 || tag.val !== 24) return false;
   const bs = r.head();
-  if (!bs || bs.major !== 2) return false;
+  if (bs?.major !== 2) return false;
   const inner = r.bytes(bs.val);
   if (!inner) return false;
   const crc = r.head();
-  if (!crc || crc.major !== 0 || r.pos !== raw.length) return false;
+  if (crc?.major !== 0 || r.pos !== raw.length) return false;
   if (crc32(inner) !== crc.val) return false;
   // inner: [ root(28 bytes), attributes map, type ]
   const ir = new Cbor(inner);
   const ia = ir.head();
-  if (!ia || ia.major !== 4 || ia.val !== 3) return false;
+  if (ia?.major !== 4 || ia.val !== 3) return false;
   const root = ir.head();
-  if (!root || root.major !== 2 || root.val !== 28 || !ir.bytes(28)) return false;
+  if (root?.major !== 2 || root.val !== 28 || !ir.bytes(28)) return false;
   const attrs = ir.head();
-  if (!attrs || attrs.major !== 5) return false;
+  if (attrs?.major !== 5) return false;
   for (let i = 0; i < attrs.val; i++) {
     const k = ir.head();
-    if (!k || k.major !== 0) return false;
+    if (k?.major !== 0) return false;
     if (k.val === 2) return false; // protocol magic attribute => a testnet address
     if (!ir.skip()) return false;
   }
   const type = ir.head();
-  if (!type || type.major !== 0 || (type.val !== 0 && type.val !== 2)) return false;
+  if (type?.major !== 0 || (type.val !== 0 && type.val !== 2)) return false;
   return ir.pos === inner.length;
 }
 
 export const cardanoFamily: AddressFamily = {
   key: "cardano",
   level: "checksum",
-  accepts: "Shelley addr1... (bech32, base/pointer/enterprise, network 1) and Byron Ae2.../DdzFF... (CRC32); addr_test/stake/testnet Byron rejected",
+  accepts:
+    "Shelley addr1... (bech32, base/pointer/enterprise, network 1) and Byron Ae2.../DdzFF... (CRC32); addr_test/stake/testnet Byron rejected",
   validate(address: string): boolean {
     if (typeof address !== "string") return false;
     return address.startsWith("addr1") ? shelley(address) : byron(address);
@@ -129,4 +130,3 @@ export const cardanoFamily: AddressFamily = {
 };
 
 // exported for tests that build Byron envelopes
-export const _internal = { byron, shelley };

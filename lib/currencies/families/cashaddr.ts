@@ -2,7 +2,7 @@
 // checksum over (prefix low 5 bits, 0, payload). Also used by eCash ("ecash:") and, with its
 // own version bytes, by Kaspa ("kaspa:"), and (other alphabet, see conflux.ts) by Conflux.
 import type { AddressFamily } from "./types";
-import { convertBits, makeBase32, randomNonZero, type Random } from "./util";
+import { convertBits, makeBase32, type Random, randomNonZero } from "./util";
 
 const CHARSET = "qpzry9x8gf2tvdw0s3jn54khce6mua7l";
 const B32 = makeBase32(CHARSET);

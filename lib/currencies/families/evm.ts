@@ -2,7 +2,7 @@
 // is verified whenever the input is mixed case; all-lower/all-upper has no checksum.
 import { keccak_256 } from "@noble/hashes/sha3.js";
 import type { AddressFamily } from "./types";
-import { randomNonZero, toHex, type Random } from "./util";
+import { type Random, randomNonZero, toHex } from "./util";
 
 const HEX40 = /^[0-9a-fA-F]{40}$/;
 const ENC = new TextEncoder();
@@ -35,7 +35,7 @@ export const evmFamily: AddressFamily = {
     return validateEvmHex(address.slice(2));
   },
   generate(random: Random): string {
-    return "0x" + eip55(toHex(randomNonZero(random, 20)));
+    return `0x${eip55(toHex(randomNonZero(random, 20)))}`;
   },
 };
 
@@ -44,12 +44,12 @@ export const xdcFamily: AddressFamily = {
   level: "checksum-if-mixed-case",
   accepts: "xdc + 40 hex (XDC native form) or 0x + 40 hex; EIP-55 enforced when mixed case",
   validate(address: string): boolean {
-    if (typeof address !== "string" || address.length !== 43 && address.length !== 42) return false;
+    if (typeof address !== "string" || (address.length !== 43 && address.length !== 42)) return false;
     if (address.length === 43 && address.startsWith("xdc")) return validateEvmHex(address.slice(3));
     if (address.length === 42 && address.startsWith("0x")) return validateEvmHex(address.slice(2));
     return false;
   },
   generate(random: Random): string {
-    return "xdc" + eip55(toHex(randomNonZero(random, 20)));
+    return `xdc${eip55(toHex(randomNonZero(random, 20)))}`;
   },
 };

@@ -1,9 +1,15 @@
 // Address formats that have no checksum: the exact format is the correct check.
 import { base58 } from "@scure/base";
 import type { AddressFamily } from "./types";
-import { b58decode, isAllZero, randomNonZero, toHex, type Random } from "./util";
+import { b58decode, isAllZero, type Random, randomNonZero, toHex } from "./util";
 
-function regexFamily(key: string, re: RegExp, accepts: string, generate: (r: Random) => string, extra?: (s: string) => boolean): AddressFamily {
+function regexFamily(
+  key: string,
+  re: RegExp,
+  accepts: string,
+  generate: (r: Random) => string,
+  extra?: (s: string) => boolean,
+): AddressFamily {
   return {
     key,
     level: "format",
@@ -45,7 +51,7 @@ export const hex32Family = regexFamily(
   "hex32",
   /^0x[0-9a-fA-F]{64}$/,
   "0x + 64 hex (Move account address, long form); zero address rejected",
-  (r) => "0x" + toHex(randomNonZero(r, 32)),
+  (r) => `0x${toHex(randomNonZero(r, 32))}`,
   (s) => !/^0x0+$/.test(s),
 );
 
@@ -70,7 +76,7 @@ export const hederaFamily = regexFamily(
   "0.0.N account id (N >= 1, int64)",
   (r) => {
     const b = r(4);
-    const n = 1000 + (((b[0] << 24) | (b[1] << 16) | (b[2] << 8) | b[3]) >>> 0) % 9_000_000;
+    const n = 1000 + ((((b[0] << 24) | (b[1] << 16) | (b[2] << 8) | b[3]) >>> 0) % 9_000_000);
     return `0.0.${n}`;
   },
   (s) => BigInt(s.slice(4)) <= 9223372036854775807n,
@@ -97,16 +103,20 @@ export const nearFamily = regexFamily(
 );
 
 // ICON: hx + 40 lower-case hex (EOA).
-export const iconFamily = regexFamily("icon", /^hx[0-9a-f]{40}$/, "hx + 40 lower-case hex (EOA)", (r) => "hx" + toHex(randomNonZero(r, 20)));
+export const iconFamily = regexFamily(
+  "icon",
+  /^hx[0-9a-f]{40}$/,
+  "hx + 40 lower-case hex (EOA)",
+  (r) => `hx${toHex(randomNonZero(r, 20))}`,
+);
 
 // Casper: public key hex, 01 + 32-byte ed25519 key or 02 + 33-byte secp256k1 key.
 export const casperFamily = regexFamily(
   "casper",
   /^(01[0-9a-fA-F]{64}|02(02|03)[0-9a-fA-F]{64})$/,
   "public key hex: 01 + ed25519 (64 hex) or 02 + compressed secp256k1 (66 hex)",
-  (r) => "01" + toHex(randomNonZero(r, 32)),
+  (r) => `01${toHex(randomNonZero(r, 32))}`,
 );
-
 
 // Arweave: base64url of a 32-byte SHA-256 (43 chars, canonical last char).
 export const arweaveFamily = regexFamily(
@@ -129,7 +139,7 @@ export const arweaveFamily = regexFamily(
       acc &= (1 << bits) - 1;
     }
     if (bits > 0) s += A[(acc << (6 - bits)) & 63];
-    return /[A-Z_-]/.test(s) ? s : "A" + s.slice(1);
+    return /[A-Z_-]/.test(s) ? s : `A${s.slice(1)}`;
   },
   // A random SHA-256 in base64url has an upper-case letter or -/_ with probability 1 - 1e-11;
   // without one it is far more likely a lower-case bech32 address (e.g. ltc1q..., 43 chars).
@@ -137,7 +147,12 @@ export const arweaveFamily = regexFamily(
 );
 
 // Kadena: k: + 64 hex (single-key principal account).
-export const kadenaFamily = regexFamily("kadena", /^k:[0-9a-f]{64}$/, "k: + 64 lower-case hex (principal account)", (r) => "k:" + toHex(randomNonZero(r, 32)));
+export const kadenaFamily = regexFamily(
+  "kadena",
+  /^k:[0-9a-f]{64}$/,
+  "k: + 64 lower-case hex (principal account)",
+  (r) => `k:${toHex(randomNonZero(r, 32))}`,
+);
 
 // Graphene account names (Steem, Hive): 3..16 chars, dot-separated segments each starting
 // with a letter, ending with a letter or digit, >= 3 chars, no "--".
@@ -163,7 +178,7 @@ export const starknetFamily = regexFamily(
     const b = randomNonZero(r, 32);
     b[0] &= 0x03; // < 2^250
     b[1] |= 0x01;
-    return "0x" + toHex(b);
+    return `0x${toHex(b)}`;
   },
   (s) => {
     const v = BigInt(s);

@@ -1,9 +1,12 @@
 // The family table: one validator + generator per address family key.
-import { bechFamily } from "./bech32";
+
+import { ardorFamily } from "./ardor";
 import { decredFamily, ergoFamily, minaFamily, neo3Family, ontologyFamily, tezosFamily, tronFamily, wavesFamily } from "./base58chains";
+import { bechFamily } from "./bech32";
 import { cardanoFamily } from "./cardano";
 import { cashaddrFamily, kaspaFamily } from "./cashaddr";
 import { evmFamily, xdcFamily } from "./evm";
+import { flowFamily } from "./flow";
 import {
   arweaveFamily,
   casperFamily,
@@ -34,12 +37,10 @@ import { stellarFamily } from "./stellar";
 import { ss58Family } from "./substrate";
 import { tonFamily } from "./ton";
 import type { AddressFamily } from "./types";
-import { utxoFamily, UTXO_PARAMS } from "./utxo";
+import { UTXO_PARAMS, utxoFamily } from "./utxo";
 import { xrpFamily } from "./xrp";
-import { ardorFamily } from "./ardor";
-import { flowFamily } from "./flow";
 
-export type { AddressFamily, ValidationLevel } from "./types";
+export type { AddressFamily } from "./types";
 
 const list: AddressFamily[] = [];
 
@@ -48,7 +49,13 @@ for (const [coin, p] of Object.entries(UTXO_PARAMS)) {
 }
 
 list.push(
-  cashaddrFamily("cashaddr:bch", "bitcoincash", [0, 1, 2, 3], [20, 32], "bitcoincash:q/p/z/r... CashAddr (prefix optional, P2PKH/P2SH/P2SH32, CashTokens); legacy base58 and bchtest: rejected"),
+  cashaddrFamily(
+    "cashaddr:bch",
+    "bitcoincash",
+    [0, 1, 2, 3],
+    [20, 32],
+    "bitcoincash:q/p/z/r... CashAddr (prefix optional, P2PKH/P2SH/P2SH32, CashTokens); legacy base58 and bchtest: rejected",
+  ),
   cashaddrFamily("cashaddr:ecash", "ecash", [0, 1], [20], "ecash:q/p... CashAddr (prefix optional); ectest: rejected"),
   kaspaFamily,
   evmFamily,

@@ -4,23 +4,11 @@ import { blake2b } from "@noble/hashes/blake2.js";
 import { sha512_256 } from "@noble/hashes/sha2.js";
 import { keccak_256 } from "@noble/hashes/sha3.js";
 import { base32nopad, bech32m } from "@scure/base";
-import { cashPolymod } from "./cashaddr";
 import { decodeBech } from "./bech32";
+import { cashPolymod } from "./cashaddr";
 import type { AddressFamily } from "./types";
-import { utxoFamily, UTXO_PARAMS } from "./utxo";
-import {
-  bytesEqual,
-  concat,
-  convertBits,
-  crc32,
-  fromHex,
-  makeBase32,
-  randomNonZero,
-  sha256d,
-  toHex,
-  tryDecode,
-  type Random,
-} from "./util";
+import { bytesEqual, concat, convertBits, crc32, fromHex, makeBase32, type Random, randomNonZero, sha256d, toHex, tryDecode } from "./util";
+import { UTXO_PARAMS, utxoFamily } from "./utxo";
 
 const B32_UPPER = /^[A-Z2-7]+$/;
 
@@ -40,7 +28,7 @@ export const nemFamily: AddressFamily = {
     }
     if (s.length !== 40 || !B32_UPPER.test(s)) return false;
     const raw = tryDecode(() => base32nopad.decode(s));
-    if (!raw || raw.length !== 25 || raw[0] !== 0x68) return false;
+    if (raw?.length !== 25 || raw[0] !== 0x68) return false;
     return bytesEqual(keccak_256(raw.subarray(0, 21)), raw.subarray(21), 4);
   },
   generate(random: Random): string {
@@ -95,7 +83,7 @@ export const nanoFamily: AddressFamily = {
   generate(random: Random): string {
     const key = randomNonZero(random, 32);
     const sumWords = convertBits(nanoChecksum(key), 8, 5, false)!;
-    return "nano_" + NANO.fromWords(nanoWordsFromKey(key)) + NANO.fromWords(sumWords);
+    return `nano_${NANO.fromWords(nanoWordsFromKey(key))}${NANO.fromWords(sumWords)}`;
   },
 };
 
@@ -187,7 +175,7 @@ export const filecoinFamily: AddressFamily = {
   generate(random: Random): string {
     const payload = randomNonZero(random, 20);
     const raw = concat(payload, filChecksum(Uint8Array.of(1), payload));
-    return "f1" + FIL_B32.fromWords(convertBits(raw, 8, 5, true)!);
+    return `f1${FIL_B32.fromWords(convertBits(raw, 8, 5, true)!)}`;
   },
 };
 
@@ -203,7 +191,7 @@ function c32decode(s: string): Uint8Array | null {
   let n = 0n;
   for (let i = lead; i < s.length; i++) n = n * 32n + BigInt(C32.indexOf(s[i]));
   const hex = n === 0n ? "" : n.toString(16);
-  const bytes = fromHex(hex.length % 2 ? "0" + hex : hex)!;
+  const bytes = fromHex(hex.length % 2 ? `0${hex}` : hex)!;
   return concat(new Uint8Array(lead), bytes);
 }
 function c32encode(data: Uint8Array): string {
@@ -220,7 +208,7 @@ function c32encode(data: Uint8Array): string {
 }
 function stacksEncode(version: number, hash: Uint8Array): string {
   const sum = sha256d(concat(Uint8Array.of(version), hash)).subarray(0, 4);
-  return "S" + C32[version] + c32encode(concat(hash, sum));
+  return `S${C32[version]}${c32encode(concat(hash, sum))}`;
 }
 export const stacksFamily: AddressFamily = {
   key: "stacks",
@@ -231,7 +219,7 @@ export const stacksFamily: AddressFamily = {
     const version = C32.indexOf(address[1]);
     if (version !== 22 && version !== 20) return false;
     const data = c32decode(address.slice(2));
-    if (!data || data.length !== 24) return false;
+    if (data?.length !== 24) return false;
     // canonical encoding only (re-encode must give the same string)
     return stacksEncode(version, data.subarray(0, 20)) === address;
   },
@@ -317,7 +305,7 @@ export const confluxFamily: AddressFamily = {
     if (!words) return false;
     if (cashPolymod([...cfxPrefixWords(), ...words]) !== 0n) return false;
     const data = convertBits(words.slice(0, -8), 5, 8, false);
-    if (!data || data.length !== 21 || data[0] !== 0) return false;
+    if (data?.length !== 21 || data[0] !== 0) return false;
     const kind = data[1] >> 4;
     const type = kind === 1 ? "user" : kind === 8 ? "contract" : kind === 0 ? "builtin" : null;
     if (!type) return false;
@@ -329,7 +317,7 @@ export const confluxFamily: AddressFamily = {
     addr[0] = 0x10 | (addr[0] & 0x0f); // user account
     const words = convertBits(concat(Uint8Array.of(0), addr), 8, 5, true)!;
     const sum = cashChecksumWordsCfx(words);
-    return "cfx:" + CFX.fromWords([...words, ...sum]);
+    return `cfx:${CFX.fromWords([...words, ...sum])}`;
   },
 };
 function cashChecksumWordsCfx(payload: number[]): number[] {

@@ -4,7 +4,7 @@
 import { keccak_256 } from "@noble/hashes/sha3.js";
 import { base58xmr } from "@scure/base";
 import type { AddressFamily } from "./types";
-import { bytesEqual, concat, isBase58, randomNonZero, tryDecode, type Random } from "./util";
+import { bytesEqual, concat, isBase58, type Random, randomNonZero, tryDecode } from "./util";
 
 export const moneroFamily: AddressFamily = {
   key: "monero",

@@ -3,7 +3,7 @@
 // pre-auth/hash-x signers and contracts are not deposit addresses: rejected.
 import { base32nopad } from "@scure/base";
 import type { AddressFamily } from "./types";
-import { concat, crc16xmodem, randomNonZero, tryDecode, type Random } from "./util";
+import { concat, crc16xmodem, type Random, randomNonZero, tryDecode } from "./util";
 
 const VERSION_G = 6 << 3; // 'G'
 const VERSION_M = 12 << 3; // 'M'

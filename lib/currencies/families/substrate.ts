@@ -5,7 +5,7 @@
 import { blake2b } from "@noble/hashes/blake2.js";
 import { base58 } from "@scure/base";
 import type { AddressFamily } from "./types";
-import { b58decode, bytesEqual, concat, randomNonZero, type Random } from "./util";
+import { b58decode, bytesEqual, concat, type Random, randomNonZero } from "./util";
 
 const SS58PRE = new TextEncoder().encode("SS58PRE");
 

@@ -4,7 +4,7 @@
 // Raw "0:<hex>" has no checksum and is not accepted.
 import { base64, base64url } from "@scure/base";
 import type { AddressFamily } from "./types";
-import { concat, crc16xmodem, randomNonZero, tryDecode, type Random } from "./util";
+import { concat, crc16xmodem, type Random, randomNonZero, tryDecode } from "./util";
 
 const RE = /^[A-Za-z0-9+/_-]{48}$/;
 

@@ -92,10 +92,7 @@ export function b58decode(s: string): Uint8Array | null {
  * Base58Check with a 4-byte checksum computed by `hash` (double SHA-256 by default).
  * Returns the payload without the checksum (version bytes included), or null.
  */
-export function b58checkDecode(
-  s: string,
-  hash: (d: Uint8Array) => Uint8Array = sha256d,
-): Uint8Array | null {
+export function b58checkDecode(s: string, hash: (d: Uint8Array) => Uint8Array = sha256d): Uint8Array | null {
   const raw = b58decode(s);
   if (!raw || raw.length < 5) return null;
   const payload = raw.subarray(0, raw.length - 4);
@@ -104,10 +101,7 @@ export function b58checkDecode(
   return payload;
 }
 
-export function b58checkEncode(
-  payload: Uint8Array,
-  hash: (d: Uint8Array) => Uint8Array = sha256d,
-): string {
+export function b58checkEncode(payload: Uint8Array, hash: (d: Uint8Array) => Uint8Array = sha256d): string {
   return base58.encode(concat(payload, hash(payload).subarray(0, 4)));
 }
 

@@ -1,12 +1,6 @@
-// Bitcoin-derived chains: Base58Check with chain-specific version bytes, plus segwit
-// (BIP-173 bech32 for v0, BIP-350 bech32m for v1/taproot) where the chain has it.
-// Version bytes are from each chain's chainparams.cpp (mainnet only; testnet/regtest
-// versions and HRPs are simply not in the allow-list, so they are rejected).
 import { bech32, bech32m } from "@scure/base";
-import { ripemd160 } from "@noble/hashes/legacy.js";
-import { sha256 } from "@noble/hashes/sha2.js";
 import type { AddressFamily } from "./types";
-import { b58checkDecode, b58checkEncode, concat, randomNonZero, startsWith, tryDecode, type Random } from "./util";
+import { b58checkDecode, b58checkEncode, concat, type Random, randomNonZero, startsWith, tryDecode } from "./util";
 
 export interface UtxoParams {
   /** Base58Check versions (1 or 2 bytes) followed by a 20-byte hash. */
@@ -20,7 +14,7 @@ export interface UtxoParams {
 
 export function decodeSegwit(address: string, hrp: string, taproot: boolean): { version: number; program: Uint8Array } | null {
   const lower = address.toLowerCase();
-  if (!lower.startsWith(hrp + "1")) return null;
+  if (!lower.startsWith(`${hrp}1`)) return null;
   // v0 uses bech32, v1+ bech32m (BIP-350). Try both, then check the pairing.
   let enc: "bech32" | "bech32m" = "bech32";
   let dec = tryDecode(() => bech32.decode(address as `${string}1${string}`, 90));
@@ -43,10 +37,6 @@ export function decodeSegwit(address: string, hrp: string, taproot: boolean): { 
   return null;
 }
 
-export function hash160(data: Uint8Array): Uint8Array {
-  return ripemd160(sha256(data));
-}
-
 export function utxoFamily(key: string, p: UtxoParams, accepts: string): AddressFamily {
   const versions = [...p.p2pkh, ...p.p2sh];
   return {
@@ -55,7 +45,7 @@ export function utxoFamily(key: string, p: UtxoParams, accepts: string): Address
     accepts,
     validate(address: string): boolean {
       if (typeof address !== "string" || address.length < 14 || address.length > 90) return false;
-      if (p.hrp && address.toLowerCase().startsWith(p.hrp + "1")) {
+      if (p.hrp && address.toLowerCase().startsWith(`${p.hrp}1`)) {
         return decodeSegwit(address, p.hrp, !!p.taproot) !== null;
       }
       if (address.length > 40) return false;
@@ -81,8 +71,20 @@ export function utxoFamily(key: string, p: UtxoParams, accepts: string): Address
 }
 
 export const UTXO_PARAMS: Record<string, UtxoParams & { accepts: string }> = {
-  btc: { p2pkh: [[0x00]], p2sh: [[0x05]], hrp: "bc", taproot: true, accepts: "P2PKH 1..., P2SH 3..., bech32 bc1q (v0), bech32m bc1p (taproot)" },
-  ltc: { p2pkh: [[0x30]], p2sh: [[0x32]], hrp: "ltc", taproot: true, accepts: "L..., M... (P2SH v2), ltc1 (v0, taproot); legacy 3... P2SH and MWEB rejected" },
+  btc: {
+    p2pkh: [[0x00]],
+    p2sh: [[0x05]],
+    hrp: "bc",
+    taproot: true,
+    accepts: "P2PKH 1..., P2SH 3..., bech32 bc1q (v0), bech32m bc1p (taproot)",
+  },
+  ltc: {
+    p2pkh: [[0x30]],
+    p2sh: [[0x32]],
+    hrp: "ltc",
+    taproot: true,
+    accepts: "L..., M... (P2SH v2), ltc1 (v0, taproot); legacy 3... P2SH and MWEB rejected",
+  },
   doge: { p2pkh: [[0x1e]], p2sh: [[0x16]], accepts: "D... P2PKH, 9/A... P2SH" },
   dash: { p2pkh: [[0x4c]], p2sh: [[0x10]], accepts: "X... P2PKH, 7... P2SH" },
   dgb: { p2pkh: [[0x1e]], p2sh: [[0x3f]], hrp: "dgb", taproot: true, accepts: "D... P2PKH, S... P2SH, dgb1 (v0, taproot)" },

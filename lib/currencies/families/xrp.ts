@@ -3,7 +3,7 @@
 // tag flag, 8-byte tag; testnet prefix 0x04 0x93 rejected). Same format as ripple-address-codec.
 import { base58xrp } from "@scure/base";
 import type { AddressFamily } from "./types";
-import { bytesEqual, concat, isAllZero, randomNonZero, sha256d, tryDecode, type Random } from "./util";
+import { bytesEqual, concat, isAllZero, type Random, randomNonZero, sha256d, tryDecode } from "./util";
 
 const XRP_ALPHABET_RE = /^[rpshnaf39wBUDNEGHJKLM4PQRST7VWXYZ2bcdeCg65jkm8oFqi1tuvAxyz]+$/;
 
@@ -19,7 +19,7 @@ function decodeChecked(s: string): Uint8Array | null {
 export function decodeXrpClassic(address: string): Uint8Array | null {
   if (address.length < 25 || address.length > 35 || address[0] !== "r") return null;
   const p = decodeChecked(address);
-  if (!p || p.length !== 21 || p[0] !== 0x00) return null;
+  if (p?.length !== 21 || p[0] !== 0x00) return null;
   return p.subarray(1);
 }
 
@@ -27,7 +27,7 @@ export function decodeXrpClassic(address: string): Uint8Array | null {
 export function decodeXAddress(address: string): { account: Uint8Array; tag: number | null } | null {
   if (address.length !== 47 || address[0] !== "X") return null;
   const p = decodeChecked(address);
-  if (!p || p.length !== 31 || p[0] !== 0x05 || p[1] !== 0x44) return null;
+  if (p?.length !== 31 || p[0] !== 0x05 || p[1] !== 0x44) return null;
   const flag = p[22];
   const tagBytes = p.subarray(23, 31);
   // bytes 27..30 are reserved (must be zero); tag is 32-bit little-endian

@@ -35,4 +35,3 @@ export const getCurrencies = apiRoute(async ({ req }) => {
   if (req.headers.get("if-none-match") === etag) return { status: 304, body: null, headers };
   return { body, headers };
 });
-

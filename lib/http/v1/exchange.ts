@@ -1,9 +1,9 @@
+import { getConfig } from "@/lib/config";
 import { getDb } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 import { createOrder } from "@/lib/orders/create-order";
 import { getOrderForCaller } from "@/lib/orders/get-order";
 import { serializeCreatedOrder, serializeOrderStatus } from "@/lib/orders/serialize-order";
-import { getConfig } from "@/lib/config";
 import { readJsonBody } from "../respond";
 import { apiRoute, parseWith } from "../route";
 import { createExchangeBody } from "../schemas";

@@ -1,5 +1,6 @@
 // Rough timing of validateAddress on the request path: npx tsx tests/currencies/tools/bench.ts
 import { generateAddress, listCurrencies, validateAddress } from "../../../lib/currencies/index";
+
 const cs = listCurrencies();
 const samples = cs.map((c) => [c, generateAddress(c).address] as const);
 const N = 200;
@@ -14,4 +15,10 @@ for (const [c, a] of samples) {
   slow.push([c.ticker, ((performance.now() - s) * 1000) / 200]);
 }
 slow.sort((a, b) => b[1] - a[1]);
-console.log("slowest:", slow.slice(0, 6).map(([t, us]) => `${t} ${us.toFixed(1)}us`).join(", "));
+console.log(
+  "slowest:",
+  slow
+    .slice(0, 6)
+    .map(([t, us]) => `${t} ${us.toFixed(1)}us`)
+    .join(", "),
+);

@@ -1,7 +1,7 @@
-import { getDb } from "@/lib/db/client";
 import { issueNonce } from "@/lib/auth/nonce";
 import { getAllowedChainIds, getAppOrigin } from "@/lib/auth/origin";
 import { jsonResponse } from "@/lib/dashboard/route";
+import { getDb } from "@/lib/db/client";
 import { isAppError } from "@/lib/errors";
 import { limitSigninNonce, rateLimitHeaders } from "@/lib/ratelimit/limiter";
 
@@ -10,7 +10,7 @@ import { limitSigninNonce, rateLimitHeaders } from "@/lib/ratelimit/limiter";
 // so the page can explain a mismatch before asking the wallet to sign. Rate limited per
 // client IP (server.ts sets x-client-ip from the socket, or X-Forwarded-For behind TRUST_PROXY).
 export async function POST(req: Request) {
-  let limits;
+  let limits: Awaited<ReturnType<typeof limitSigninNonce>>;
   try {
     limits = await limitSigninNonce(req.headers.get("x-client-ip") ?? "unknown");
   } catch (e) {

@@ -1,7 +1,7 @@
 import type { NextRequest } from "next/server";
-import { getDb } from "@/lib/db/client";
 import { getOverview } from "@/lib/dashboard/overview";
 import { dashboardGet } from "@/lib/dashboard/route";
+import { getDb } from "@/lib/db/client";
 
 export function GET(req: NextRequest) {
   const days = Number(req.nextUrl.searchParams.get("days") ?? "30");

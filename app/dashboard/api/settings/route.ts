@@ -1,6 +1,6 @@
-import { getDb } from "@/lib/db/client";
-import { getSettingsView } from "@/lib/dashboard/settings";
 import { dashboardGet } from "@/lib/dashboard/route";
+import { getSettingsView } from "@/lib/dashboard/settings";
+import { getDb } from "@/lib/db/client";
 
 export function GET() {
   return dashboardGet((me) => getSettingsView(getDb(), { resellerId: me.resellerId }));

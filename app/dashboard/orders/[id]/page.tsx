@@ -2,8 +2,8 @@ import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { OrderDetailView } from "@/components/dashboard/OrderDetailView";
 import { requireSessionReseller } from "@/lib/auth/session";
-import { getDb } from "@/lib/db/client";
 import { getResellerOrder } from "@/lib/dashboard/orders";
+import { getDb } from "@/lib/db/client";
 
 export const metadata: Metadata = { title: "Order" };
 

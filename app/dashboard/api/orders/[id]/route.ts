@@ -1,6 +1,6 @@
-import { getDb } from "@/lib/db/client";
 import { getResellerOrder } from "@/lib/dashboard/orders";
 import { dashboardGet } from "@/lib/dashboard/route";
+import { getDb } from "@/lib/db/client";
 
 export async function GET(_req: Request, ctx: { params: Promise<{ id: string }> }) {
   const { id } = await ctx.params;
