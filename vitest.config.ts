@@ -10,6 +10,7 @@ const http = (name: string, setup: string) => ({
     name,
     include: ["tests/http/**/*.test.ts"],
     globalSetup: [setup],
+    setupFiles: ["tests/support/http-setup.ts"],
     testTimeout: 60_000,
     hookTimeout: 120_000,
     pool: "forks" as const,

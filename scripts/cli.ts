@@ -4,6 +4,7 @@ import { getDb } from "@/lib/db/client";
 import { migrate } from "@/lib/db/migrate";
 import { isAppError } from "@/lib/errors";
 import { createApiKey, listApiKeys, revokeApiKey } from "@/lib/keys/api-keys";
+import { checkLedger } from "@/lib/ledger/check";
 import { getBalances } from "@/lib/ledger/ledger";
 import { getOrCreateReseller, getResellerById, getResellerByWallet, setMarkup } from "@/lib/resellers/resellers";
 
@@ -16,7 +17,8 @@ const USAGE = `usage: npm run cli -- <command> [options]
   key:create <wallet|resellerId> [--name <n>] issue an API key; it is printed once, never stored
   key:list <wallet|resellerId>                list active keys (prefix, name, created, last used)
   key:revoke <keyId|keyPrefix>                revoke a key at once
-  balances <wallet|resellerId>                profit per currency: pending and available
+  balances <wallet|resellerId>                profit per currency: pending, available and reserved
+  ledger:check                                check every ledger invariant; prints the first violation, exits 1 on any
   migrate                                     apply pending database migrations`;
 
 async function findReseller(ref: string | undefined) {
@@ -58,7 +60,8 @@ async function main() {
       const r = await findReseller(a);
       console.log(`reseller ${r.id}  wallet ${r.walletAddress}  markup ${r.markupBps} bps  since ${r.createdAt.toISOString()}`);
       for (const k of await listApiKeys(db, { resellerId: r.id })) console.log(`  key ${k.id}  ${k.prefix}...  ${k.name}`);
-      for (const x of await getBalances(db, r.id)) console.log(`  ${x.currency}: pending ${x.pending}, available ${x.available}`);
+      for (const x of await getBalances(db, r.id))
+        console.log(`  ${x.currency}: pending ${x.pending}, available ${x.available}, reserved ${x.reserved}`);
       break;
     }
     case "markup:set": {
@@ -98,7 +101,20 @@ async function main() {
       const rows = await getBalances(db, r.id);
       if (!rows.length) console.log("no profit yet");
       for (const x of rows)
-        console.log(`${x.currency.padEnd(12)} pending ${x.pending.padStart(20)}   available ${x.available.padStart(20)}`);
+        console.log(
+          `${x.currency.padEnd(12)} pending ${x.pending.padStart(20)}   available ${x.available.padStart(20)}   reserved ${x.reserved.padStart(20)}`,
+        );
+      break;
+    }
+    case "ledger:check": {
+      const report = await checkLedger(db);
+      if (report.ok) {
+        console.log("ledger ok: every invariant holds");
+        break;
+      }
+      // The first violation is the one to look at; the others (at most 20) often follow from it.
+      for (const v of report.violations) console.error(`ledger VIOLATION (${v.invariant}): ${v.message}`);
+      process.exitCode = 1;
       break;
     }
     default:

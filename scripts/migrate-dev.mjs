@@ -80,6 +80,9 @@ async function makeFactory(provider) {
     const orig = factory[m].bind(factory);
     factory[m] = async () => {
       const a = await orig();
+      // The adapter splits scripts on every ";", which breaks PL/pgSQL bodies and comments;
+      // PostgreSQL runs a whole script as one simple query, as Prisma's native engine sends it.
+      a.executeScript = async (script) => void (await a.client.query(script));
       const io = a.performIO?.bind(a);
       if (io)
         a.performIO = async (q) => {

@@ -77,7 +77,7 @@ export async function getResellerOrder(db: Db, opts: { resellerId: string; order
     rate: o.rate,
     rawToAmount: o.rawToAmount,
     platformFeeBps: o.platformFeeBps,
-    payinAddress: o.payinAddress,
+    payinAddress: o.payinAddress ?? "",
     payinExtraId: o.payinExtraId,
     payoutAddress: o.payoutAddress,
     payoutExtraId: o.payoutExtraId,

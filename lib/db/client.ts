@@ -3,7 +3,7 @@ import path from "node:path";
 import { PrismaBetterSqlite3 } from "@prisma/adapter-better-sqlite3";
 import { PrismaPg } from "@prisma/adapter-pg";
 import { getConfig } from "@/lib/config";
-import { PrismaClient as PgClient } from "./generated/postgresql/client";
+import { PrismaClient as PgClient, Prisma as PgPrisma } from "./generated/postgresql/client";
 import { PrismaClient as SqliteClient } from "./generated/sqlite/client";
 
 // Prisma cannot choose its provider at run time, so there are two generated clients from
@@ -15,13 +15,48 @@ export type { ApiKey, Order, OrderEvent, Reseller } from "./generated/sqlite/cli
 
 const g = globalThis as unknown as { __resellerDb?: { url: string; db: Db } };
 
+export type DbProvider = "sqlite" | "postgresql";
+
+/**
+ * Money columns are NUMERIC on PostgreSQL, which Prisma hands back as its Decimal class, and
+ * decimal strings on SQLite. The code sees decimal strings on both: every Decimal in a result
+ * becomes its exact fixed-notation text (no float on the way).
+ */
+function decimalsToStrings(value: unknown): unknown {
+  if (value === null || typeof value !== "object" || value instanceof Date) return value;
+  if (PgPrisma.Decimal.isDecimal(value)) return (value as { toFixed(): string }).toFixed();
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) value[i] = decimalsToStrings(value[i]);
+    return value;
+  }
+  const o = value as Record<string, unknown>;
+  for (const k of Object.keys(o)) o[k] = decimalsToStrings(o[k]);
+  return o;
+}
+
 export function createDb(url: string): Db {
   if (/^postgres(ql)?:\/\//.test(url)) {
-    return new PgClient({ adapter: new PrismaPg({ connectionString: url, max: 10 }) }) as unknown as Db;
+    return new PgClient({ adapter: new PrismaPg({ connectionString: url, max: 10 }) }).$extends({
+      client: { $provider: "postgresql" as DbProvider },
+      query: {
+        async $allOperations({ args, query }) {
+          return decimalsToStrings(await query(args));
+        },
+      },
+    }) as unknown as Db;
   }
   const file = path.resolve(url.replace(/^file:/, ""));
   fs.mkdirSync(path.dirname(file), { recursive: true });
-  return new SqliteClient({ adapter: new PrismaBetterSqlite3({ url: file, timeout: 10_000 }) });
+  return new SqliteClient({ adapter: new PrismaBetterSqlite3({ url: file, timeout: 10_000 }) }).$extends({
+    client: { $provider: "sqlite" as DbProvider },
+  }) as unknown as Db;
+}
+
+/** Which database a client or a transaction talks to, for the few statements whose SQL differs. */
+export function providerOf(db: Db | Tx): DbProvider {
+  const p = (db as unknown as { $provider?: DbProvider }).$provider;
+  if (p !== "sqlite" && p !== "postgresql") throw new Error("not a client made by createDb");
+  return p;
 }
 
 /** The process-wide client (shared through globalThis by every bundle in the process). */

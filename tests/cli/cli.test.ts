@@ -3,6 +3,9 @@ import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
 import { createDb } from "@/lib/db/client";
 import { authenticateApiKey } from "@/lib/keys/api-keys";
+import { post } from "@/lib/ledger/ledger";
+import { D } from "@/lib/money/decimal";
+import { getResellerByWallet } from "@/lib/resellers/resellers";
 import { createDatabase, type TestDatabase } from "../support/server";
 
 const run = promisify(execFile);
@@ -39,6 +42,25 @@ describe("operator CLI", () => {
     expect((await cli("markup:set", wallet, "200")).out).toMatch(/200 bps/);
     expect((await cli("key:revoke", key.slice(0, 17))).out).toMatch(/revoked/);
     await expect(authenticateApiKey(conn, key)).rejects.toMatchObject({ code: "INVALID_API_KEY" });
+    await conn.$disconnect();
+  }, 60_000);
+
+  it("ledger:check passes on a consistent ledger and prints the first violation of a broken one", async () => {
+    await cli("reseller:create", wallet);
+    const conn = createDb(db!.url);
+    const r = (await getResellerByWallet(conn, { walletAddress: wallet }))!;
+    await conn.$transaction((tx) =>
+      post(tx, [{ resellerId: r.id, currency: "xmr", bucket: "available", kind: "order_profit_settle", amount: new D("0.75") }]),
+    );
+    expect((await cli("balances", wallet)).out).toMatch(/xmr\s+pending\s+0\s+available\s+0\.75\s+reserved\s+0/);
+    expect(await cli("ledger:check")).toMatchObject({ code: 0, out: "ledger ok: every invariant holds\n" });
+    // A balance changed behind the ledger's back.
+    await conn.balance.update({ where: { resellerId_currency: { resellerId: r.id, currency: "xmr" } }, data: { available: "1.75" } });
+    const broken = await cli("ledger:check");
+    expect(broken.code).toBe(1);
+    expect(broken.err.split("\n")[0]).toBe(
+      `ledger VIOLATION (each balance equals the sum of its entries and is not negative): balance ${r.id}/xmr available is 1.75 but its entries sum to 0.75`,
+    );
     await conn.$disconnect();
   }, 60_000);
 

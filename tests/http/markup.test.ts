@@ -36,7 +36,9 @@ describe("markup of 150 bps", () => {
 
       // Pending at creation ...
       const profit = new D(rawText).minus(expected);
-      expect(await getBalances(testDb(), reseller.id)).toEqual([{ currency: to, pending: profit.toFixed(), available: "0" }]);
+      expect(await getBalances(testDb(), reseller.id)).toEqual([
+        { currency: to, pending: profit.toFixed(), available: "0", reserved: "0" },
+      ]);
 
       // ... available on finished, exactly raw - marked-up.
       await api(`/sandbox/exchange/${created.body.id}/deposit`, { key, method: "POST" });

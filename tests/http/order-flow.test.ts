@@ -99,7 +99,7 @@ describe("a whole order, estimate to finished", () => {
     expect(order.amountReceived).toBe(1.5);
     const row = await testDb().order.findUniqueOrThrow({ where: { id: order.id } });
     const balances = await getBalances(testDb(), reseller.id);
-    expect(balances).toEqual([{ currency: "btc", pending: "0", available: row.profit }]);
+    expect(balances).toEqual([{ currency: "btc", pending: "0", available: row.profit, reserved: "0" }]);
     expect(new D(row.rawToAmount).minus(row.toAmount).eq(row.profit)).toBe(true);
   });
 
@@ -118,7 +118,7 @@ describe("a whole order, estimate to finished", () => {
     expect(late.status).toBe(409);
     expect(late.body.error.code).toBe("INVALID_ORDER_STATE");
     // The pending profit was reversed: nothing pending, nothing available.
-    expect(await getBalances(testDb(), reseller.id)).toEqual([{ currency: "ltc", pending: "0", available: "0" }]);
+    expect(await getBalances(testDb(), reseller.id)).toEqual([{ currency: "ltc", pending: "0", available: "0", reserved: "0" }]);
   });
 
   it("an order made with a key is invisible to other resellers and to keyless callers", async () => {

@@ -1,95 +1,193 @@
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import fc from "fast-check";
+import { execFile } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createDb, type Db } from "@/lib/db/client";
-import { migrate } from "@/lib/db/migrate";
-import { getBalances, recordPendingProfit, reverseProfit, settleProfit, sumBalances } from "@/lib/ledger/ledger";
+import type { Db } from "@/lib/db/client";
+import { checkLedger, LEDGER_INVARIANTS } from "@/lib/ledger/check";
+import { getBalances, InsufficientBalanceError, post, recordPendingProfit, reverseProfit, settleProfit } from "@/lib/ledger/ledger";
 import { D } from "@/lib/money/decimal";
+import { type TempDb, tempDatabase } from "../support/sqlite-db";
 
-describe("sumBalances", () => {
-  it("sums exactly where floats would not", () => {
-    const entries = Array.from({ length: 10 }, () => ({ currency: "eth", bucket: "available", amount: "0.1" }));
-    expect(sumBalances(entries)).toEqual([{ currency: "eth", pending: "0", available: "1" }]);
-    expect(sumBalances([{ currency: "eth", bucket: "pending", amount: "123456789.123456789012345678" }])[0].pending).toBe(
-      "123456789.123456789012345678",
-    );
-  });
+// The ledger on both real databases: the database itself refuses to rewrite history or to
+// let a balance go negative, and the balance rows always equal the sum of their entries.
 
-  it("property: each balance equals the exact sum of its entries, per currency and bucket", () => {
-    const entry = fc.record({
-      currency: fc.constantFrom("btc", "eth", "xmr"),
-      bucket: fc.constantFrom("pending", "available"),
-      amount: fc
-        .tuple(fc.bigInt({ min: -(10n ** 20n), max: 10n ** 20n }), fc.integer({ min: 0, max: 18 }))
-        .map(([n, s]) => new D(n.toString()).div(new D(10).pow(s)).toFixed()),
-    });
-    fc.assert(
-      fc.property(fc.array(entry, { maxLength: 60 }), (entries) => {
-        const balances = sumBalances(entries);
-        for (const b of balances)
-          for (const bucket of ["pending", "available"] as const) {
-            const sum = entries
-              .filter((e) => e.currency === b.currency && e.bucket === bucket)
-              .reduce((s, e) => s.plus(e.amount), new D(0));
-            expect(new D(b[bucket]).eq(sum)).toBe(true);
-          }
-        expect(balances.map((b) => b.currency)).toEqual([...new Set(entries.map((e) => e.currency))].sort());
-      }),
-    );
-  });
-});
-
-describe("ledger postings on a real database (SQLite)", () => {
-  let dir: string;
+describe.each(["sqlite", "postgres"] as const)("ledger on %s", (kind) => {
+  let t: TempDb;
   let db: Db;
-  beforeAll(async () => {
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), "ledger-"));
-    const url = `file:${path.join(dir, "l.db")}`;
-    await migrate(url);
-    db = createDb(url);
-    await db.reseller.create({ data: { id: "r1", walletAddress: "0x0000000000000000000000000000000000000001" } });
-  });
-  afterAll(async () => {
-    await db.$disconnect();
-    fs.rmSync(dir, { recursive: true, force: true });
-  });
-
-  const makeOrder = async (id: string) =>
+  let n = 0;
+  const reseller = async () => {
+    const id = `r${++n}`;
+    await db.reseller.create({ data: { id, walletAddress: `0x${n.toString(16).padStart(40, "0")}` } });
+    return id;
+  };
+  const makeOrder = (id: string, resellerId: string, profit = "0.75") =>
     db.order.create({
       data: {
         id,
-        resellerId: "r1",
+        resellerId,
         fromCurrency: "btc",
         toCurrency: "xmr",
         fromAmount: "1",
         rate: "1",
         rawToAmount: "50",
-        toAmount: "49.25",
+        toAmount: new D(50).minus(profit).toFixed(),
         platformFeeBps: 25,
         markupBps: 150,
-        profit: "0.75",
+        profit,
         payinAddress: "x",
         payoutAddress: "y",
         status: "waiting",
         expiresAt: new Date(),
       },
     });
+  const credit = (resellerId: string, currency: string, amount: string) =>
+    db.$transaction((tx) => post(tx, [{ resellerId, currency, bucket: "available", kind: "order_profit_settle", amount: new D(amount) }]));
 
-  it("pending at creation, available on finish (recomputed), reversed on failure; each posting once", async () => {
-    const a = await makeOrder("a");
-    const b = await makeOrder("b");
+  beforeAll(async () => {
+    t = await tempDatabase(kind);
+    db = t.db;
+  });
+  afterAll(async () => t.cleanup());
+
+  it("refuses UPDATE, DELETE (and TRUNCATE) on ledger entries, whoever sends the SQL", async () => {
+    const r = await reseller();
+    await credit(r, "eth", "1.5");
+    const before = await db.ledgerEntry.findMany({ where: { resellerId: r } });
+    expect(before).toHaveLength(1);
+    await expect(db.$executeRawUnsafe(`UPDATE "LedgerEntry" SET "amount" = '999' WHERE "resellerId" = '${r}'`)).rejects.toThrow(
+      /append-only: UPDATE refused/,
+    );
+    await expect(db.$executeRawUnsafe(`UPDATE "LedgerEntry" SET "kind" = 'x'`)).rejects.toThrow(/append-only/);
+    await expect(db.$executeRawUnsafe(`DELETE FROM "LedgerEntry" WHERE "resellerId" = '${r}'`)).rejects.toThrow(
+      /append-only: DELETE refused/,
+    );
+    await expect(db.ledgerEntry.deleteMany({})).rejects.toThrow();
+    if (kind === "postgres") await expect(db.$executeRawUnsafe(`TRUNCATE "LedgerEntry" CASCADE`)).rejects.toThrow(/append-only/);
+    expect(await db.ledgerEntry.findMany({ where: { resellerId: r } })).toEqual(before);
+  });
+
+  it("refuses a negative balance in the database itself", async () => {
+    const r = await reseller();
+    await credit(r, "eth", "1");
+    const neg = kind === "postgres" ? "-1" : "'-1'";
+    await expect(db.$executeRawUnsafe(`UPDATE "Balance" SET "available" = ${neg} WHERE "resellerId" = '${r}'`)).rejects.toThrow(/negative/);
+    await expect(
+      db.$executeRawUnsafe(`INSERT INTO "Balance" ("resellerId", "currency", "reserved") VALUES ('${r}', 'btc', ${neg})`),
+    ).rejects.toThrow(/negative/);
+  });
+
+  it("deleting a reseller never takes its money along: refused while it has orders or entries", async () => {
+    const r = await reseller();
+    await credit(r, "eth", "2");
+    await expect(db.reseller.delete({ where: { id: r } })).rejects.toThrow();
+    expect(await getBalances(db, r)).toEqual([{ currency: "eth", pending: "0", available: "2", reserved: "0" }]);
+    const r2 = await reseller();
+    await makeOrder(`o-${r2}`, r2);
+    await expect(db.reseller.delete({ where: { id: r2 } })).rejects.toThrow();
+    expect(await db.order.count({ where: { resellerId: r2 } })).toBe(1);
+  });
+
+  it("an order's profit: pending at creation, available on finish, reversed on failure, each once", async () => {
+    const r = await reseller();
+    const a = await makeOrder(`a-${r}`, r);
+    const b = await makeOrder(`b-${r}`, r);
     await db.$transaction((tx) => recordPendingProfit(tx, a, new D("0.75")));
     await db.$transaction((tx) => recordPendingProfit(tx, b, new D("0.75")));
-    expect(await getBalances(db, "r1")).toEqual([{ currency: "xmr", pending: "1.5", available: "0" }]);
+    expect(await getBalances(db, r)).toEqual([{ currency: "xmr", pending: "1.5", available: "0", reserved: "0" }]);
 
+    // a finishes, re-priced on a smaller deposit (profit 0.6); b fails.
+    await db.order.update({ where: { id: a.id }, data: { status: "finished", profit: "0.6" } });
     await db.$transaction((tx) => settleProfit(tx, a, new D("0.6")));
-    expect(await getBalances(db, "r1")).toEqual([{ currency: "xmr", pending: "0.75", available: "0.6" }]);
+    expect(await getBalances(db, r)).toEqual([{ currency: "xmr", pending: "0.75", available: "0.6", reserved: "0" }]);
     // Settling twice cannot double-credit: the unique (orderId, kind) refuses it and the transaction rolls back.
     await expect(db.$transaction((tx) => settleProfit(tx, a, new D("0.6")))).rejects.toThrow();
+    expect(await getBalances(db, r)).toEqual([{ currency: "xmr", pending: "0.75", available: "0.6", reserved: "0" }]);
+    await db.order.update({ where: { id: b.id }, data: { status: "failed" } });
     await db.$transaction((tx) => reverseProfit(tx, b));
-    expect(await getBalances(db, "r1")).toEqual([{ currency: "xmr", pending: "0", available: "0.6" }]);
-    expect(await db.ledgerEntry.count()).toBe(5);
+    expect(await getBalances(db, r)).toEqual([{ currency: "xmr", pending: "0", available: "0.6", reserved: "0" }]);
+    expect(await db.ledgerEntry.count({ where: { resellerId: r } })).toBe(5);
+  });
+
+  it("a change that would take a bucket below zero is refused and leaves nothing behind", async () => {
+    const r = await reseller();
+    await credit(r, "btc", "0.3");
+    const entries = await db.ledgerEntry.count();
+    const overdraw = db.$transaction((tx) =>
+      post(tx, [{ resellerId: r, currency: "btc", bucket: "available", kind: "order_profit_reverse", amount: new D("-0.30000001") }]),
+    );
+    await expect(overdraw).rejects.toBeInstanceOf(InsufficientBalanceError);
+    expect(await db.ledgerEntry.count()).toBe(entries);
+    expect(await getBalances(db, r)).toEqual([{ currency: "btc", pending: "0", available: "0.3", reserved: "0" }]);
+    // Exactly what is there can go.
+    await db.$transaction((tx) =>
+      post(tx, [{ resellerId: r, currency: "btc", bucket: "available", kind: "order_profit_reverse", amount: new D("-0.3") }]),
+    );
+    expect((await getBalances(db, r))[0].available).toBe("0");
+  });
+
+  it("balances are exact: ten times 0.1 is 1, and 30 decimal places survive", async () => {
+    const r = await reseller();
+    for (let i = 0; i < 10; i++) await credit(r, "eth", "0.1");
+    await credit(r, "xmr", "123456789.123456789012345678901234567891");
+    expect(await getBalances(db, r)).toEqual([
+      { currency: "eth", pending: "0", available: "1", reserved: "0" },
+      { currency: "xmr", pending: "0", available: "123456789.123456789012345678901234567891", reserved: "0" },
+    ]);
+  });
+
+  it("20 concurrent reservations from 4 processes never reserve more than is available", async () => {
+    const r = await reseller();
+    await credit(r, "eth", "5");
+    // Separate processes, so the database's locking arbitrates (one process's client would queue them).
+    const child = () =>
+      new Promise<{ reserved: number; refused: number }>((resolve, reject) => {
+        execFile(
+          process.execPath,
+          ["--import", "tsx", "tests/ledger/reserve-child.ts"],
+          { env: { ...process.env, DATABASE_URL: t.url, RESELLER_ID: r, RESERVE_COUNT: "5" } },
+          (err, stdout, stderr) => (err ? reject(new Error(`${err.message}\n${stderr}`)) : resolve(JSON.parse(stdout))),
+        );
+      });
+    const results = await Promise.all([child(), child(), child(), child()]);
+    expect(results.reduce((s, x) => s + x.reserved, 0)).toBe(5);
+    expect(results.reduce((s, x) => s + x.refused, 0)).toBe(15);
+    expect(await getBalances(db, r)).toEqual([{ currency: "eth", pending: "0", available: "0", reserved: "5" }]);
+    const sum = (await db.ledgerEntry.findMany({ where: { resellerId: r, bucket: "reserved" } })).reduce(
+      (s, e) => s.plus(e.amount),
+      new D(0),
+    );
+    expect(sum.toFixed()).toBe("5");
+  }, 120_000);
+
+  it("the integrity check passes on a consistent ledger and names the first broken invariant", async () => {
+    // (The reservation test above used kinds only withdrawals will define.)
+    const invariants = LEDGER_INVARIANTS.filter((i) => i.name !== "entries are well formed");
+    expect(await checkLedger(db, { invariants })).toEqual({ ok: true, violations: [] });
+
+    const r = await reseller();
+    const o = await makeOrder(`c-${r}`, r, "0.5");
+    await db.$transaction((tx) => recordPendingProfit(tx, o, new D("0.5")));
+    expect((await checkLedger(db, { invariants })).ok).toBe(true);
+
+    // A finished order whose profit was never credited.
+    await db.order.update({ where: { id: o.id }, data: { status: "finished" } });
+    const missing = await checkLedger(db, { invariants });
+    expect(missing.ok).toBe(false);
+    expect(missing.violations.map((v) => v.message)).toEqual([
+      `order ${o.id} is finished but 0.5 of its profit is still pending`,
+      `finished order ${o.id} has 0 profit credits, expected 1`,
+    ]);
+    await db.$transaction((tx) => settleProfit(tx, o, new D("0.5")));
+    expect((await checkLedger(db, { invariants })).ok).toBe(true);
+
+    // A balance row changed behind the ledger's back (balances are not append-only, entries are).
+    await db.balance.update({ where: { resellerId_currency: { resellerId: r, currency: "xmr" } }, data: { available: "0.6" } });
+    const tampered = await checkLedger(db, { invariants });
+    expect(tampered.violations).toEqual([
+      {
+        invariant: "each balance equals the sum of its entries and is not negative",
+        message: `balance ${r}/xmr available is 0.6 but its entries sum to 0.5`,
+      },
+    ]);
+    await db.balance.update({ where: { resellerId_currency: { resellerId: r, currency: "xmr" } }, data: { available: "0.5" } });
+    expect((await checkLedger(db, { invariants })).ok).toBe(true);
   });
 });

@@ -1,0 +1,146 @@
+import { type Db, providerOf, type Tx } from "@/lib/db/client";
+import { D, type Dec } from "@/lib/money/decimal";
+import { BUCKETS, type Bucket, ENTRY_KINDS } from "./ledger";
+
+// The ledger's integrity check, for the operator (`npm run cli -- ledger:check`) and for the
+// test suites (after every HTTP test file). Each invariant is a named function over one
+// consistent snapshot of the database; new money flows (withdrawals) add theirs to
+// LEDGER_INVARIANTS. Everything is streamed in pages, so memory grows with the number of
+// balances, not with the length of the ledger.
+
+export interface LedgerViolation {
+  invariant: string;
+  message: string;
+}
+
+export interface LedgerInvariant {
+  name: string;
+  check(tx: Tx, report: (message: string) => void): Promise<void>;
+}
+
+export interface LedgerReport {
+  ok: boolean;
+  /** The first violations found (at most `maxViolations`), in the order the invariants run. */
+  violations: LedgerViolation[];
+}
+
+const PAGE = 2000;
+const CANONICAL_AMOUNT = /^-?(?:0|[1-9]\d*)(?:\.\d*[1-9])?$/;
+
+type EntryRow = { id: number; resellerId: string; orderId: string | null; currency: string; bucket: string; kind: string; amount: string };
+
+/** Every ledger entry, oldest first, a page at a time. */
+async function* entries(tx: Tx, where: { orderId?: { in: string[] } } = {}): AsyncGenerator<EntryRow> {
+  let after = 0;
+  for (;;) {
+    const page = await tx.ledgerEntry.findMany({ where: { ...where, id: { gt: after } }, orderBy: { id: "asc" }, take: PAGE });
+    yield* page;
+    if (page.length < PAGE) return;
+    after = page[page.length - 1].id;
+  }
+}
+
+const entriesWellFormed: LedgerInvariant = {
+  name: "entries are well formed",
+  async check(tx, report) {
+    for await (const e of entries(tx)) {
+      if (!(BUCKETS as readonly string[]).includes(e.bucket)) report(`entry ${e.id} has unknown bucket '${e.bucket}'`);
+      if (!(ENTRY_KINDS as readonly string[]).includes(e.kind)) report(`entry ${e.id} has unknown kind '${e.kind}'`);
+      if (!CANONICAL_AMOUNT.test(e.amount) || new D(e.amount).isZero()) report(`entry ${e.id} has amount '${e.amount}'`);
+    }
+  },
+};
+
+const balancesMatchEntries: LedgerInvariant = {
+  name: "each balance equals the sum of its entries and is not negative",
+  async check(tx, report) {
+    const sums = new Map<string, Record<Bucket, Dec>>();
+    for await (const e of entries(tx)) {
+      if (!CANONICAL_AMOUNT.test(e.amount) || !(BUCKETS as readonly string[]).includes(e.bucket)) continue; // reported above
+      const key = JSON.stringify([e.resellerId, e.currency]);
+      const s = sums.get(key) ?? { pending: new D(0), available: new D(0), reserved: new D(0) };
+      s[e.bucket as Bucket] = s[e.bucket as Bucket].plus(e.amount);
+      sums.set(key, s);
+    }
+    const rows = await tx.balance.findMany({ orderBy: [{ resellerId: "asc" }, { currency: "asc" }] });
+    for (const b of rows) {
+      const key = JSON.stringify([b.resellerId, b.currency]);
+      const s = sums.get(key) ?? { pending: new D(0), available: new D(0), reserved: new D(0) };
+      sums.delete(key);
+      for (const bucket of BUCKETS) {
+        const held = new D(b[bucket]);
+        if (held.isNeg()) report(`balance ${b.resellerId}/${b.currency} ${bucket} is negative: ${b[bucket]}`);
+        if (!held.eq(s[bucket]))
+          report(`balance ${b.resellerId}/${b.currency} ${bucket} is ${b[bucket]} but its entries sum to ${s[bucket].toFixed()}`);
+      }
+    }
+    for (const key of sums.keys()) report(`entries of ${JSON.parse(key).join("/")} have no balance row`);
+  },
+};
+
+const orderProfitPostedOnce: LedgerInvariant = {
+  name: "every order's profit is pending while open, credited once when finished, reversed when failed",
+  async check(tx, report) {
+    const orphans = await tx.ledgerEntry.count({ where: { orderId: { not: null }, order: { resellerId: null } } });
+    if (orphans) report(`${orphans} entries belong to orders without a reseller`);
+    let after = "";
+    for (;;) {
+      const orders = await tx.order.findMany({
+        where: { resellerId: { not: null }, id: { gt: after } },
+        orderBy: { id: "asc" },
+        take: PAGE,
+        select: { id: true, resellerId: true, toCurrency: true, status: true, profit: true },
+      });
+      if (!orders.length) return;
+      after = orders[orders.length - 1].id;
+      const byOrder = new Map<string, EntryRow[]>();
+      for await (const e of entries(tx, { orderId: { in: orders.map((o) => o.id) } }))
+        byOrder.set(e.orderId!, [...(byOrder.get(e.orderId!) ?? []), e]);
+      for (const o of orders) {
+        const es = byOrder.get(o.id) ?? [];
+        for (const e of es)
+          if (e.resellerId !== o.resellerId || e.currency !== o.toCurrency)
+            report(`entry ${e.id} of order ${o.id} is booked to ${e.resellerId}/${e.currency}, not ${o.resellerId}/${o.toCurrency}`);
+        const pending = es.filter((e) => e.bucket === "pending").reduce((s, e) => s.plus(e.amount), new D(0));
+        const credits = es.filter((e) => e.kind === "order_profit_settle");
+        const closing = es.filter((e) => e.kind === "order_profit_release" || e.kind === "order_profit_reverse");
+        const final = o.status === "finished" || o.status === "failed";
+        if (pending.isNeg()) report(`order ${o.id} has a negative pending profit ${pending.toFixed()}`);
+        if (final && !pending.isZero()) report(`order ${o.id} is ${o.status} but ${pending.toFixed()} of its profit is still pending`);
+        if (!final && (credits.length || closing.length)) report(`order ${o.id} is ${o.status} but its profit was already closed`);
+        if (o.status === "failed" && credits.length) report(`order ${o.id} failed but its profit was credited`);
+        if (o.status === "finished") {
+          const expected = new D(o.profit).isZero() ? 0 : 1;
+          if (credits.length !== expected) report(`finished order ${o.id} has ${credits.length} profit credits, expected ${expected}`);
+          else if (expected && !new D(credits[0].amount).eq(o.profit))
+            report(`finished order ${o.id} was credited ${credits[0].amount}, its profit is ${o.profit}`);
+        }
+      }
+    }
+  },
+};
+
+/** The invariants `checkLedger` runs by default, in order. Withdrawals add theirs here. */
+export const LEDGER_INVARIANTS: LedgerInvariant[] = [entriesWellFormed, balancesMatchEntries, orderProfitPostedOnce];
+
+/**
+ * Runs every invariant over one snapshot (REPEATABLE READ on PostgreSQL; one read transaction
+ * on SQLite), so a check made while orders move never sees half of a transaction.
+ */
+export async function checkLedger(db: Db, opts: { invariants?: LedgerInvariant[]; maxViolations?: number } = {}): Promise<LedgerReport> {
+  const max = opts.maxViolations ?? 20;
+  const violations: LedgerViolation[] = [];
+  const isPg = providerOf(db) === "postgresql";
+  await db.$transaction(
+    async (tx) => {
+      for (const inv of opts.invariants ?? LEDGER_INVARIANTS) {
+        await inv.check(tx, (message) => {
+          if (violations.length < max) violations.push({ invariant: inv.name, message });
+        });
+      }
+    },
+    // The SQLite client's types know only Serializable; PostgreSQL takes REPEATABLE READ.
+    { ...(isPg ? { isolationLevel: "RepeatableRead" as "Serializable" } : {}), timeout: 600_000, maxWait: 60_000 },
+  );
+  return { ok: violations.length === 0, violations };
+}
