@@ -33,9 +33,18 @@ const schema = z.object({
   SIM_STEP_SECONDS: z.coerce.number().min(0).max(3600).default(3),
   /** Simulated engine: also deposit automatically this many seconds after creation (0 = off). */
   SIM_AUTO_DEPOSIT_SECONDS: z.coerce.number().min(0).default(0),
+  /** Simulated engine: how long each engine call takes, like an upstream API's latency (0 = instant). */
+  SIM_STEP_DELAY_MS: int(0, 0),
   /** Run the order worker inside the app process. */
   WORKER_IN_PROCESS: bool.default(true),
   WORKER_POLL_MS: int(500, 10),
+  /** How long a claim on an order lasts; an engine call is abandoned after half of it. */
+  WORKER_LEASE_SECONDS: int(30, 1),
+  /** First retry delay after a failed engine call; doubles with each failure, up to WORKER_RETRY_MAX_MS. */
+  WORKER_RETRY_BASE_MS: int(2000, 1),
+  WORKER_RETRY_MAX_MS: int(300_000, 1),
+  /** Engine calls that may fail in a row for one step before the order fails with engine_error. */
+  WORKER_MAX_ATTEMPTS: int(10, 1),
   /** Serve the dashboard (Next.js) from this process; false for API-only instances. */
   SERVE_DASHBOARD: bool.default(true),
   MAX_BODY_BYTES: int(16 * 1024, 256),

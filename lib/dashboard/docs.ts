@@ -1,24 +1,11 @@
-import crypto from "node:crypto";
 import { getAppOrigin } from "@/lib/auth/origin";
 import { getConfig } from "@/lib/config";
 import { generateAddress, getCurrency } from "@/lib/currencies";
+import { seededBytes } from "@/lib/ids";
 import type { DocsView } from "./types";
 
 export interface DocsData extends DocsView {
   example: { from: string; to: string; amount: string; address: string; refundAddress: string };
-}
-
-/** Deterministic bytes, so the example addresses stay the same from one visit to the next. */
-function seeded(seed: string) {
-  let counter = 0;
-  return (n: number) => {
-    const out = new Uint8Array(n);
-    for (let off = 0; off < n; off += 32) {
-      const block = crypto.createHash("sha256").update(`${seed}:${counter++}`).digest();
-      out.set(block.subarray(0, Math.min(32, n - off)), off);
-    }
-    return out;
-  };
 }
 
 export function getDocsData(): DocsData {
@@ -34,8 +21,8 @@ export function getDocsData(): DocsData {
     const f = getCurrency(from);
     const t = getCurrency(to);
     try {
-      if (t) address = generateAddress(t, seeded("docs-to")).address;
-      if (f) refundAddress = generateAddress(f, seeded("docs-refund")).address;
+      if (t) address = generateAddress(t, seededBytes("docs-to")).address;
+      if (f) refundAddress = generateAddress(f, seededBytes("docs-refund")).address;
     } catch {
       // keep the placeholders
     }

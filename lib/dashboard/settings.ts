@@ -21,7 +21,7 @@ async function sample(resellerId: string): Promise<MarkupSample | null> {
       const from = getCurrency(fromT);
       const to = getCurrency(toT);
       if (!from || !to || !from.isAvailable || !to.isAvailable) continue;
-      const terms = await getEngine().getPairTerms(from, to, { scope: `reseller:${resellerId}` });
+      const terms = await getEngine().quote({ from, to, fromAmount: new D(amount) }, { scope: `reseller:${resellerId}` });
       const q = applyRate(new D(amount), terms.rate, to.precision, 0);
       return {
         from: fromT,

@@ -2,7 +2,7 @@ import { getConfig } from "@/lib/config";
 import { SimulatedEngine } from "./simulated";
 import type { Engine } from "./types";
 
-export type { Engine, EngineContext, EngineStep, PairTerms } from "./types";
+export type { Engine, EngineContext, EngineStep, OpenedSwap, OpenSwapRequest, PairTerms, SwapSnapshot } from "./types";
 
 const g = globalThis as unknown as { __resellerEngine?: Engine };
 

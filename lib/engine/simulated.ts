@@ -1,14 +1,29 @@
 import crypto from "node:crypto";
+import { setTimeout as sleep } from "node:timers/promises";
 import { getConfig } from "@/lib/config";
 import { generateAddress, getCurrency } from "@/lib/currencies";
 import type { Currency } from "@/lib/currencies/types";
-import type { Order } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
+import { seededBytes } from "@/lib/ids";
 import { D } from "@/lib/money/decimal";
-import { rateAfterFee } from "@/lib/quotes/compute-quote";
-import type { Engine, EngineContext, EngineStep } from "./types";
+import type { OrderState } from "@/lib/orders/state-machine";
+import { rateAfterFee } from "./rate";
+import type { Engine, EngineContext, EngineStep, OpenedSwap, OpenSwapRequest, QuoteRequest, SwapSnapshot } from "./types";
 
 export type SandboxFault = "unavailable" | "error";
+
+/** One call the engine answered about an order, as the sandbox shows it. */
+export interface EngineCall {
+  method: "openSwap" | "readSwap";
+  /** The order's state the call was about (readSwap), or null (openSwap). */
+  state: OrderState | null;
+  startedAt: string;
+  endedAt: string;
+  outcome: "ok" | "error";
+}
+
+/** Orders whose calls are remembered; the oldest are forgotten first. */
+const CALL_LOG_ORDERS = 10_000;
 
 /** A transaction hash in the shape the currency's chain uses (0x-prefixed on EVM chains). */
 function fakeTxHash(currency: Currency | undefined): string {
@@ -20,11 +35,14 @@ function fakeTxHash(currency: Currency | undefined): string {
  * The built-in engine: prices from the dated snapshot shipped in the currency registry,
  * the platform fee on top, deposit addresses generated valid for the source currency, and
  * an order that moves one state per SIM_STEP_SECONDS once its (sandbox) deposit is seen.
+ * Each call takes SIM_STEP_DELAY_MS, like an upstream API would, and is logged per order so
+ * the sandbox can show (and tests can count) what the engine was asked.
  */
 export class SimulatedEngine implements Engine {
   readonly name = "simulated";
   /** Sandbox switches, per caller scope, so one tester's outage never hits another. */
   private readonly faults = new Map<string, SandboxFault>();
+  private readonly callLog = new Map<string, EngineCall[]>();
 
   setFault(scope: string, fault: SandboxFault | null) {
     if (fault) this.faults.set(scope, fault);
@@ -35,59 +53,101 @@ export class SimulatedEngine implements Engine {
     return this.faults.get(scope) ?? null;
   }
 
+  /** The calls this process's engine answered about an order, oldest first. */
+  callsFor(orderId: string): EngineCall[] {
+    return [...(this.callLog.get(orderId) ?? [])];
+  }
+
   private checkFault(ctx: EngineContext) {
     const fault = this.faults.get(ctx.scope);
     if (fault === "unavailable") throw new AppError("ENGINE_UNAVAILABLE", "The exchange engine is unavailable; try again later.");
     if (fault === "error") throw new Error("simulated engine failure (sandbox fault switch)");
   }
 
-  async getPairTerms(from: Currency, to: Currency, ctx: EngineContext) {
+  /** Runs one engine call about an order: latency, fault switch, then the work, all logged. */
+  private async call<T>(
+    orderId: string,
+    method: EngineCall["method"],
+    state: OrderState | null,
+    ctx: EngineContext,
+    work: () => T,
+  ): Promise<T> {
+    const startedAt = new Date().toISOString();
+    let outcome: EngineCall["outcome"] = "error";
+    try {
+      const delay = getConfig().SIM_STEP_DELAY_MS;
+      if (delay > 0) await sleep(delay, undefined, { signal: ctx.signal });
+      this.checkFault(ctx);
+      const result = work();
+      outcome = "ok";
+      return result;
+    } finally {
+      const log = this.callLog.get(orderId) ?? [];
+      if (!this.callLog.has(orderId)) {
+        if (this.callLog.size >= CALL_LOG_ORDERS) this.callLog.delete(this.callLog.keys().next().value as string);
+        this.callLog.set(orderId, log);
+      }
+      log.push({ method, state, startedAt, endedAt: new Date().toISOString(), outcome });
+    }
+  }
+
+  async quote(req: QuoteRequest, ctx: EngineContext) {
     this.checkFault(ctx);
     const platformFeeBps = getConfig().PLATFORM_FEE_BPS;
     return {
-      rate: rateAfterFee(new D(from.priceUsd), new D(to.priceUsd), platformFeeBps),
+      rate: rateAfterFee(new D(req.from.priceUsd), new D(req.to.priceUsd), platformFeeBps),
       platformFeeBps,
-      minAmount: new D(from.minAmount),
-      maxAmount: new D(from.maxAmount),
+      minAmount: new D(req.from.minAmount),
+      maxAmount: new D(req.from.maxAmount),
     };
   }
 
-  async createDeposit(order: { from: Currency }, ctx: EngineContext) {
-    this.checkFault(ctx);
-    const { address, extraId } = generateAddress(order.from);
-    return { payinAddress: address, payinExtraId: order.from.hasExtraId ? extraId : null };
+  /** The deposit address is derived from the order id: asking twice for one order gives the same one. */
+  openSwap(req: OpenSwapRequest, ctx: EngineContext): Promise<OpenedSwap> {
+    return this.call(req.orderId, "openSwap", null, ctx, () => {
+      const { address, extraId } = generateAddress(req.from, seededBytes(`simulated-deposit:${req.orderId}`));
+      const auto = getConfig().SIM_AUTO_DEPOSIT_SECONDS;
+      return {
+        payinAddress: address,
+        payinExtraId: req.from.hasExtraId ? extraId : null,
+        firstCheckAfterMs: auto > 0 ? Math.round(auto * 1000) : null,
+      };
+    });
   }
 
-  nextCheckDelayMs() {
+  nextCheckDelayMs(_swap: SwapSnapshot) {
     return Math.round(getConfig().SIM_STEP_SECONDS * 1000);
   }
 
   /** The sandbox's "a deposit arrived" for an order: the amount quoted, or the one given. */
-  depositStep(order: Order, amount: string): EngineStep {
-    return { to: "confirming", amountReceived: amount, payinHash: fakeTxHash(getCurrency(order.fromCurrency)) };
+  depositStep(swap: { fromCurrency: string }, amount: string): EngineStep {
+    return { to: "confirming", amountReceived: amount, payinHash: fakeTxHash(getCurrency(swap.fromCurrency)) };
   }
 
-  async step(order: Order, now: Date): Promise<EngineStep | null> {
-    if (order.nextActionAt && order.nextActionAt > now) return null;
-    const from = getCurrency(order.fromCurrency);
-    const to = getCurrency(order.toCurrency);
-    switch (order.status) {
+  readSwap(swap: SwapSnapshot, ctx: EngineContext): Promise<EngineStep | null> {
+    return this.call(swap.orderId, "readSwap", swap.state, ctx, () => this.nextStep(swap, new Date()));
+  }
+
+  private nextStep(swap: SwapSnapshot, now: Date): EngineStep | null {
+    const from = getCurrency(swap.fromCurrency);
+    const to = getCurrency(swap.toCurrency);
+    switch (swap.state) {
       case "waiting": {
         // Optional automatic deposit of the quoted amount (SIM_AUTO_DEPOSIT_SECONDS).
         const auto = getConfig().SIM_AUTO_DEPOSIT_SECONDS;
-        if (auto > 0 && now.getTime() - order.createdAt.getTime() >= auto * 1000)
-          return { to: "confirming", amountReceived: order.fromAmount, payinHash: fakeTxHash(from) };
+        if (auto > 0 && now.getTime() - swap.createdAt.getTime() >= auto * 1000)
+          return { to: "confirming", amountReceived: swap.fromAmount, payinHash: fakeTxHash(from) };
         return null;
       }
       case "confirming": {
-        const received = new D(order.amountReceived ?? "0");
+        const received = new D(swap.amountReceived ?? "0");
         const min = new D(from?.minAmount ?? "0");
         const max = new D(from?.maxAmount ?? "0");
         if (received.lt(min) || received.gt(max)) {
           return {
             to: "failed",
             reason: received.lt(min) ? "deposit_below_minimum" : "deposit_above_maximum",
-            refund: { amount: order.amountReceived ?? "0", hash: order.refundAddress ? fakeTxHash(from) : null },
+            refund: { amount: swap.amountReceived ?? "0", hash: swap.refundAddress ? fakeTxHash(from) : null },
           };
         }
         return { to: "exchanging" };

@@ -6,7 +6,7 @@ import { type ApiHandler, apiRoute, type RequestEnv } from "./route";
 import { getCurrencies } from "./v1/currencies";
 import { getEstimateHandler } from "./v1/estimate";
 import { getExchange, postExchange } from "./v1/exchange";
-import { postSandboxDeposit, postSandboxEngine } from "./v1/sandbox";
+import { getSandboxEngineCalls, postSandboxDeposit, postSandboxEngine } from "./v1/sandbox";
 
 // The v1 API on Hono: a light router in front of Web-standard handlers, served at
 // /api/v1 and at the /v1 alias. server.ts hands these paths here and the rest to Next.
@@ -24,6 +24,7 @@ const ROUTES: RouteDef[] = [
   { method: "POST", path: "/exchange", handler: postExchange },
   { method: "GET", path: "/exchange/:id", handler: getExchange },
   { method: "POST", path: "/sandbox/exchange/:id/deposit", handler: postSandboxDeposit },
+  { method: "GET", path: "/sandbox/exchange/:id/engine-calls", handler: getSandboxEngineCalls },
   { method: "POST", path: "/sandbox/engine", handler: postSandboxEngine },
   { method: "GET", path: "/openapi.json", handler: async () => json(openApiDocument()) },
 ];

@@ -105,6 +105,15 @@ export function openApiDocument(): object {
           responses: { "200": ok("OrderStatus", "The order, now confirming"), ...errorResponses(400, 401, 404, 405, 409, 413, 422, 429) },
         },
       },
+      "/sandbox/exchange/{id}/engine-calls": {
+        get: {
+          operationId: "sandboxEngineCalls",
+          description:
+            "Sandbox only: what this server process's simulated engine was asked about the order (opening its swap, reading its state), with times and outcomes.",
+          parameters: [idParam],
+          responses: { "200": ok("SandboxEngineCalls", "The engine's calls about the order"), ...errorResponses(401, 404, 405, 429) },
+        },
+      },
       "/sandbox/engine": {
         post: {
           operationId: "sandboxEngine",
@@ -129,6 +138,7 @@ export function openApiDocument(): object {
         OrderStatus: schema(s.orderStatusResponse),
         SandboxDeposit: schema(s.sandboxDepositBody, "input"),
         SandboxEngine: schema(s.sandboxEngineBody, "input"),
+        SandboxEngineCalls: schema(s.sandboxEngineCallsResponse),
         Error: schema(s.errorResponse),
       },
     },

@@ -86,9 +86,30 @@ export const orderStatusResponse = orderResponse.extend({
   payoutHash: z.string().nullable(),
   refundAddress: z.string().nullable(),
   refundExtraId: z.string().nullable(),
-  refund: z.object({ state: z.enum(["sent", "awaiting_address"]), amount: dec.nullable(), hash: z.string().nullable() }).nullable(),
+  refund: z
+    .object({
+      state: z.enum(["sent", "pending", "awaiting_address"]).describe("pending: owed, not yet sent; awaiting_address: no refundAddress"),
+      amount: dec.nullable(),
+      hash: z.string().nullable(),
+    })
+    .nullable(),
   failureReason: z.enum(["expired", "deposit_below_minimum", "deposit_above_maximum", "engine_error"]).nullable(),
   history: z.array(z.object({ status: z.enum(ORDER_STATES), at: iso })).describe("Every state so far, oldest first"),
+});
+
+export const sandboxEngineCallsResponse = z.object({
+  orderId: z.string(),
+  calls: z
+    .array(
+      z.object({
+        method: z.enum(["openSwap", "readSwap"]),
+        state: z.enum(ORDER_STATES).nullable().describe("The order's state the call was about (readSwap)"),
+        startedAt: iso,
+        endedAt: iso,
+        outcome: z.enum(["ok", "error"]),
+      }),
+    )
+    .describe("Calls this server process's simulated engine answered about the order, oldest first"),
 });
 
 export const errorResponse = z.object({

@@ -5,23 +5,47 @@ import { reverseProfit, settleProfit } from "@/lib/ledger/ledger";
 import { D, formatAmount } from "@/lib/money/decimal";
 import { applyRate } from "@/lib/quotes/compute-quote";
 import { assertTransition, isFinal, type OrderState } from "./state-machine";
+import { swapSnapshot } from "./swap";
+
+export interface ApplyStepOptions {
+  /** The claim the caller holds: the step applies only if it still does, and it is released. */
+  leaseToken?: string;
+  /** Failed engine calls that led to this step (an engine_error failure records them). */
+  attempts?: number;
+  lastError?: string | null;
+}
+
+/** The refund a failure owes: sent when the engine gave its hash, otherwise pending or awaiting an address. */
+function refundState(order: Order, refund: { hash: string | null }): string {
+  if (!order.refundAddress) return "awaiting_address";
+  return refund.hash ? "sent" : "pending";
+}
 
 /**
  * Moves an order one step, atomically: the status changes only if it is still what the
- * caller saw (so two workers, or a worker and a sandbox call, can race safely), and the
- * timeline event and ledger postings commit with it. Returns null when someone else won.
+ * caller saw (and, for a worker, only while its claim holds), and the timeline event and
+ * ledger postings commit with it. Returns null when someone else won.
  */
-export async function applyStep(db: Db, order: Order, step: EngineStep, now = new Date()): Promise<Order | null> {
+export async function applyStep(
+  db: Db,
+  order: Order,
+  step: EngineStep,
+  now = new Date(),
+  opts: ApplyStepOptions = {},
+): Promise<Order | null> {
   const from = order.status as OrderState;
   assertTransition(from, step.to);
-  const patch: Partial<Order> = { status: step.to, updatedAt: now };
+  const patch: Partial<Order> = { status: step.to, updatedAt: now, attempts: opts.attempts ?? 0, lastError: opts.lastError ?? null };
+  // The holder's claim ends with its step. Without a claim (a sandbox deposit) a worker's
+  // claim is left alone: that worker may still be calling the engine about the old state.
+  if (opts.leaseToken) Object.assign(patch, { leaseToken: null, leaseUntil: null });
 
   if (step.to === "failed") {
     patch.failureReason = step.reason;
     if (step.refund) {
       patch.refundAmount = step.refund.amount;
       patch.refundHash = step.refund.hash;
-      patch.refundState = order.refundAddress ? "sent" : "awaiting_address";
+      patch.refundState = refundState(order, step.refund);
     }
   } else {
     if (step.amountReceived !== undefined) patch.amountReceived = step.amountReceived;
@@ -36,16 +60,20 @@ export async function applyStep(db: Db, order: Order, step: EngineStep, now = ne
       patch.profit = formatAmount(q.profit);
     }
   }
-  patch.nextActionAt = isFinal(step.to) ? null : new Date(now.getTime() + getEngine().nextCheckDelayMs());
+  const updated = { ...order, ...patch } as Order;
+  patch.nextActionAt = isFinal(step.to) ? null : new Date(now.getTime() + getEngine().nextCheckDelayMs(swapSnapshot(updated)));
+  updated.nextActionAt = patch.nextActionAt;
 
   return db.$transaction(async (tx) => {
-    const r = await tx.order.updateMany({ where: { id: order.id, status: from }, data: patch });
+    const r = await tx.order.updateMany({
+      where: { id: order.id, status: from, ...(opts.leaseToken ? { leaseToken: opts.leaseToken } : {}) },
+      data: patch,
+    });
     if (r.count !== 1) return null;
-    const updated = { ...order, ...patch } as Order;
     const note = step.to === "failed" ? step.reason : undefined;
     await tx.orderEvent.create({ data: { orderId: order.id, status: step.to, note, at: now } });
-    if (step.to === "finished") await settleProfit(tx, updated, new D(updated.profit));
-    if (step.to === "failed") await reverseProfit(tx, updated);
+    if (step.to === "finished") await settleProfit(tx, updated, new D(updated.profit), now);
+    if (step.to === "failed") await reverseProfit(tx, updated, now);
     return updated;
   });
 }

@@ -1,16 +1,19 @@
 import crypto from "node:crypto";
+import { setTimeout as sleep } from "node:timers/promises";
 import { getConfig } from "@/lib/config";
 import { validateAddress, validateExtraId } from "@/lib/currencies";
 import type { Db, Order } from "@/lib/db/client";
 import { isUniqueViolation } from "@/lib/db/client";
-import { type EngineContext, getEngine } from "@/lib/engine";
+import { type EngineContext, getEngine, type OpenedSwap } from "@/lib/engine";
+import { callEngine } from "@/lib/engine/call";
 import { AppError } from "@/lib/errors";
 import { newOrderId } from "@/lib/ids";
 import type { Caller } from "@/lib/keys/api-keys";
 import { recordPendingProfit } from "@/lib/ledger/ledger";
-import { formatAmount } from "@/lib/money/decimal";
+import { D, formatAmount } from "@/lib/money/decimal";
 import { applyRate } from "@/lib/quotes/compute-quote";
-import { getTermsWithinLimits, parseAmount, resolvePair } from "./pricing";
+import { getTermsWithinLimits, parseAmount, resolvePair } from "@/lib/quotes/pricing";
+import { engineDeadlineMs, leaseMs, newLeaseToken, openSwapRequest } from "./swap";
 
 export interface CreateOrderInput {
   from: string;
@@ -54,6 +57,77 @@ async function findReplay(db: Db, scope: string, key: string, hash: string): Pro
   return existing;
 }
 
+/** How often a request that lost an idempotency race looks whether the winner opened the order. */
+const OPENING_POLL_MS = 25;
+
+const openingFailed = () => new AppError("ENGINE_UNAVAILABLE", "The exchange engine could not open this order; send the request again.");
+
+/**
+ * Opens a reserved order with the engine and commits what makes it an order: the deposit
+ * address, its first timeline event and the reseller's pending profit. Only the holder of the
+ * order's claim calls the engine, keyed by the order id. When the engine fails, the
+ * reservation is dropped (nothing was promised to anyone), so a retry starts afresh.
+ */
+async function openOrder(db: Db, reserved: Order, token: string, ctx: EngineContext): Promise<Order> {
+  let swap: OpenedSwap;
+  try {
+    swap = await callEngine(engineDeadlineMs(), ctx, (c) => getEngine().openSwap(openSwapRequest(reserved), c));
+  } catch (e) {
+    await db.order.deleteMany({ where: { id: reserved.id, leaseToken: token, payinAddress: null } });
+    throw e;
+  }
+  const now = new Date();
+  const opened = await db.$transaction(async (tx) => {
+    const r = await tx.order.updateMany({
+      where: { id: reserved.id, leaseToken: token, payinAddress: null },
+      data: {
+        payinAddress: swap.payinAddress,
+        payinExtraId: swap.payinExtraId,
+        leaseToken: null,
+        leaseUntil: null,
+        nextActionAt: swap.firstCheckAfterMs === null ? null : new Date(now.getTime() + swap.firstCheckAfterMs),
+        updatedAt: now,
+      },
+    });
+    if (r.count !== 1) return null;
+    await tx.orderEvent.create({ data: { orderId: reserved.id, status: "waiting", at: reserved.createdAt } });
+    await recordPendingProfit(tx, reserved, new D(reserved.profit), now);
+    return tx.order.findUniqueOrThrow({ where: { id: reserved.id } });
+  });
+  // Our claim ran out and another request took the opening over (same order id, same deposit).
+  return opened ?? awaitOpened(db, reserved, ctx);
+}
+
+/**
+ * For a request that found its Idempotency-Key already taken: the order once it is open.
+ * While the winner holds its claim this only reads; if the winner died (its claim expired
+ * with the order still unopened), this request takes the claim and opens the order itself.
+ */
+async function awaitOpened(db: Db, order: Order, ctx: EngineContext): Promise<Order> {
+  let o: Order | null = order;
+  for (;;) {
+    if (!o) throw openingFailed();
+    if (o.payinAddress !== null) return o;
+    const now = new Date();
+    if (o.leaseUntil && o.leaseUntil < now) {
+      const token = newLeaseToken();
+      const r = await db.order.updateMany({
+        where: { id: o.id, payinAddress: null, leaseToken: o.leaseToken, leaseUntil: { lt: now } },
+        data: { leaseToken: token, leaseUntil: new Date(now.getTime() + leaseMs()) },
+      });
+      if (r.count === 1) return openOrder(db, o, token, ctx);
+    }
+    await sleep(OPENING_POLL_MS);
+    o = await db.order.findUnique({ where: { id: o.id } });
+  }
+}
+
+/**
+ * Creates an order. The row is reserved first (with a claim, and the Idempotency-Key's unique
+ * index deciding races), and only then is the engine asked to open the swap: concurrent
+ * requests with one key open one upstream swap, and the engine never works for an order that
+ * does not exist. The answer still carries the payinAddress: the request waits for it.
+ */
 export async function createOrder(
   db: Db,
   opts: { input: CreateOrderInput; caller: Caller | null; ctx: EngineContext; idempotencyKey?: string | null; now?: Date },
@@ -63,7 +137,7 @@ export async function createOrder(
   const hash = requestHash(input);
   if (idemKey) {
     const replay = await findReplay(db, ctx.scope, idemKey, hash);
-    if (replay) return { order: replay, replayed: true };
+    if (replay) return { order: await awaitOpened(db, replay, ctx), replayed: true };
   }
 
   const { from, to } = resolvePair(input.from, input.to);
@@ -93,13 +167,12 @@ export async function createOrder(
   const terms = await getTermsWithinLimits(from, to, fromAmount, ctx);
   const markupBps = caller?.markupBps ?? 0;
   const q = applyRate(fromAmount, terms.rate, to.precision, markupBps);
-  const id = newOrderId();
-  const deposit = await getEngine().createDeposit({ id, from, to, fromAmount }, ctx);
 
   const cfg = getConfig();
   const now = opts.now ?? new Date();
+  const token = newLeaseToken();
   const data = {
-    id,
+    id: newOrderId(),
     resellerId: caller?.resellerId ?? null,
     apiKeyId: caller?.apiKeyId ?? null,
     fromCurrency: from.ticker,
@@ -111,35 +184,32 @@ export async function createOrder(
     platformFeeBps: terms.platformFeeBps,
     markupBps,
     profit: formatAmount(q.profit),
-    payinAddress: deposit.payinAddress,
-    payinExtraId: deposit.payinExtraId,
+    payinAddress: null,
     payoutAddress: address,
     payoutExtraId: extraId,
     refundAddress,
     refundExtraId,
     status: "waiting",
     expiresAt: new Date(now.getTime() + cfg.ORDER_TTL_SECONDS * 1000),
-    nextActionAt: cfg.SIM_AUTO_DEPOSIT_SECONDS > 0 ? new Date(now.getTime() + cfg.SIM_AUTO_DEPOSIT_SECONDS * 1000) : null,
+    leaseToken: token,
+    leaseUntil: new Date(now.getTime() + leaseMs()),
     createdAt: now,
+    updatedAt: now,
     idempotencyScope: idemKey ? ctx.scope : null,
     idempotencyKey: idemKey,
     requestHash: idemKey ? hash : null,
   };
 
+  let reserved: Order;
   try {
-    const order = await db.$transaction(async (tx) => {
-      const o = await tx.order.create({ data });
-      await tx.orderEvent.create({ data: { orderId: id, status: "waiting", at: now } });
-      await recordPendingProfit(tx, o, q.profit);
-      return o;
-    });
-    return { order, replayed: false };
+    reserved = await db.order.create({ data });
   } catch (e) {
-    // A concurrent request with the same Idempotency-Key won the insert: answer with its order.
+    // A concurrent request with the same Idempotency-Key reserved first: answer with its order.
     if (idemKey && isUniqueViolation(e)) {
       const replay = await findReplay(db, ctx.scope, idemKey, hash);
-      if (replay) return { order: replay, replayed: true };
+      if (replay) return { order: await awaitOpened(db, replay, ctx), replayed: true };
     }
     throw e;
   }
+  return { order: await openOrder(db, reserved, token, ctx), replayed: false };
 }

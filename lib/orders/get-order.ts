@@ -14,7 +14,8 @@ export async function getOrderForCaller(
 ): Promise<Order & { events: OrderEvent[] }> {
   const id = opts.orderId.toLowerCase();
   const order = ORDER_ID_RE.test(id) ? await db.order.findUnique({ where: { id }, include: { events: { orderBy: { id: "asc" } } } }) : null;
-  if (!order || (order.resellerId !== null && order.resellerId !== opts.caller?.resellerId))
+  // An order still being opened with the engine (no payinAddress yet) is not there for anyone.
+  if (!order || order.payinAddress === null || (order.resellerId !== null && order.resellerId !== opts.caller?.resellerId))
     throw new AppError("ORDER_NOT_FOUND", "No order with this id.");
   return order;
 }
@@ -22,7 +23,7 @@ export async function getOrderForCaller(
 /** For the dashboard: one of the reseller's orders with its state timeline. */
 export async function getOrderForReseller(db: Db, opts: { resellerId: string; orderId: string }) {
   const order = await db.order.findFirst({
-    where: { id: opts.orderId, resellerId: opts.resellerId },
+    where: { id: opts.orderId, resellerId: opts.resellerId, payinAddress: { not: null } },
     include: { events: { orderBy: { id: "asc" } } },
   });
   if (!order) throw new AppError("ORDER_NOT_FOUND", "No order with this id.");
@@ -44,6 +45,7 @@ export async function listOrders(db: Db, opts: ListOrdersOptions) {
   const search = opts.search?.trim().toLowerCase();
   const where = {
     resellerId: opts.resellerId,
+    payinAddress: { not: null },
     ...(opts.status ? { status: opts.status } : {}),
     ...(search ? { id: { startsWith: search } } : {}),
   };

@@ -4,9 +4,9 @@ import { getSandboxEngine } from "@/lib/engine";
 import { AppError } from "@/lib/errors";
 import type { Caller } from "@/lib/keys/api-keys";
 import { formatAmount } from "@/lib/money/decimal";
+import { parseAmount } from "@/lib/quotes/pricing";
 import { applyStep } from "./advance-order";
 import { getOrderForCaller } from "./get-order";
-import { parseAmount } from "./pricing";
 
 /** Sandbox only: pretend the user's deposit arrived (the quoted amount unless one is given). */
 export async function reportSandboxDeposit(

@@ -3,7 +3,7 @@ import { D, type Dec, floorTo } from "@/lib/money/decimal";
 export const BPS = 10_000;
 
 export interface QuoteMath {
-  /** Market rate (from price / to price) less the platform fee; what the user gets per unit before markup. */
+  /** The engine's rate (market rate less the platform fee); what the user gets per unit before markup. */
   rate: Dec;
   /** Output before the reseller's markup, rounded down to the destination precision. */
   rawToAmount: Dec;
@@ -11,14 +11,6 @@ export interface QuoteMath {
   toAmount: Dec;
   /** The reseller's profit in the destination currency: exactly rawToAmount - toAmount. */
   profit: Dec;
-}
-
-/** Market rate less the platform fee. Kept to 32 significant digits: an order stores it to re-price a different deposit. */
-export function rateAfterFee(fromPriceUsd: Dec, toPriceUsd: Dec, platformFeeBps: number): Dec {
-  return fromPriceUsd
-    .div(toPriceUsd)
-    .mul(new D(BPS - platformFeeBps).div(BPS))
-    .toSignificantDigits(32, D.ROUND_DOWN);
 }
 
 /**

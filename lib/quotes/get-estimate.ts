@@ -2,8 +2,8 @@ import { getConfig } from "@/lib/config";
 import type { Currency } from "@/lib/currencies/types";
 import type { EngineContext } from "@/lib/engine";
 import type { Dec } from "@/lib/money/decimal";
-import { getTermsWithinLimits, parseAmount, resolvePair } from "@/lib/orders/pricing";
 import { applyRate, effectiveRate } from "./compute-quote";
+import { getTermsWithinLimits, parseAmount, resolvePair } from "./pricing";
 
 export interface Estimate {
   from: Currency;

@@ -33,7 +33,7 @@ export function parseAmount(input: unknown, currency: Currency): Dec {
 }
 
 export async function getTermsWithinLimits(from: Currency, to: Currency, amount: Dec, ctx: EngineContext): Promise<PairTerms> {
-  const terms = await getEngine().getPairTerms(from, to, ctx);
+  const terms = await getEngine().quote({ from, to, fromAmount: amount }, ctx);
   const limits = { minAmount: num(terms.minAmount), maxAmount: num(terms.maxAmount) };
   if (amount.lt(terms.minAmount))
     throw new AppError(

@@ -1,35 +1,116 @@
-import type { Db } from "@/lib/db/client";
-import { getEngine } from "@/lib/engine";
+import { getConfig } from "@/lib/config";
+import type { Db, Order } from "@/lib/db/client";
+import { type EngineStep, getEngine } from "@/lib/engine";
+import { callEngine } from "@/lib/engine/call";
 import { getLogger } from "@/lib/log";
 import { applyStep } from "@/lib/orders/advance-order";
+import { engineDeadlineMs, leaseMs, newLeaseToken, swapSnapshot } from "@/lib/orders/swap";
+import { retryDelayMs } from "./backoff";
 
-const BATCH = 100;
+// The order worker. Any number of them may run against one database: an order is only
+// worked on under a claim (a lease with an expiry, taken by a conditional UPDATE), so two
+// workers never call the engine about the same order at once, and a worker that dies
+// mid-call loses its claim when the lease runs out. A failed engine call is retried with
+// exponential backoff; after WORKER_MAX_ATTEMPTS failures in a row the order fails with
+// engine_error (its pending profit reversed).
+
+const BATCH = 20;
+const OPEN_STATES = ["waiting", "confirming", "exchanging", "sending"];
+
+/** Orders due now: a check is scheduled, or a waiting order passed its deadline; and nobody holds a live claim. */
+const dueAt = (now: Date) => ({
+  payinAddress: { not: null },
+  status: { in: OPEN_STATES },
+  OR: [{ nextActionAt: { lte: now } }, { status: "waiting", expiresAt: { lte: now } }],
+  AND: [{ OR: [{ leaseUntil: null }, { leaseUntil: { lte: now } }] }],
+});
+
+/** Claims up to `limit` due orders for this pass; returns them and the pass's lease token. */
+export async function claimDueOrders(db: Db, now: Date, limit = BATCH): Promise<{ token: string; orders: Order[] }> {
+  const token = newLeaseToken();
+  const candidates = await db.order.findMany({ where: dueAt(now), orderBy: { nextActionAt: "asc" }, take: limit, select: { id: true } });
+  if (!candidates.length) return { token, orders: [] };
+  // Conditional on still being due and unclaimed: of two workers racing for an order, the
+  // database lets one UPDATE match it (PostgreSQL re-checks the condition after the row lock).
+  await db.order.updateMany({
+    where: { id: { in: candidates.map((c) => c.id) }, ...dueAt(now) },
+    data: { leaseToken: token, leaseUntil: new Date(now.getTime() + leaseMs()) },
+  });
+  return { token, orders: await db.order.findMany({ where: { leaseToken: token } }) };
+}
+
+const release = (db: Db, orderId: string, token: string, data: Partial<Order> = {}) =>
+  db.order.updateMany({ where: { id: orderId, leaseToken: token }, data: { ...data, leaseToken: null, leaseUntil: null } });
+
+/** After a failed engine call: retry later with backoff, or fail the order once the attempts are spent. */
+async function recordFailure(db: Db, order: Order, token: string, err: unknown, at: Date): Promise<Order | null> {
+  const cfg = getConfig();
+  const attempts = order.attempts + 1;
+  const lastError = (err instanceof Error ? err.message : String(err)).slice(0, 500);
+  if (attempts >= cfg.WORKER_MAX_ATTEMPTS) {
+    getLogger().error({ orderId: order.id, state: order.status, attempts, err }, "engine kept failing; the order fails with engine_error");
+    const step: EngineStep = {
+      to: "failed",
+      reason: "engine_error",
+      // Money that arrived goes back; the engine never said it was refunded, so the refund is pending.
+      refund: order.amountReceived ? { amount: order.amountReceived, hash: null } : null,
+    };
+    return applyStep(db, order, step, at, { leaseToken: token, attempts, lastError });
+  }
+  const delay = retryDelayMs(attempts, { baseMs: cfg.WORKER_RETRY_BASE_MS, maxMs: cfg.WORKER_RETRY_MAX_MS });
+  getLogger().warn({ orderId: order.id, state: order.status, attempts, retryInMs: delay, err }, "engine call failed; will retry");
+  await release(db, order.id, token, { attempts, lastError, nextActionAt: new Date(at.getTime() + delay) });
+  return null;
+}
+
+/** One claimed order: expire it, or ask the engine once and apply what it says. */
+async function advanceClaimed(db: Db, order: Order, token: string, now: Date): Promise<Order | null> {
+  if (order.status === "waiting" && order.expiresAt <= now) {
+    const r = await applyStep(db, order, { to: "failed", reason: "expired", refund: null }, now, { leaseToken: token });
+    if (!r) await release(db, order.id, token);
+    return r;
+  }
+  const engine = getEngine();
+  const swap = swapSnapshot(order);
+  // The sandbox's fault switch is per reseller; keyless orders are not reachable by it.
+  const ctx = { scope: order.resellerId ? `reseller:${order.resellerId}` : `order:${order.id}` };
+  let step: EngineStep | null;
+  try {
+    step = await callEngine(engineDeadlineMs(), ctx, (c) => engine.readSwap(swap, c));
+  } catch (e) {
+    return recordFailure(db, order, token, e, new Date(Math.max(now.getTime(), Date.now())));
+  }
+  const at = new Date(Math.max(now.getTime(), Date.now()));
+  if (step) {
+    const r = await applyStep(db, order, step, at, { leaseToken: token });
+    if (!r) await release(db, order.id, token); // the order moved meanwhile (a sandbox deposit)
+    return r;
+  }
+  await release(db, order.id, token, {
+    attempts: 0,
+    lastError: null,
+    nextActionAt: new Date(at.getTime() + engine.nextCheckDelayMs(swap)),
+  });
+  return null;
+}
 
 /**
- * One pass: expire waiting orders past their deadline, then ask the engine about every
- * order whose next check is due. Safe with several workers: applyStep only moves an order
- * from the state it was read in, so a step another worker already took is a no-op.
+ * One pass: drop reservations whose opening request died, then claim the due orders and work
+ * on them concurrently (each under its own lease). Returns how many orders changed state.
  */
 export async function runWorkerOnce(db: Db, now = new Date()): Promise<number> {
-  const engine = getEngine();
-  let moved = 0;
-  const expired = await db.order.findMany({ where: { status: "waiting", expiresAt: { lte: now } }, take: BATCH });
-  for (const o of expired) if (await applyStep(db, o, { to: "failed", reason: "expired", refund: null }, now)) moved++;
-
-  const due = await db.order.findMany({
-    where: { status: { in: ["waiting", "confirming", "exchanging", "sending"] }, nextActionAt: { lte: now } },
-    orderBy: { nextActionAt: "asc" },
-    take: BATCH,
-  });
-  for (const o of due) {
-    try {
-      const step = await engine.step(o, now);
-      if (step && (await applyStep(db, o, step, now))) moved++;
-    } catch (e) {
-      getLogger().error({ err: e, orderId: o.id }, "worker step failed");
-    }
-  }
-  return moved;
+  // A reservation is unopened; when its claim is long gone nobody waits for it any more.
+  await db.order.deleteMany({ where: { payinAddress: null, leaseUntil: { lt: new Date(now.getTime() - leaseMs()) } } });
+  const { token, orders } = await claimDueOrders(db, now);
+  const results = await Promise.all(
+    orders.map((o) =>
+      advanceClaimed(db, o, token, now).catch((e) => {
+        getLogger().error({ err: e, orderId: o.id }, "worker step failed");
+        return null;
+      }),
+    ),
+  );
+  return results.filter(Boolean).length;
 }
 
 /** Polls until stopped. Runs inside the app process by default, or alone (dist/worker.mjs). */

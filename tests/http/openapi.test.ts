@@ -11,7 +11,15 @@ describe("GET /api/v1/openapi.json", () => {
     const doc = r.body;
     expect(doc.openapi).toBe("3.1.0");
     expect(Object.keys(doc.paths).sort()).toEqual(
-      ["/currencies", "/estimate", "/exchange", "/exchange/{id}", "/sandbox/engine", "/sandbox/exchange/{id}/deposit"].sort(),
+      [
+        "/currencies",
+        "/estimate",
+        "/exchange",
+        "/exchange/{id}",
+        "/sandbox/engine",
+        "/sandbox/exchange/{id}/deposit",
+        "/sandbox/exchange/{id}/engine-calls",
+      ].sort(),
     );
     // The body schema in the document is the very zod schema that validates POST /exchange.
     const { $schema: _, ...fromZod } = z.toJSONSchema(createExchangeBody, { io: "input" }) as Record<string, unknown>;

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { D } from "@/lib/money/decimal";
-import { applyRate, effectiveRate, rateAfterFee } from "@/lib/quotes/compute-quote";
+import { applyRate, effectiveRate } from "@/lib/quotes/compute-quote";
 
 describe("markup math", () => {
   it("the spec's worked example: raw 50 XMR at 150 bps -> 49.25 to the user, 0.75 profit", () => {
@@ -18,11 +18,6 @@ describe("markup math", () => {
     // 0.99999999 * 0.9999 = 0.999899990001 -> 0.99989999
     expect(m.toAmount.toFixed()).toBe("0.99989999");
     expect(m.profit.toFixed()).toBe("0.0001");
-  });
-
-  it("rateAfterFee takes the platform fee off the market rate", () => {
-    expect(rateAfterFee(new D(100), new D(4), 25).toFixed()).toBe("24.9375");
-    expect(rateAfterFee(new D(1), new D(3), 0).toFixed()).toBe("0.33333333333333333333333333333333");
   });
 
   it("rejects a markup outside 0..9999 bps", () => {

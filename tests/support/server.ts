@@ -58,6 +58,8 @@ export interface RunningServer {
   databaseUrl: string;
   logs: () => string;
   stop(): Promise<void>;
+  /** Kills the process at once (SIGKILL), as a crash would. */
+  crash(): Promise<void>;
 }
 
 /** Settings every test server shares: fast simulated steps, X-Forwarded-For trusted so each test can be its own client IP. */
@@ -114,9 +116,15 @@ export async function startServer(opts: { databaseUrl: string; env?: Record<stri
     port,
     databaseUrl: opts.databaseUrl,
     logs: () => out,
+    crash: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
+        child.once("exit", () => resolve());
+        child.kill("SIGKILL");
+      }),
     stop: () =>
       new Promise<void>((resolve) => {
-        if (child.exitCode !== null) return resolve();
+        if (child.exitCode !== null || child.signalCode !== null) return resolve();
         child.once("exit", () => resolve());
         child.kill("SIGTERM");
         setTimeout(() => child.kill("SIGKILL"), 5_000).unref();

@@ -2,6 +2,7 @@ import { getConfig } from "@/lib/config";
 import { getDb } from "@/lib/db/client";
 import { getSandboxEngine } from "@/lib/engine";
 import { AppError } from "@/lib/errors";
+import { getOrderForCaller } from "@/lib/orders/get-order";
 import { reportSandboxDeposit } from "@/lib/orders/report-deposit";
 import { serializeOrderStatus } from "@/lib/orders/serialize-order";
 import { readJsonBody } from "../respond";
@@ -23,6 +24,14 @@ export const postSandboxDeposit = apiRoute(async ({ req, env, caller }) => {
   const body = parseWith(sandboxDepositBody, await optionalBody(req));
   const order = await reportSandboxDeposit(getDb(), { orderId: env.params.id ?? "", caller, amount: body.amount });
   return { body: serializeOrderStatus(order, order.events) };
+});
+
+/** What this process's simulated engine was asked about one of the caller's orders. */
+export const getSandboxEngineCalls = apiRoute(async ({ env, caller }) => {
+  const engine = getSandboxEngine();
+  if (!engine) throw new AppError("NOT_FOUND", "The sandbox is disabled on this server.");
+  const order = await getOrderForCaller(getDb(), { orderId: env.params.id ?? "", caller });
+  return { body: { orderId: order.id, calls: engine.callsFor(order.id) } };
 });
 
 export const postSandboxEngine = apiRoute(async ({ req, scope }) => {

@@ -1,0 +1,48 @@
+import crypto from "node:crypto";
+import { getConfig } from "@/lib/config";
+import { getCurrency } from "@/lib/currencies";
+import type { Order } from "@/lib/db/client";
+import type { OpenSwapRequest, SwapSnapshot } from "@/lib/engine";
+import { D } from "@/lib/money/decimal";
+import type { OrderState } from "./state-machine";
+
+// Orders as the engine sees them (plain values), and the claims that let exactly one caller
+// talk to the engine about an order at a time.
+
+export function swapSnapshot(o: Order): SwapSnapshot {
+  return {
+    orderId: o.id,
+    state: o.status as OrderState,
+    fromCurrency: o.fromCurrency,
+    toCurrency: o.toCurrency,
+    fromAmount: o.fromAmount,
+    amountReceived: o.amountReceived,
+    refundAddress: o.refundAddress,
+    createdAt: o.createdAt,
+  };
+}
+
+export function openSwapRequest(o: Order): OpenSwapRequest {
+  const from = getCurrency(o.fromCurrency);
+  const to = getCurrency(o.toCurrency);
+  if (!from || !to) throw new Error(`order ${o.id} names a currency the registry no longer has`);
+  return {
+    orderId: o.id,
+    from,
+    to,
+    fromAmount: new D(o.fromAmount),
+    toAmount: new D(o.toAmount),
+    payoutAddress: o.payoutAddress,
+    payoutExtraId: o.payoutExtraId,
+    refundAddress: o.refundAddress,
+    refundExtraId: o.refundExtraId,
+  };
+}
+
+/** A claim's identity: random, so only its holder can finish or release it. */
+export const newLeaseToken = (): string => crypto.randomBytes(12).toString("hex");
+
+export const leaseMs = () => getConfig().WORKER_LEASE_SECONDS * 1000;
+
+/** An engine call gives up at half the lease, so it always ends while its claim still holds. */
+export const engineDeadlineMs = () => Math.floor(leaseMs() / 2);
