@@ -5,7 +5,7 @@ import { getLogger } from "@/lib/log";
 import { startWorker } from "@/lib/worker/run-worker";
 
 // The order worker as its own process (run the app with WORKER_IN_PROCESS=false). Several
-// may run at once against one PostgreSQL: each state change is conditional on the state read.
+// may run at once against one database: each order is worked on under a claim (lib/worker).
 async function main() {
   const cfg = getConfig();
   await migrate(cfg.DATABASE_URL);

@@ -97,6 +97,10 @@ async function applyDeltasSqlite(tx: Tx, resellerId: string, currency: string, d
  * balances cannot deadlock.
  *
  * Reserving is a posting pair in one call: available -x and reserved +x.
+ *
+ * On SQLite, call it before the transaction reads anything, or after it wrote something: a
+ * transaction that read first cannot take the write lock once another process has committed
+ * since its read (SQLITE_BUSY); it fails then, it never loses an update.
  */
 export async function post(tx: Tx, postings: Posting[], now = new Date()): Promise<void> {
   const live = postings.filter((p) => !p.amount.isZero());
