@@ -1,9 +1,11 @@
 import { execFileSync } from "node:child_process";
 import crypto from "node:crypto";
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
+import { createDb } from "@/lib/db/client";
 import { migrate } from "@/lib/db/migrate";
 import { createDatabase } from "../support/server";
 
@@ -59,4 +61,49 @@ describe("migrations", () => {
       await db.drop();
     }
   }, 60_000);
+
+  it.each(["sqlite", "postgres"] as const)(
+    "%s: money written by the first release survives the upgrade exactly",
+    async (kind) => {
+      // Apply only the first migration (a root holding just it), write money as that release did, then upgrade.
+      const provider = kind === "sqlite" ? "sqlite" : "postgresql";
+      const [first, ...later] = fs
+        .readdirSync(`prisma/migrations/${provider}`)
+        .filter((d) => !d.endsWith(".toml"))
+        .sort();
+      const root = fs.mkdtempSync(path.join(os.tmpdir(), "first-release-"));
+      fs.cpSync(`prisma/migrations/${provider}/${first}`, path.join(root, "prisma/migrations", provider, first), { recursive: true });
+      const db = await createDatabase(kind);
+      try {
+        expect((await migrate(db.url, { root })).applied).toEqual([first]);
+        const amount = "123456789.123456789012345678";
+        const insert = [
+          `INSERT INTO "Reseller" ("id", "walletAddress", "updatedAt") VALUES ('r1', '0x1', CURRENT_TIMESTAMP)`,
+          `INSERT INTO "Order" ("id", "resellerId", "fromCurrency", "toCurrency", "fromAmount", "rate", "rawToAmount", "toAmount", "platformFeeBps", "markupBps", "profit", "payinAddress", "payoutAddress", "status", "expiresAt", "updatedAt") VALUES ('o1', 'r1', 'btc', 'eth', '${amount}', '0.0000000000000000000000000000012345', '2', '1.5', 25, 150, '0.5', 'x', 'y', 'finished', CURRENT_TIMESTAMP, CURRENT_TIMESTAMP)`,
+          `INSERT INTO "LedgerEntry" ("resellerId", "orderId", "currency", "bucket", "kind", "amount") VALUES ('r1', 'o1', 'eth', 'available', 'order_profit_settle', '${amount}')`,
+        ];
+        if (kind === "sqlite") {
+          const s = new Database(db.url.slice("file:".length));
+          for (const q of insert) s.exec(q);
+          s.close();
+        } else {
+          const { default: pg } = await import("pg");
+          const c = new pg.Client({ connectionString: db.url });
+          await c.connect();
+          for (const q of insert) await c.query(q);
+          await c.end();
+        }
+        expect((await migrate(db.url)).applied).toEqual(later);
+        const conn = createDb(db.url);
+        const order = await conn.order.findUniqueOrThrow({ where: { id: "o1" } });
+        expect([order.fromAmount, order.rate, order.profit]).toEqual([amount, "0.0000000000000000000000000000012345", "0.5"]);
+        expect((await conn.ledgerEntry.findFirstOrThrow({ where: { orderId: "o1" } })).amount).toBe(amount);
+        await conn.$disconnect();
+      } finally {
+        await db.drop();
+        fs.rmSync(root, { recursive: true, force: true });
+      }
+    },
+    60_000,
+  );
 });
