@@ -1,6 +1,6 @@
 import crypto from "node:crypto";
 import { getConfig } from "@/lib/config";
-import { validateAddress, validateExtraId } from "@/lib/currencies";
+import { addressRejectionReason, type Currency, validateAddress, validateExtraId } from "@/lib/currencies";
 import type { Db, Order } from "@/lib/db/client";
 import { isUniqueViolation } from "@/lib/db/client";
 import { type EngineContext, getEngine } from "@/lib/engine";
@@ -54,6 +54,12 @@ async function findReplay(db: Db, scope: string, key: string, hash: string): Pro
   return existing;
 }
 
+/** The registry's reason, when it has one (e.g. an Ethereum address given for Starknet). */
+function withReason(message: string, currency: Currency, address: string): string {
+  const reason = addressRejectionReason(currency, address);
+  return reason ? `${message} ${reason}` : message;
+}
+
 export async function createOrder(
   db: Db,
   opts: { input: CreateOrderInput; caller: Caller | null; ctx: EngineContext; idempotencyKey?: string | null; now?: Date },
@@ -71,7 +77,7 @@ export async function createOrder(
 
   const address = input.address.trim();
   if (!validateAddress(to, address))
-    throw new AppError("INVALID_ADDRESS", `The address is not a valid ${to.name} (${to.network}) address.`);
+    throw new AppError("INVALID_ADDRESS", withReason(`The address is not a valid ${to.name} (${to.network}) address.`, to, address));
   const extraId = blankToNull(input.extraId);
   if (extraId !== null && !validateExtraId(to, extraId))
     throw new AppError(
@@ -80,7 +86,10 @@ export async function createOrder(
     );
   const refundAddress = blankToNull(input.refundAddress);
   if (refundAddress !== null && !validateAddress(from, refundAddress))
-    throw new AppError("INVALID_REFUND_ADDRESS", `The refund address is not a valid ${from.name} (${from.network}) address.`);
+    throw new AppError(
+      "INVALID_REFUND_ADDRESS",
+      withReason(`The refund address is not a valid ${from.name} (${from.network}) address.`, from, refundAddress),
+    );
   const refundExtraId = blankToNull(input.refundExtraId);
   if (refundExtraId !== null && !validateExtraId(from, refundExtraId))
     throw new AppError(

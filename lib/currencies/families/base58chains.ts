@@ -1,10 +1,12 @@
 // Chains whose addresses are base58 with a fixed version prefix and a 4-byte hash checksum.
+
+import { weierstrass } from "@noble/curves/abstract/weierstrass.js";
 import { blake256 } from "@noble/hashes/blake1.js";
 import { blake2b } from "@noble/hashes/blake2.js";
 import { keccak_256 } from "@noble/hashes/sha3.js";
 import { base58 } from "@scure/base";
 import type { AddressFamily } from "./types";
-import { b58checkDecode, b58checkEncode, b58decode, bytesEqual, concat, type Random, randomNonZero, startsWith } from "./util";
+import { b58checkDecode, b58checkEncode, b58decode, bytesEqual, concat, type Random, randomNonZero, startsWith, tryDecode } from "./util";
 
 /** Base58Check (double SHA-256 unless `hash` given): one of `prefixes` + `len` bytes. */
 export function base58VersionFamily(
@@ -59,18 +61,47 @@ export const neo3Family = base58VersionFamily("neo3", [[0x35]], 20, "N... (N3, b
 // Ontology: version 0x17 + 20 bytes (A...).
 export const ontologyFamily = base58VersionFamily("ontology", [[0x17]], 20, "A... (base58check version 0x17)");
 
-// Mina: version 0xcb, then 0x01 0x01, x coordinate (32), isOdd (1): B62q... (55 chars).
+// Mina: version 0xcb, then 0x01 0x01, x coordinate (32 bytes, little-endian), isOdd (1): B62q...
+// (55 chars). The key must be a point of Pallas (y^2 = x^3 + 5 over Fp, zcash/pasta; the curve
+// mina-signer and o1js use): mina-signer refuses a key whose x has no y ("not a valid group
+// element"), so such an address could never be paid. @noble/curves has no ready-made Pallas, so
+// the curve is built from its published parameters with noble's generic Weierstrass code.
+const PALLAS_P = 0x40000000000000000000000000000000224698fc094cf91b992d30ed00000001n;
+const pallas = weierstrass({
+  p: PALLAS_P,
+  n: 0x40000000000000000000000000000000224698fc0994a8dd8c46eb2100000001n,
+  h: 1n,
+  a: 0n,
+  b: 5n,
+  Gx: PALLAS_P - 1n, // the pasta generator (-1, 2)
+  Gy: 2n,
+});
+
+/** True when the 32-byte little-endian x (with the parity byte) decodes to a point of Pallas. */
+function minaKeyIsPoint(xLittleEndian: Uint8Array, isOdd: number): boolean {
+  if (isOdd !== 0 && isOdd !== 1) return false;
+  const compressed = concat(Uint8Array.of(2 + isOdd), Uint8Array.from(xLittleEndian).reverse());
+  return tryDecode(() => pallas.fromBytes(compressed)) !== null;
+}
+
 export const minaFamily = base58VersionFamily(
   "mina",
   [[0xcb, 0x01, 0x01]],
   33,
-  "B62q... (base58check version 0xcb, compressed public key)",
+  "B62q... (base58check version 0xcb, compressed public key on the Pallas curve)",
   undefined,
-  (p) => p[32] === 0 || p[32] === 1,
+  (p) => minaKeyIsPoint(p.subarray(0, 32), p[32]),
   (random) => {
+    // A random x below 2^254 (< p), moved up until x^3 + 5 is a square (about two steps; no
+    // further draws, so even a degenerate random source ends). Pallas has prime order, so every
+    // such point is a valid public key.
     const b = randomNonZero(random, 33);
+    b[31] &= 0x3f;
     b[32] &= 1;
-    b[31] &= 0x3f; // keep x below the field modulus
+    while (!minaKeyIsPoint(b.subarray(0, 32), b[32])) {
+      // little-endian x += 1 (x stays below p: it started below 2^254)
+      for (let i = 0; i < 32; i++) if (++b[i] !== 256) break;
+    }
     return b;
   },
 );
