@@ -3,10 +3,12 @@
 // invalid ones are derived from a named valid vector by one stated change.
 import { Field, FpIsSquare } from "@noble/curves/abstract/modular.js";
 import { ed25519 } from "@noble/curves/ed25519.js";
+import { secp256k1 } from "@noble/curves/secp256k1.js";
+import { blake2b } from "@noble/hashes/blake2.js";
 import { keccak_256 } from "@noble/hashes/sha3.js";
-import { base58xmr } from "@scure/base";
+import { base58, base58xmr } from "@scure/base";
 import { describe, expect, it } from "vitest";
-import { b58checkDecode } from "../../lib/currencies/families/util";
+import { b58checkDecode, b58decode } from "../../lib/currencies/families/util";
 import { addressRejectionReason, generateAddress, getCurrency, validateAddress } from "../../lib/currencies/index";
 
 const c = (t: string) => getCurrency(t)!;
@@ -153,6 +155,36 @@ describe("Mina: the B62 key's x must be on the Pallas curve y^2 = x^3 + 5", () =
       const payload = b58checkDecode(address)!; // cb 01 01 | x (32 bytes, little-endian) | isOdd
       const x = BigInt(`0x${Buffer.from(payload.subarray(3, 35)).reverse().toString("hex")}`);
       if (x >= Fp.ORDER || !FpIsSquare(Fp, Fp.add(Fp.pow(x, 3n), 5n))) bad.push(address);
+    }
+    expect(bad).toEqual([]);
+  });
+});
+
+describe("Ergo: a P2PK key must be a point of secp256k1 (found by the differential test against ergo-lib)", () => {
+  // sigma-rust ergotree-ir/src/chain/address.rs: P2PK content = a compressed group element.
+  // 9fRAWhdx... (mainnet P2PK from that file) with its key's x replaced by 5...5, which is not the x
+  // of a curve point (ergo-lib: "Scorex parsing error"), checksum recomputed.
+  const withKey = (key: Uint8Array) => {
+    const body = Uint8Array.from([0x01, ...key]);
+    return base58.encode(Uint8Array.from([...body, ...blake2b(body, { dkLen: 32 }).subarray(0, 4)]));
+  };
+
+  it("rejects a checksum-valid P2PK address whose key is off the curve, accepts the real one", () => {
+    const real = b58decode("9fRAWhdxEsTcdb8PhGNrZfwqa65zfkuYHAMmkQLcic1gdLSV5vA")!.subarray(1, 34);
+    expect(validateAddress(c("erg"), withKey(real))).toBe(true);
+    expect(validateAddress(c("erg"), withKey(Uint8Array.from([0x02, ...new Uint8Array(32).fill(5)])))).toBe(false);
+  });
+
+  it("every generated deposit address carries a curve point (200 draws)", () => {
+    const bad: string[] = [];
+    for (let i = 0; i < 200; i++) {
+      const { address } = generateAddress(c("erg"));
+      const key = b58decode(address)!.subarray(1, 34);
+      try {
+        secp256k1.Point.fromBytes(key);
+      } catch {
+        bad.push(address);
+      }
     }
     expect(bad).toEqual([]);
   });

@@ -1,6 +1,7 @@
 // Chains whose addresses are base58 with a fixed version prefix and a 4-byte hash checksum.
 
 import { weierstrass } from "@noble/curves/abstract/weierstrass.js";
+import { secp256k1 } from "@noble/curves/secp256k1.js";
 import { blake256 } from "@noble/hashes/blake1.js";
 import { blake2b } from "@noble/hashes/blake2.js";
 import { keccak_256 } from "@noble/hashes/sha3.js";
@@ -138,12 +139,15 @@ export const wavesFamily: AddressFamily = {
 };
 
 // Ergo: base58( prefix = network(0x00 mainnet) + type(1 P2PK, 2 P2SH, 3 P2S), content,
-// blake2b256(prefix+content)[0..4] ).
+// blake2b256(prefix+content)[0..4] ). A P2PK content is a compressed secp256k1 point: Ergo's
+// address parser (sigma-rust, ergo-lib) refuses a key that is not on the curve, so such an
+// address can never be paid.
 const ergoHash = (d: Uint8Array) => blake2b(d, { dkLen: 32 });
 export const ergoFamily: AddressFamily = {
   key: "ergo",
   level: "checksum",
-  accepts: "9... P2PK (33-byte key), 8... P2SH (24 bytes), P2S scripts; blake2b256 checksum; testnet (0x10 network) rejected",
+  accepts:
+    "9... P2PK (compressed secp256k1 key on the curve), 8... P2SH (24 bytes), P2S scripts; blake2b256 checksum; testnet (0x10 network) rejected",
   validate(address: string): boolean {
     if (typeof address !== "string" || address.length < 30 || address.length > 4000) return false;
     const raw = b58decode(address);
@@ -151,14 +155,17 @@ export const ergoFamily: AddressFamily = {
     const body = raw.subarray(0, raw.length - 4);
     if (!bytesEqual(ergoHash(body), raw.subarray(raw.length - 4), 4)) return false;
     const prefix = body[0];
-    if (prefix === 0x01) return body.length === 34 && (body[1] === 2 || body[1] === 3);
+    if (prefix === 0x01) return body.length === 34 && tryDecode(() => secp256k1.Point.fromBytes(body.subarray(1))) !== null;
     if (prefix === 0x02) return body.length === 25;
     if (prefix === 0x03) return body.length > 1;
     return false;
   },
   generate(random: Random): string {
-    const key = randomNonZero(random, 33);
-    key[0] = 2 + (key[0] & 1);
+    // a real key pair's public key: k*G for a random scalar k in [1, n)
+    let k = 0n;
+    for (const b of random(48)) k = (k << 8n) | BigInt(b);
+    const n = secp256k1.Point.CURVE().n;
+    const key = secp256k1.Point.BASE.multiply((k % (n - 1n)) + 1n).toBytes(true);
     const body = concat(Uint8Array.of(0x01), key);
     return base58.encode(concat(body, ergoHash(body).subarray(0, 4)));
   },
