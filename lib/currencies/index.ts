@@ -6,7 +6,7 @@ import type { CurrencyRecord } from "./build";
 import data from "./data/currencies.json";
 import { type ExtraIdValidator, generateExtraId, getExtraIdValidator } from "./extra-id";
 import { type AddressFamily, FAMILY_MAP } from "./families/index";
-import { defaultRandom, type Random } from "./families/util";
+import { defaultRandom, type Random, tryDecode } from "./families/util";
 import type { Currency, GeneratedAddress } from "./types";
 
 export type { Currency, GeneratedAddress } from "./types";
@@ -81,6 +81,17 @@ export function validateAddress(currency: Currency, address: string): boolean {
   } catch {
     return false;
   }
+}
+
+/**
+ * For an address `validateAddress` rejects: a sentence that says why, when the family knows
+ * something more useful than "not valid" (e.g. an Ethereum address pasted for a Starknet
+ * currency). Null for valid addresses and for plain rejections. Never throws.
+ */
+export function addressRejectionReason(currency: Currency, address: string): string | null {
+  const e = entryOf(currency);
+  if (!e?.family.rejectionReason || typeof address !== "string" || validateAddress(currency, address)) return null;
+  return tryDecode(() => e.family.rejectionReason!(address));
 }
 
 /** True when `extraId` is a valid extra ID for the currency; false for every value when hasExtraId is false. */

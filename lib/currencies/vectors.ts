@@ -4,9 +4,8 @@
 // Provenance kinds:
 //   "sourced"  - copied from the named file, read during this work (owner/repo + path, and the
 //                commit id of the version read, "@abcdef12", where the search tool reported one).
-//   "recalled" - a real, published address quoted from the named document without a file
-//                read during this work; it passes the family's checksum (so it is not a typo),
-//                but its exact location should be re-checked by a maintainer.
+//   "recalled" - quoted from memory without a file read; none are left (issue 14 replaced the
+//                last 27 with sourced ones, and a test keeps it at zero).
 //   "found"    - a real address found in public source code by exact-string or semantic search;
 //                the context is noted, but either the exact file was not recorded by the search
 //                tool or the file is a third-party project rather than the chain's own
@@ -32,7 +31,6 @@ export interface FamilyVectors {
 }
 
 const S = (address: string, source: string): Vector => ({ address, source, kind: "sourced" });
-const R = (address: string, source: string): Vector => ({ address, source, kind: "recalled" });
 const D = (address: string, source: string): Vector => ({ address, source, kind: "derived" });
 const F = (address: string, source: string): Vector => ({ address, source, kind: "found" });
 
@@ -55,6 +53,9 @@ const B58C = "bitcoinjs/bs58check test/fixtures.json @e698fa2b";
 // address tests are the source of many vectors below. TWCoinTypeTests files pin a real mainnet
 // account in the chain's mainnet explorer URL.
 const TWC = (path: string, commit: string) => `trustwallet/wallet-core tests/chains/${path} @${commit}`;
+const XDPOS = "XinFinOrg/XDPoSChain @4ef1d4fd";
+const MONERO_AB = "monero-project/monero tests/functional_tests/address_book.py @01ccb8b1";
+const WC5 = (path: string) => TWC(path, "5295dc4f");
 const SAME_FORMAT = "testnets use the same address encoding as mainnet (no distinct testnet form to reject)";
 
 export const VECTORS: Record<string, FamilyVectors> = {
@@ -258,9 +259,16 @@ export const VECTORS: Record<string, FamilyVectors> = {
     noTestnet: SAME_FORMAT,
   },
   "evm:xdc": {
-    valid: [],
+    valid: [
+      S(
+        "xdc5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed",
+        `${XDPOS} common/types_test.go (TestAddressHexChecksum, EIP-55 case with xdc prefix)`,
+      ),
+      S("xdcfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359", `${XDPOS} common/types_test.go (TestAddressHexChecksum)`),
+      S("xdc92a289fe95a85c53b8d0d113cbaef0c1ec98ac65", `${XDPOS} params/config.go (mainnet XDPoS FoudationWalletAddr)`),
+    ],
     testnet: [],
-    noTestnet: `${SAME_FORMAT} (no sourced xdc-prefixed vector yet; the 0x form is covered by the EIP-55 vectors)`,
+    noTestnet: `${SAME_FORMAT} (XDC Apothem uses the same xdc/0x encoding)`,
   },
   xrp: {
     valid: [
@@ -388,16 +396,21 @@ export const VECTORS: Record<string, FamilyVectors> = {
   },
   monero: {
     valid: [
-      R(
-        "44AFFq5kSiGBoZ4NMDwYtN18obc8AemS33DBLWs3H7otXft3XjrpDtQGv7SqSsaBYBb98uNbr2VBBEt7f2wfn3RVGQBEP3A",
-        "getmonero.org (Monero General Fund donation address)",
-      ),
-      R(
+      S(
         "888tNkZrPN6JsEgekjMnABU4TBzc2Dt29EPAvkRxbANsAnjyPbb3iQ1YBRk1UXcdRsiKc9dhwMVgN5S9cQUiyoogDavup3H",
-        "monero-project/monero README.md (donation address; widely quoted in public code, file not re-read)",
+        `${MONERO_AB} (donate@getmonero.org OpenAlias, subaddress)`,
       ),
+      S(
+        "42ey1afDFnn4886T7196doS9GPMzexD9gXpsZJDwVjeRVdFCSoHnv7KPbBeGpzJBzHRCAs9UxqeoyFQMYbqSWYTfJJQAWDm",
+        `${MONERO_AB} (standard address)`,
+      ),
+      S("87KfgTZ8ER5D3Frefqnrqif11TjVsTPaTcp37kqqKMrdDRUhpJRczeR7KiBmSHF32UJLP3HHhKUDmEQyJrv2mV8yFDCq8eB", `${MONERO_AB} (subaddress)`),
     ],
     testnet: [
+      S(
+        "9ujeXrjzf7bfeK3KZdCqnYaMwZVFuXemPU8Ubw335rj2FN1CdMiWNyFV3ksEfMFvRp9L9qum5UxkP5rN9aLcPxbH1au4WAB",
+        `${MONERO_AB} (testnet address the mainnet wallet must refuse)`,
+      ),
       D(
         "9xrHXdaH5JnJsEgekjMnABU4TBzc2Dt29EPAvkRxbANsAnjyPbb3iQ1YBRk1UXcdRsiKc9dhwMVgN5S9cQUiyoogDYL6EkP",
         "888tNkZr... keys with testnet network byte 53",
@@ -445,8 +458,8 @@ export const VECTORS: Record<string, FamilyVectors> = {
   },
   "eosio-account": {
     valid: [
-      R("eosio.token", "EOSIO system contracts (token contract account)"),
-      R("tethertether", "Tether (USDT on EOS contract account)"),
+      S("eosio", `${WC5("EOS/TWAnySignerTests.cpp")} (transfer recipient)`),
+      S("satoshis12345", `${WC5("EOS/NameTests.cpp")} (valid 13-character name)`),
     ],
     testnet: [],
     noTestnet: SAME_FORMAT,
@@ -455,7 +468,7 @@ export const VECTORS: Record<string, FamilyVectors> = {
     valid: [
       S("0.0.1377988", TWC("Hedera/AddressTests.cpp", "101789e1")),
       S("0.0.1", TWC("Hedera/AddressTests.cpp", "101789e1")),
-      R("0.0.98", "Hedera docs (network fee account)"),
+      S("0.0.19790", `${WC5("Hedera/TWCoinTypeTests.cpp")} (hashscan mainnet account URL)`),
     ],
     testnet: [],
     noTestnet: SAME_FORMAT,
@@ -470,10 +483,10 @@ export const VECTORS: Record<string, FamilyVectors> = {
         "9685af3fe2dc231e5069ccff8ec6950eb961d42ebb9116a8ab9c0d38f9e45249",
         `${TWC("NEAR/AddressTests.cpp", "4478651f")} (implicit account)`,
       ),
-      R("wrap.near", "NEAR docs (wNEAR contract)"),
-      R("usdt.tether-token.near", "Tether (USDT on NEAR contract)"),
+      S("test-trust.vlad.near", `${WC5("NEAR/TWCoinTypeTests.cpp")} (nearblocks account URL)`),
+      S("app_1.alice.near", `${WC5("NEAR/AccountTests.cpp")} (Account::isValid)`),
     ],
-    testnet: [R("wrap.testnet", "NEAR docs (wNEAR on testnet)")],
+    testnet: [S("vdx.testnet", `${WC5("NEAR/SerializationTests.cpp")} (testnet signer)`)],
   },
   hex32: {
     valid: [
@@ -507,14 +520,11 @@ export const VECTORS: Record<string, FamilyVectors> = {
   },
   "icp-account": {
     valid: [
-      R(
-        "d3e13d4777e22367532053190b6c6ccf57444a61337e996242b1abfb52cf92c8",
-        "internetcomputer.org docs (ledger account identifier example)",
+      S(
+        "529ea51c22e8d66e8302eabd9297b100fdb369109822248bb86939a671fbc55b",
+        `${WC5("InternetComputer/TWCoinTypeTests.cpp")} (dashboard account URL)`,
       ),
-      R(
-        "a2a794c66495083317e4be5197eb655b1e63015469d769e2338af3d3e3f3aa86",
-        "internetcomputer.org docs (ledger account identifier example)",
-      ),
+      S("58b26ace22a36a0011608a130e84c7cf34ba469c38d24ccf606152ce7de91f4e", WC5("InternetComputer/TWAnyAddressTests.cpp")),
     ],
     testnet: [],
     noTestnet: SAME_FORMAT,
@@ -536,8 +546,14 @@ export const VECTORS: Record<string, FamilyVectors> = {
   },
   neo3: {
     valid: [
-      R("NPvKVTGZapmFWABLsyvfreuqn73jCjJtN1", "CityOfZion/neon-js tests"),
-      R("NdtB8RXRmJ7Nhw1FPTm7E6HoDZGnDw37nf", "neo-project docs examples"),
+      S(
+        "NPvKVTGZapmFWABLsyvfreuqn73jCjJtN1",
+        "neo-project/docs docs/zh-cn/reference/rpc/latest-version/api/validateaddress.md @0480f25e (isvalid: true)",
+      ),
+      S(
+        "NZos4XyLUEUrD7RQBn9J1A1PyeCwQKqwtT",
+        "neo-project/docs docs/zh-cn/reference/rpc/latest-version/api/sendfrom.md @1ace5440 (recipient)",
+      ),
     ],
     testnet: [],
     noTestnet: SAME_FORMAT,
@@ -591,18 +607,29 @@ export const VECTORS: Record<string, FamilyVectors> = {
   },
   flow: {
     valid: [
-      R("0x1654653399040a61", "Flow docs core contracts (FlowToken, mainnet)"),
-      R("0xf233dcee88fe0abe", "Flow docs core contracts (FungibleToken, mainnet)"),
+      S("0x1654653399040a61", "onflow/fcl-js packages/kit/src/constants.ts @ff07e0ea (mainnet FlowToken)"),
+      S("0xf233dcee88fe0abe", "onflow/fcl-js packages/kit/src/constants.ts @ff07e0ea (mainnet FungibleToken)"),
+      S("0xe467b9dd11fa00df", "onflow/fcl-js packages/kit/src/constants.ts @ff07e0ea (mainnet EVM / service account)"),
     ],
     testnet: [
-      R("0x7e60df042a9c0868", "Flow docs core contracts (FlowToken, testnet)"),
-      R("0x9a0766d93b6608b7", "Flow docs core contracts (FungibleToken, testnet)"),
+      S("0x7e60df042a9c0868", "onflow/fcl-js packages/kit/src/constants.ts @ff07e0ea (testnet FlowToken)"),
+      S("0x9a0766d93b6608b7", "onflow/fcl-js packages/kit/src/constants.ts @ff07e0ea (testnet FungibleToken)"),
     ],
   },
   mina: {
     valid: [
-      R("B62qrPN5Y5yq8kGE3FbVKbGTdTAJNdtNtB5sNVpxyRwWGcDEhpMzc8g", "Mina docs examples"),
-      R("B62qkYa1o6Mj6uTTjDQCob7FYZspuhkm4RRQhgJg9j4koEBWiSrTQrS", "Mina docs examples"),
+      S(
+        "B62qiy32p8kAKnny8ZFwoMhYpBppM1DWVCqAPBYNcXnsAHhnfAAuXgg",
+        "o1-labs/o1js src/mina-signer/src/test-vectors/legacySignatures.ts @1f94ea28 (keypair.publicKey)",
+      ),
+      S(
+        "B62qrcFstkpqXww1EkSGrqMCwCNho86kuqBd4FrAAUsPxNKdiPzAUsy",
+        "o1-labs/o1js src/mina-signer/src/test-vectors/legacySignatures.ts @1f94ea28 (receiver)",
+      ),
+      S(
+        "B62qkfHpLpELqpMK6ZvUTJ5wRqKDRF3UHyJ4Kv3FU79Sgs4qpBnx5RR",
+        "o1-labs/o1js src/mina-signer/src/test-vectors/legacySignatures.ts @1f94ea28 (newDelegate)",
+      ),
     ],
     testnet: [],
     noTestnet: SAME_FORMAT,
@@ -610,6 +637,10 @@ export const VECTORS: Record<string, FamilyVectors> = {
   arweave: {
     valid: [
       S("1seRanklLU_1VTGkEk7P0xAwMJfA7owA1JHW5KyZKlY", "ArweaveTeam/arweave-js README.md @00db52b5 (wallet to wallet transaction target)"),
+      S(
+        "c9dsHNfLKhdpj5yArJluNxpC_Z5zN9oYYuhQ6wcHdZw",
+        "ArweaveTeam/arweave-js test/fixtures/block_height_1000000.json @39d8ef27 (reward_addr of mainnet block 1000000)",
+      ),
     ],
     testnet: [],
     noTestnet: SAME_FORMAT,
@@ -625,12 +656,16 @@ export const VECTORS: Record<string, FamilyVectors> = {
         "ckb1qjda0cr08m85hc8jlnfp3zer7xulejywt49kt2rr0vthywaa50xw3394p3wg6p60qclvpfmaa582lu860dja5h0fk0v",
         `${TWC("Nervos/AddressTests.cpp", "035f447b")} (deprecated full format, type 0x04)`,
       ),
-      R(
+      S(
         "ckb1qzda0cr08m85hc8jlnfp3zer7xulejywt49kt2rr0vthywaa50xwsqdnnw7qkdnnclfkg59uzn8umtfd2kwxceqxwquc4",
-        "nervosnetwork/rfcs rfcs/0021-ckb-address-format (full format example)",
+        "ckb-js/lumos packages/helpers/tests/generate_address_ckb2021.test.ts @4edfce46 (full format, secp256k1-blake160)",
       ),
     ],
     testnet: [
+      S(
+        "ckt1qzda0cr08m85hc8jlnfp3zer7xulejywt49kt2rr0vthywaa50xwsqg4nzg20jktgj54hmc8gvrygv7hv00z98qklce9w",
+        "ckb-js/lumos packages/helpers/tests/encode_address.test.ts @4edfce46 (testnet full format)",
+      ),
       D(
         "ckt1qzda0cr08m85hc8jlnfp3zer7xulejywt49kt2rr0vthywaa50xwsqdnnw7qkdnnclfkg59uzn8umtfd2kwxceqgutnjd",
         "full-format example with the ckt HRP",
@@ -647,10 +682,11 @@ export const VECTORS: Record<string, FamilyVectors> = {
         "cfx:acc7uawf5ubtnmezvhu9dhc6sghea0403y2dgpyfjp",
         "CIP-37 test case 0x85d80245... on network 1029 as encoded in Conflux's conflux-rust / go-conflux-sdk address tests; files not recorded",
       ),
-      R(
-        "CFX:TYPE.USER:AAK2RRA2NJVD77EZWJVX04KKDS9FZAGFE6KU8SCZ91",
-        "Conflux-Chain/CIPs CIP-37 (verbose upper-case form of the MAINNET_ADDRESS above)",
+      S(
+        "CFX:TYPE.USER:AAJG4WT2MBMBB44SP6SZD783RY0JTAD5BEA80XDY7P",
+        "resodo/conflux-address-js README.md @0cbbe3d1 (verbose encoding of 106d49f8..., net 1029)",
       ),
+      S("cfx:aajg4wt2mbmbb44sp6szd783ry0jtad5bea80xdy7p", "resodo/conflux-address-js README.md @0cbbe3d1 (same account, plain form)"),
     ],
     testnet: [
       S(
@@ -661,6 +697,14 @@ export const VECTORS: Record<string, FamilyVectors> = {
   },
   kadena: {
     valid: [
+      S(
+        "k:368820f80c324bbc7c2b0610688a7da43e39f91d118732671cd9c7500ff43cca",
+        "kadena-community/kadena.js packages/libs/client-utils/src/integration-tests/built-in.int.test.ts @1049852e (createPrincipal of one key)",
+      ),
+      S(
+        "k:5a2afbc4564b76b2c27ce5a644cab643c43663835ea0be22433b209d3351f937",
+        "kadena-community/kadena.js packages/libs/client-utils/src/integration-tests/test-data/accounts.ts @19885e62 (sourceAccount)",
+      ),
       F(
         "k:f1e12312e4ee8c156b041c3bcc7e422e7d15cb2ddce58c6ff16742770916cfaa",
         'Kadena documentation "Transfer assets" how-to (coin.transfer sender); file not recorded',
@@ -671,42 +715,79 @@ export const VECTORS: Record<string, FamilyVectors> = {
   },
   siacoin: {
     valid: [
-      R(
-        "053b2def3cbdd078c19d62ce2b4f0b1a3c5e0ffbeeff01280efb1f8969b2f5bb4fdc680f0807",
-        "SiaFoundation sources (initial Foundation subsidy address)",
+      S(
+        "72b0762b382d4c251af5ae25b6777d908726d75962e5224f98d7f619bb39515dd64b9a56043a",
+        "SiaFoundation/core types/policy_test.go @85bb6bf4 (TestPolicyGolden) (standard unlock conditions)",
+      ),
+      S(
+        "111d2995afa8bf162180a647b9f1eb6a275fe8818e836b69b351871d5caf9c590ed25aec0616",
+        "SiaFoundation/core types/policy_test.go @85bb6bf4 (TestPolicyGolden) (threshold policy)",
       ),
     ],
     testnet: [
-      R(
+      D(
         "000000000000000000000000000000000000000000000000000000000000000089eb0d6a8a69",
-        "Sia docs (void/burn address): rejected, not a payout address",
+        "types.VoidAddress (SiaFoundation/core types/types.go: the zero address) rendered by Address.String(): rejected, coins sent there are burnt",
       ),
     ],
   },
   ardor: {
     valid: [
-      R("ARDOR-MRCC-2YLS-8M54-3CMAJ", "Jelurida NRS/Ardor genesis account (id 1739068987193023818; the decoder reproduces the id)"),
-      R("ARDOR-3TKA-UH62-478B-DQU6K", "Jelurida Ardor documentation examples"),
+      S("ARDOR-XK4R-7VJU-6EQG-7R335", "ardornxtgroup/ardor @945248cd html/www/js/test/test.nxtaddress.js (valid address)"),
+      S(
+        "ARDOR-XKA2-7VJU-VZSY-7R335",
+        "ardornxtgroup/ardor @945248cd html/www/js/test/test.nrs.util.js (getAccountLink of account 5873880488492320000)",
+      ),
+      S("ARDOR-V4D7-D3XW-JX9Z-EAC8K", "ardornxtgroup/ardor @945248cd html/www/js/test/test.nrs.util.js (account 14454664023893707109)"),
     ],
     testnet: [],
     noTestnet: SAME_FORMAT,
   },
   "graphene-account": {
-    valid: [R("steemit", "Steem (founding account)"), R("steem.dao", "Steem (DAO account)")],
+    valid: [
+      S("ned", "steemit/steem-js test/api.test.ts @4a7f2f98 (getFollowers account)"),
+      S("guest123", "steemit/steem-js test/broadcast.test.ts @4a7f2f98 (default broadcast account)"),
+    ],
     testnet: [],
     noTestnet: SAME_FORMAT,
   },
   ergo: {
     valid: [
-      R("9fRAWhdxEsTcdb8PhGNrZfwqa65zfkuYHAMmkQLcic1gdLSV5vA", "ergoplatform docs examples (P2PK)"),
-      R("9iHWcYYSPkgYbnC6aHfZcLZrKrrkpFzM2ETUZ2ikFqFwVAB2CU7", "ergoplatform docs examples (P2PK)"),
+      S(
+        "9fRAWhdxEsTcdb8PhGNrZfwqa65zfkuYHAMmkQLcic1gdLSV5vA",
+        "ergoplatform/sigma-rust ergotree-ir/src/chain/address.rs @08fa128c (address examples) (mainnet P2PK)",
+      ),
+      S(
+        "8UApt8czfFVuTgQmMwtsRBZ4nfWquNiSwCWUjMg",
+        "ergoplatform/sigma-rust ergotree-ir/src/chain/address.rs @08fa128c (address examples) (mainnet P2SH)",
+      ),
     ],
-    testnet: [D("3WwWK6U2khXfCuoREuafbMBjpXJXMN6Y9M8Sj1wrUNfQBvaF4gBo", "9fRAWhdx... key with the testnet network prefix 0x10")],
+    testnet: [
+      S(
+        "3WvsT2Gm4EpsM9Pg18PdY6XyhNNMqXDsvJTbbf6ihLvAmSb7u5RN",
+        "ergoplatform/sigma-rust ergotree-ir/src/chain/address.rs @08fa128c (address examples) (testnet P2PK)",
+      ),
+      S(
+        "rbcrmKEYduUvADj9Ts3dSVSG27h54pgrq5fPuwB",
+        "ergoplatform/sigma-rust ergotree-ir/src/chain/address.rs @08fa128c (address examples) (testnet P2SH)",
+      ),
+      D("3WwWK6U2khXfCuoREuafbMBjpXJXMN6Y9M8Sj1wrUNfQBvaF4gBo", "9fRAWhdx... key with the testnet network prefix 0x10"),
+    ],
   },
   starknet: {
     valid: [
-      R("0x04718f5a0fc34cc1af16a1cdee98ffb20c31f5cd61d6ab07201858f4287c938d", "Starknet docs (STRK token contract)"),
-      R("0x049d36570d4e46f48e99674bd3fcc84644ddd6b96f7c741b1562b82f9e004dc7", "Starknet docs (ETH token contract)"),
+      S(
+        "0x04718f5a0fc34cc1af16a1cdee98ffb20c31f5cd61d6ab07201858f4287c938d",
+        "starknet-io/starknet.js @f6da6265 __tests__/config/helpers/testInstances.ts (STRKtokenAddress)",
+      ),
+      S(
+        "0x049d36570d4e46f48e99674bd3fcc84644ddd6b96f7c741b1562b82f9e004dc7",
+        "starknet-io/starknet.js @f6da6265 __tests__/config/helpers/testInstances.ts (ETHtokenAddress)",
+      ),
+      S(
+        "0x7ee790591d9fa3efc87067d95a643f8455e0b8190eb8cb7bfd39e4fb7571fdf",
+        "starknet-io/starknet.js @f6da6265 __tests__/utils/address.test.ts (validateAndParseAddress)",
+      ),
     ],
     testnet: [],
     noTestnet: SAME_FORMAT,
@@ -759,7 +840,8 @@ export const VECTORS: Record<string, FamilyVectors> = {
         "terra16t3gx5rqvz6ru37yzn3shuu20erv4ngmfr59zf",
         `${TWC("Cosmos/TerraV2/TWCoinTypeTests.cpp", "4478651f")} (finder mainnet URL); also Cosmos/Terra/TWCoinTypeTests.cpp`,
       ),
-      R("terra1dcegyrekltswvyy0xy69ydgxn9x8x32zdtapd8", "Terra docs examples"),
+      S("terra1hsk6jryyqjfhp5dhc55tc9jtckygx0ep37hdd2", `${WC5("Cosmos/Terra/SignerTests.cpp")} (fromAddress)`),
+      S("terra14z56l0fp2lsf86zy3hty2z47ezkhnthtr9yq76", `${WC5("Cosmos/Terra/SignerTests.cpp")} (ANC token contract)`),
     ],
     testnet: [],
     noTestnet: SAME_FORMAT,
@@ -874,7 +956,10 @@ export const VECTORS: Record<string, FamilyVectors> = {
     noTestnet: SAME_FORMAT,
   },
   "bech32:band": {
-    valid: [S("band12nmsm9khdsv0tywge43q3zwj8kkj3hvup9rltp", `${TWC("Cosmos/BandChain/TWCoinTypeTests.cpp", "035f447b")} (account URL)`)],
+    valid: [
+      S("band12nmsm9khdsv0tywge43q3zwj8kkj3hvup9rltp", `${TWC("Cosmos/BandChain/TWCoinTypeTests.cpp", "035f447b")} (account URL)`),
+      S("band16gpgu994g2gdrzvwp9047le3pcq9wz6mcgtd4w", `${WC5("Cosmos/BandChain/TWCoinTypeTests.cpp")} (mintscan account URL)`),
+    ],
     testnet: [],
     noTestnet: SAME_FORMAT,
   },

@@ -1,7 +1,7 @@
 import crypto from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
 import { getConfig } from "@/lib/config";
-import { validateAddress, validateExtraId } from "@/lib/currencies";
+import { addressRejectionReason, type Currency, validateAddress, validateExtraId } from "@/lib/currencies";
 import type { Db, Order } from "@/lib/db/client";
 import { isUniqueViolation } from "@/lib/db/client";
 import { type EngineContext, getEngine, type OpenedSwap } from "@/lib/engine";
@@ -128,6 +128,13 @@ async function awaitOpened(db: Db, order: Order, ctx: EngineContext): Promise<Or
  * requests with one key open one upstream swap, and the engine never works for an order that
  * does not exist. The answer still carries the payinAddress: the request waits for it.
  */
+
+/** The registry's reason, when it has one (e.g. an Ethereum address given for Starknet). */
+function withReason(message: string, currency: Currency, address: string): string {
+  const reason = addressRejectionReason(currency, address);
+  return reason ? `${message} ${reason}` : message;
+}
+
 export async function createOrder(
   db: Db,
   opts: { input: CreateOrderInput; caller: Caller | null; ctx: EngineContext; idempotencyKey?: string | null; now?: Date },
@@ -145,7 +152,7 @@ export async function createOrder(
 
   const address = input.address.trim();
   if (!validateAddress(to, address))
-    throw new AppError("INVALID_ADDRESS", `The address is not a valid ${to.name} (${to.network}) address.`);
+    throw new AppError("INVALID_ADDRESS", withReason(`The address is not a valid ${to.name} (${to.network}) address.`, to, address));
   const extraId = blankToNull(input.extraId);
   if (extraId !== null && !validateExtraId(to, extraId))
     throw new AppError(
@@ -154,7 +161,10 @@ export async function createOrder(
     );
   const refundAddress = blankToNull(input.refundAddress);
   if (refundAddress !== null && !validateAddress(from, refundAddress))
-    throw new AppError("INVALID_REFUND_ADDRESS", `The refund address is not a valid ${from.name} (${from.network}) address.`);
+    throw new AppError(
+      "INVALID_REFUND_ADDRESS",
+      withReason(`The refund address is not a valid ${from.name} (${from.network}) address.`, from, refundAddress),
+    );
   const refundExtraId = blankToNull(input.refundExtraId);
   if (refundExtraId !== null && !validateExtraId(from, refundExtraId))
     throw new AppError(

@@ -29,13 +29,35 @@ describe("registry invariants", () => {
     }
   });
 
-  it("every validator resolves and the level matches its family", () => {
+  it("every validator resolves and each currency is listed under its family", () => {
     for (const c of currencies) {
-      const f = FAMILY_MAP.get(c.family);
-      expect(f, c.ticker).toBeDefined();
-      expect(c.validationLevel).toBe(f!.level);
+      expect(FAMILY_MAP.get(c.family), c.ticker).toBeDefined();
       expect(FAMILIES.get(c.family)!.tickers).toContain(c.ticker);
     }
+  });
+
+  it("the published validation level is what the validator does with a one-character change", () => {
+    // "checksum": no single substitution of a generated address validates; "format": some do;
+    // "checksum-if-mixed-case": substitutions of the mixed-case form are caught, of the
+    // lower-case form not.
+    const random = (n: number) => new Uint8Array(n).map((_, i) => (i * 73 + 11) & 0xff);
+    for (const f of FAMILY_MAP.values()) {
+      const address = f.generate(random);
+      const subs = (a: string) => {
+        const alphabet = [...new Set(a)].join("");
+        const out: string[] = [];
+        for (let i = 0; i < a.length; i++) for (const ch of alphabet) if (ch !== a[i]) out.push(a.slice(0, i) + ch + a.slice(i + 1));
+        return out;
+      };
+      const accepted = (a: string) => subs(a).filter((m) => f.validate(m)).length;
+      if (f.level === "checksum") expect(accepted(address), `${f.key} ${address}`).toBe(0);
+      if (f.level === "format") expect(accepted(address), `${f.key} ${address}`).toBeGreaterThan(0);
+      if (f.level === "checksum-if-mixed-case") {
+        expect(accepted(address), `${f.key} ${address}`).toBe(0);
+        expect(accepted(address.toLowerCase()), `${f.key} ${address}`).toBeGreaterThan(0);
+      }
+    }
+    for (const c of currencies) expect(c.validationLevel, c.ticker).toBe(FAMILY_MAP.get(c.family)!.level);
   });
 
   it("every currency has a dated positive price, precision <= decimals and min < max", () => {

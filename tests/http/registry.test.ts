@@ -49,6 +49,17 @@ describe("the registry behind POST /exchange", () => {
     expect((await create({ to: "dot", address: addressFor("ksm") })).body.error.code).toBe("INVALID_ADDRESS");
   });
 
+  it("Starknet: an Ethereum address is INVALID_ADDRESS with a message that says it looks like one (issue 14)", async () => {
+    // EIP-55 example address (ethereum/EIPs EIPS/eip-55.md), pasted as a STRK payout address
+    const r = await create({ to: "strk", address: "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed" });
+    expect(r.status).toBe(422);
+    expect(r.body.error.code).toBe("INVALID_ADDRESS");
+    expect(r.body.error.message).toMatch(/Ethereum/);
+    // a real Starknet address (starknet.js test data: the ETH token contract) is accepted
+    const ok = await create({ to: "strk", address: "0x049d36570d4e46f48e99674bd3fcc84644ddd6b96f7c741b1562b82f9e004dc7" });
+    expect(ok.status, ok.text).toBe(201);
+  });
+
   it("extra IDs: a currency without them rejects one; the refund side is checked against the source currency", async () => {
     expect((await create({ to: "eth", address: addressFor("eth"), extraId: "1" })).body.error.code).toBe("INVALID_EXTRA_ID");
     const fromXrp = await api("/exchange", {

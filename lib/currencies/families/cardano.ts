@@ -6,8 +6,11 @@ import { bech32 } from "@scure/base";
 import type { AddressFamily } from "./types";
 import { b58decode, crc32, type Random, randomNonZero, tryDecode } from "./util";
 
+// bech32 (BIP-173) allows the all-uppercase form; the decoder rejects mixed case.
+const isShelleyShaped = (address: string) => address.slice(0, 5).toLowerCase() === "addr1";
+
 function shelley(address: string): boolean {
-  if (address.length > 200 || !address.startsWith("addr1")) return false;
+  if (address.length > 200 || !isShelleyShaped(address)) return false;
   const dec = tryDecode(() => bech32.decode(address as `${string}1${string}`, 200));
   if (dec?.prefix !== "addr") return false;
   const bytes = tryDecode(() => bech32.fromWords(dec.words));
@@ -119,7 +122,7 @@ export const cardanoFamily: AddressFamily = {
     "Shelley addr1... (bech32, base/pointer/enterprise, network 1) and Byron Ae2.../DdzFF... (CRC32); addr_test/stake/testnet Byron rejected",
   validate(address: string): boolean {
     if (typeof address !== "string") return false;
-    return address.startsWith("addr1") ? shelley(address) : byron(address);
+    return isShelleyShaped(address) ? shelley(address) : byron(address);
   },
   generate(random: Random): string {
     const bytes = new Uint8Array(57);

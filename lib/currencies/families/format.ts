@@ -169,19 +169,35 @@ export const grapheneFamily = regexFamily(
   (s) => !s.includes("--"),
 );
 
-// Starknet: 0x + up to 64 hex, value < 2^251 (contract address range).
-export const starknetFamily = regexFamily(
-  "starknet",
-  /^0x[0-9a-fA-F]{1,64}$/,
-  "0x + up to 64 hex, 0 < value < 2^251",
-  (r) => {
+// Starknet: 0x + up to 64 hex, a felt below ADDR_BOUND = 2^251 - 256 (starknet.js
+// validateAndParseAddress, the bound of contract addresses). Values below 2^160 are refused: a
+// real Starknet address is a Pedersen/Poseidon hash and lands there with probability 2^-91, but
+// every Ethereum address does, and funds sent to one on Starknet are lost.
+const STARKNET_RE = /^0x[0-9a-fA-F]{1,64}$/;
+const STARKNET_ADDR_BOUND = (1n << 251n) - 256n;
+const EVM_BOUND = 1n << 160n;
+export const starknetFamily: AddressFamily = {
+  key: "starknet",
+  level: "format",
+  accepts: "0x + up to 64 hex, 2^160 <= value < 2^251 - 256; Ethereum-sized values (below 2^160) rejected",
+  validate(address: string): boolean {
+    if (typeof address !== "string" || !STARKNET_RE.test(address)) return false;
+    const v = BigInt(address);
+    return v >= EVM_BOUND && v < STARKNET_ADDR_BOUND;
+  },
+  rejectionReason(address: string): string | null {
+    if (typeof address !== "string" || !STARKNET_RE.test(address)) return null;
+    const v = BigInt(address);
+    // 0x + 40 hex, or a value of Ethereum size (top 32 of 160 bits set, as in all but 2^-32 of them)
+    if (/^0x[0-9a-fA-F]{40}$/.test(address) || (v < EVM_BOUND && v >= 1n << 128n)) {
+      return "This looks like an Ethereum (EVM) address, not a Starknet one; funds sent to it on Starknet would be lost.";
+    }
+    return null;
+  },
+  generate(r: Random): string {
     const b = randomNonZero(r, 32);
     b[0] &= 0x03; // < 2^250
-    b[1] |= 0x01;
+    b[1] |= 0x01; // >= 2^240
     return `0x${toHex(b)}`;
   },
-  (s) => {
-    const v = BigInt(s);
-    return v > 0xffffn && v < 1n << 251n;
-  },
-);
+};

@@ -254,7 +254,8 @@ export const ckbFamily: AddressFamily = {
   level: "checksum",
   accepts: "ckb1... full format (bech32m), deprecated short and full formats (bech32); ckt1 testnet rejected",
   validate(address: string): boolean {
-    if (typeof address !== "string" || !address.startsWith("ckb1") || address.length > 1000) return false;
+    // bech32/bech32m allow the all-uppercase form (BIP-173); the decoders reject mixed case
+    if (typeof address !== "string" || address.slice(0, 4).toLowerCase() !== "ckb1" || address.length > 1000) return false;
     const full = decodeBech(address, "ckb", "bech32m", 1000);
     if (full) {
       return full.length >= 34 && full[0] === 0x00 && [0, 1, 2, 4].includes(full[33]);
@@ -337,11 +338,13 @@ export const zcashFamily: AddressFamily = {
   accepts: UTXO_PARAMS.zec.accepts,
   validate(address: string): boolean {
     if (typeof address !== "string") return false;
-    if (address.startsWith("tex1")) {
+    // bech32/bech32m allow the all-uppercase form (BIP-173); the decoders reject mixed case
+    const lower = address.toLowerCase();
+    if (lower.startsWith("tex1")) {
       const b = decodeBech(address, "tex", "bech32m");
       return !!b && b.length === 20;
     }
-    if (address.startsWith("zs1")) {
+    if (lower.startsWith("zs1")) {
       const b = decodeBech(address, "zs", "bech32");
       return !!b && b.length === 43;
     }

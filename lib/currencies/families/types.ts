@@ -10,6 +10,11 @@ export interface AddressFamily {
   accepts: string;
   /** Pure, synchronous, never throws. */
   validate(address: string): boolean;
+  /**
+   * Why a rejected address is rejected, when there is something more useful to say than "not
+   * valid" (e.g. an Ethereum address pasted for Starknet). Null otherwise. Never throws.
+   */
+  rejectionReason?(address: string): string | null;
   /** A random valid mainnet address of this family. */
   generate(random: Random): string;
 }
