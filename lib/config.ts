@@ -26,8 +26,8 @@ const schema = z.object({
   MARKUP_CAP_BPS: int(1000, 0),
   QUOTE_TTL_SECONDS: int(60, 1),
   ORDER_TTL_SECONDS: int(3600, 1),
-  /** simulated is the only engine today; real providers plug in behind lib/engine. */
-  ENGINE: z.enum(["simulated"]).default("simulated"),
+  /** simulated (built in, the default) or providers (upstream partner APIs, docs/providers.md). */
+  ENGINE: z.enum(["simulated", "providers"]).default("simulated"),
   SANDBOX: bool.default(true),
   /** Simulated engine: seconds between confirming -> exchanging -> sending -> finished. */
   SIM_STEP_SECONDS: z.coerce.number().min(0).max(3600).default(3),
@@ -35,6 +35,42 @@ const schema = z.object({
   SIM_AUTO_DEPOSIT_SECONDS: z.coerce.number().min(0).default(0),
   /** Simulated engine: how long each engine call takes, like an upstream API's latency (0 = instant). */
   SIM_STEP_DELAY_MS: int(0, 0),
+  // ENGINE=providers (docs/providers.md). Each provider: enabled, credentials, base URL.
+  /** How long an estimate waits for the providers' quotes; those not in by then are skipped. */
+  PROVIDERS_QUOTE_DEADLINE_MS: int(2500, 50),
+  /** Longest wait for any one upstream HTTP request. */
+  PROVIDERS_HTTP_TIMEOUT_MS: int(10_000, 50),
+  /** How long a quote is reused for its pair, amount band and commission. */
+  PROVIDERS_QUOTE_CACHE_SECONDS: z.coerce.number().min(0).default(30),
+  /** How long a provider that failed or timed out is skipped. */
+  PROVIDERS_COOLDOWN_SECONDS: z.coerce.number().min(0).default(30),
+  /** First delay between status reads of an open upstream order; it grows as the order ages. */
+  PROVIDERS_POLL_SECONDS: z.coerce.number().min(0.01).default(15),
+  /** Open upstream orders older than this are flagged for the operator (orders:stuck). */
+  PROVIDERS_STUCK_AFTER_MINUTES: z.coerce.number().min(0).default(360),
+  /** A waiting order the provider still calls waiting this long after its deadline fails as expired. */
+  PROVIDERS_EXPIRY_GRACE_SECONDS: int(3600, 0),
+  /** How often each process reloads the providers' currency lists. */
+  PROVIDERS_SYNC_SECONDS: int(3600, 1),
+  CHANGENOW_ENABLED: bool.default(false),
+  CHANGENOW_API_KEY: z.string().optional(),
+  CHANGENOW_API_URL: z.string().url().default("https://api.changenow.io/v2"),
+  /** The partner share set on the ChangeNOW account (bps); orders go there only when it covers fee + markup. */
+  CHANGENOW_ACCOUNT_COMMISSION_BPS: int(0, 0),
+  CHANGENOW_QUOTES_PER_MINUTE: int(1500, 1),
+  SIDESHIFT_ENABLED: bool.default(false),
+  SIDESHIFT_SECRET: z.string().optional(),
+  SIDESHIFT_AFFILIATE_ID: z.string().optional(),
+  SIDESHIFT_API_URL: z.string().url().default("https://sideshift.ai/api/v2"),
+  SIDESHIFT_QUOTES_PER_MINUTE: int(20, 1),
+  FIXEDFLOAT_ENABLED: bool.default(false),
+  FIXEDFLOAT_API_KEY: z.string().optional(),
+  FIXEDFLOAT_API_SECRET: z.string().optional(),
+  FIXEDFLOAT_REFCODE: z.string().optional(),
+  FIXEDFLOAT_API_URL: z.string().url().default("https://ff.io/api/v2"),
+  /** Highest afftax (fee + markup, bps) sent to FixedFloat; its allowed range is undocumented. */
+  FIXEDFLOAT_MAX_AFFTAX_BPS: int(300, 0),
+  FIXEDFLOAT_QUOTES_PER_MINUTE: int(200, 1),
   /** Run the order worker inside the app process. */
   WORKER_IN_PROCESS: bool.default(true),
   WORKER_POLL_MS: int(500, 10),
@@ -72,12 +108,27 @@ export function getConfig(): Config {
     throw new Error(`invalid settings:\n${lines}`);
   }
   const c = parsed.data;
+  if (c.ENGINE === "providers") checkProviders(c);
   const provider = /^postgres(ql)?:\/\//.test(c.DATABASE_URL) ? "postgresql" : "sqlite";
   if (provider === "sqlite" && !c.DATABASE_URL.startsWith("file:"))
     throw new Error("DATABASE_URL must be file:<path> (SQLite) or postgres://... (PostgreSQL)");
   const sqlitePath = provider === "sqlite" ? path.resolve(c.DATABASE_URL.slice("file:".length)) : null;
   cached = { ...c, databaseProvider: provider, sqlitePath };
   return cached;
+}
+
+/** ENGINE=providers needs at least one enabled provider, each with its credentials. */
+function checkProviders(c: z.infer<typeof schema>) {
+  const missing: string[] = [];
+  const need = (enabled: boolean, names: (keyof typeof c)[]) => {
+    if (enabled) for (const n of names) if (!c[n]) missing.push(n);
+  };
+  need(c.CHANGENOW_ENABLED, ["CHANGENOW_API_KEY"]);
+  need(c.SIDESHIFT_ENABLED, ["SIDESHIFT_SECRET", "SIDESHIFT_AFFILIATE_ID"]);
+  need(c.FIXEDFLOAT_ENABLED, ["FIXEDFLOAT_API_KEY", "FIXEDFLOAT_API_SECRET"]);
+  if (missing.length) throw new Error(`invalid settings:\n  ENGINE=providers: set ${missing.join(", ")}`);
+  if (!c.CHANGENOW_ENABLED && !c.SIDESHIFT_ENABLED && !c.FIXEDFLOAT_ENABLED)
+    throw new Error("invalid settings:\n  ENGINE=providers: enable at least one provider (CHANGENOW_ENABLED, SIDESHIFT_ENABLED, FIXEDFLOAT_ENABLED)");
 }
 
 /** Tests and the CLI change process.env before use; let them re-read it. */

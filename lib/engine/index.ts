@@ -1,4 +1,5 @@
 import { getConfig } from "@/lib/config";
+import { ProvidersEngine } from "./providers/engine";
 import { SimulatedEngine } from "./simulated";
 import type { Engine } from "./types";
 
@@ -10,8 +11,9 @@ const g = globalThis as unknown as { __resellerEngine?: Engine };
 export function getEngine(): Engine {
   if (!g.__resellerEngine) {
     const name = getConfig().ENGINE;
-    if (name !== "simulated") throw new Error(`unknown engine ${name}`);
-    g.__resellerEngine = new SimulatedEngine();
+    if (name === "providers") g.__resellerEngine = new ProvidersEngine();
+    else if (name === "simulated") g.__resellerEngine = new SimulatedEngine();
+    else throw new Error(`unknown engine ${name}`);
   }
   return g.__resellerEngine;
 }

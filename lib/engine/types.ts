@@ -12,6 +12,8 @@ export interface EngineContext {
   scope: string;
   /** Aborted when the caller stops waiting (the claim on the order is about to run out). */
   signal?: AbortSignal;
+  /** The end user's IP, when the call serves an HTTP request (some providers require it). */
+  clientIp?: string;
 }
 
 export interface QuoteRequest {
@@ -19,6 +21,8 @@ export interface QuoteRequest {
   to: Currency;
   /** The amount to exchange, when known (providers quote per amount); null for the pair's terms. */
   fromAmount: Dec | null;
+  /** The caller's markup: providers that take a per-request commission quote with it. */
+  markupBps?: number;
 }
 
 export interface PairTerms {
@@ -41,6 +45,32 @@ export interface OpenSwapRequest {
   payoutExtraId: string | null;
   refundAddress: string | null;
   refundExtraId: string | null;
+  /** The order's markup, snapshotted at creation. */
+  markupBps: number;
+}
+
+/** Where an upstream provider keeps an order's swap; stored on the order, handed back in SwapSnapshot. */
+export interface UpstreamRef {
+  provider: string;
+  id: string;
+  /** JSON the provider needs to read the swap again (e.g. an access token), or null. */
+  data: string | null;
+}
+
+/** The provider's own view of a swap, kept on the order next to our state. */
+export interface UpstreamStatus {
+  /** The provider's raw status string. */
+  status: string;
+  /** Why an open order is not moving on its own: hold | needs_action | refunding | unknown; null otherwise. */
+  reason: string | null;
+}
+
+/** Firm terms that replace the estimate's when the engine priced the order again at opening. */
+export interface FirmTerms {
+  rate: Dec;
+  rawToAmount: Dec;
+  toAmount: Dec;
+  profit: Dec;
 }
 
 export interface OpenedSwap {
@@ -48,6 +78,10 @@ export interface OpenedSwap {
   payinExtraId: string | null;
   /** When to first ask `readSwap` about the swap, in ms from now; null: not before something else moves it. */
   firstCheckAfterMs: number | null;
+  /** Upstream engines: where the swap lives, its firm terms and the provider's deadline for the deposit. */
+  upstream?: UpstreamRef;
+  terms?: FirmTerms;
+  expiresAt?: Date;
 }
 
 /** Our view of an order in flight, as the worker hands it to the engine. */
@@ -60,12 +94,23 @@ export interface SwapSnapshot {
   amountReceived: string | null;
   refundAddress: string | null;
   createdAt: Date;
+  expiresAt: Date;
+  /** Upstream engines: the swap's reference and the provider's last status, null for the simulated engine. */
+  upstream: (UpstreamRef & { status: string | null; reason: string | null }) | null;
 }
 
 /** What the engine says should happen next to an order; null when nothing changed. */
 export type EngineStep =
-  | { to: Exclude<OrderState, "failed" | "waiting">; payinHash?: string; payoutHash?: string; amountReceived?: string }
-  | { to: "failed"; reason: FailureReason; refund: { amount: string; hash: string | null } | null };
+  | {
+      to: Exclude<OrderState, "failed" | "waiting">;
+      payinHash?: string;
+      payoutHash?: string;
+      amountReceived?: string;
+      upstream?: UpstreamStatus;
+    }
+  | { to: "failed"; reason: FailureReason; refund: { amount: string; hash: string | null } | null; upstream?: UpstreamStatus }
+  /** No move: only the provider's status (or the reason the order waits) changed. */
+  | { to: null; upstream: UpstreamStatus };
 
 /**
  * A liquidity engine. `quote` and `openSwap` are asked on the request path, `readSwap` by the
@@ -74,6 +119,12 @@ export type EngineStep =
  */
 export interface Engine {
   readonly name: string;
+  /**
+   * True when swaps live at an upstream provider: the user's money is there, so the worker
+   * never fails an order because a read failed (it keeps backing off), and a waiting order
+   * past its deadline is read once more before it expires.
+   */
+  readonly upstream?: boolean;
   /** Rate and limits for a pair; throws AppError ENGINE_UNAVAILABLE when the engine cannot quote. */
   quote(req: QuoteRequest, ctx: EngineContext): Promise<PairTerms>;
   /** Opens the upstream swap of one of our orders and says where the user pays. */

@@ -34,8 +34,17 @@ export async function applyStep(
   opts: ApplyStepOptions = {},
 ): Promise<Order | null> {
   const from = order.status as OrderState;
+  if (step.to === null) throw new Error("applyStep needs a move; a status-only step is recorded by the worker");
   assertTransition(from, step.to);
-  const patch: Partial<Order> = { status: step.to, updatedAt: now, attempts: opts.attempts ?? 0, lastError: opts.lastError ?? null };
+  const patch: Partial<Order> = {
+    status: step.to,
+    updatedAt: now,
+    attempts: opts.attempts ?? 0,
+    lastError: opts.lastError ?? null,
+    stuckAt: null,
+  };
+  if (step.upstream) Object.assign(patch, { upstreamStatus: step.upstream.status, stateReason: step.upstream.reason });
+  if (isFinal(step.to)) patch.stateReason = null;
   // The holder's claim ends with its step. Without a claim (a sandbox deposit) a worker's
   // claim is left alone: that worker may still be calling the engine about the old state.
   if (opts.leaseToken) Object.assign(patch, { leaseToken: null, leaseUntil: null });

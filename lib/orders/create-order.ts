@@ -77,10 +77,24 @@ async function openOrder(db: Db, reserved: Order, token: string, ctx: EngineCont
     throw e;
   }
   const now = new Date();
+  // An upstream engine priced the order again (a firm quote) and says where the swap lives.
+  const firm = swap.terms
+    ? {
+        rate: swap.terms.rate.toFixed(),
+        rawToAmount: formatAmount(swap.terms.rawToAmount),
+        toAmount: formatAmount(swap.terms.toAmount),
+        profit: formatAmount(swap.terms.profit),
+      }
+    : {};
+  const upstream = swap.upstream ? { provider: swap.upstream.provider, upstreamId: swap.upstream.id, upstreamData: swap.upstream.data } : {};
+  const pending = { ...reserved, ...firm };
   const opened = await db.$transaction(async (tx) => {
     const r = await tx.order.updateMany({
       where: { id: reserved.id, leaseToken: token, payinAddress: null },
       data: {
+        ...firm,
+        ...upstream,
+        ...(swap.expiresAt ? { expiresAt: swap.expiresAt } : {}),
         payinAddress: swap.payinAddress,
         payinExtraId: swap.payinExtraId,
         leaseToken: null,
@@ -91,7 +105,7 @@ async function openOrder(db: Db, reserved: Order, token: string, ctx: EngineCont
     });
     if (r.count !== 1) return null;
     await tx.orderEvent.create({ data: { orderId: reserved.id, status: "waiting", at: reserved.createdAt } });
-    await recordPendingProfit(tx, reserved, new D(reserved.profit), now);
+    await recordPendingProfit(tx, pending, new D(pending.profit), now);
     return tx.order.findUniqueOrThrow({ where: { id: reserved.id } });
   });
   // Our claim ran out and another request took the opening over (same order id, same deposit).
@@ -174,8 +188,8 @@ export async function createOrder(
         : `${from.ticker} does not use an extra ID.`,
     );
 
-  const terms = await getTermsWithinLimits(from, to, fromAmount, ctx);
   const markupBps = caller?.markupBps ?? 0;
+  const terms = await getTermsWithinLimits(from, to, fromAmount, ctx, markupBps);
   const q = applyRate(fromAmount, terms.rate, to.precision, markupBps);
 
   const cfg = getConfig();

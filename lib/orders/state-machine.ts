@@ -22,5 +22,15 @@ export function assertTransition(from: OrderState, to: OrderState): void {
   if (!canTransition(from, to)) throw new Error(`illegal order transition ${from} -> ${to}`);
 }
 
-/** Why an order failed; stable strings returned as `failureReason`. */
-export type FailureReason = "expired" | "deposit_below_minimum" | "deposit_above_maximum" | "engine_error";
+/**
+ * Why an order failed; stable strings returned as `failureReason`. `refunded`: an upstream
+ * provider sent the deposit back (the refund's hash is on the order); `provider_failed`: the
+ * provider reported the exchange failed.
+ */
+export type FailureReason =
+  | "expired"
+  | "deposit_below_minimum"
+  | "deposit_above_maximum"
+  | "engine_error"
+  | "refunded"
+  | "provider_failed";

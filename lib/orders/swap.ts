@@ -19,6 +19,11 @@ export function swapSnapshot(o: Order): SwapSnapshot {
     amountReceived: o.amountReceived,
     refundAddress: o.refundAddress,
     createdAt: o.createdAt,
+    expiresAt: o.expiresAt,
+    upstream:
+      o.provider && o.upstreamId
+        ? { provider: o.provider, id: o.upstreamId, data: o.upstreamData, status: o.upstreamStatus, reason: o.stateReason }
+        : null,
   };
 }
 
@@ -36,6 +41,7 @@ export function openSwapRequest(o: Order): OpenSwapRequest {
     payoutExtraId: o.payoutExtraId,
     refundAddress: o.refundAddress,
     refundExtraId: o.refundExtraId,
+    markupBps: o.markupBps,
   };
 }
 

@@ -29,7 +29,7 @@ export async function getEstimate(opts: {
 }): Promise<Estimate> {
   const { from, to } = resolvePair(opts.from, opts.to);
   const fromAmount = parseAmount(opts.amount, from);
-  const terms = await getTermsWithinLimits(from, to, fromAmount, opts.ctx);
+  const terms = await getTermsWithinLimits(from, to, fromAmount, opts.ctx, opts.markupBps);
   const q = applyRate(fromAmount, terms.rate, to.precision, opts.markupBps);
   const now = opts.now ?? new Date();
   return {

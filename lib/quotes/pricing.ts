@@ -32,8 +32,14 @@ export function parseAmount(input: unknown, currency: Currency): Dec {
   return amount;
 }
 
-export async function getTermsWithinLimits(from: Currency, to: Currency, amount: Dec, ctx: EngineContext): Promise<PairTerms> {
-  const terms = await getEngine().quote({ from, to, fromAmount: amount }, ctx);
+export async function getTermsWithinLimits(
+  from: Currency,
+  to: Currency,
+  amount: Dec,
+  ctx: EngineContext,
+  markupBps = 0,
+): Promise<PairTerms> {
+  const terms = await getEngine().quote({ from, to, fromAmount: amount, markupBps }, ctx);
   const limits = { minAmount: num(terms.minAmount), maxAmount: num(terms.maxAmount) };
   if (amount.lt(terms.minAmount))
     throw new AppError(

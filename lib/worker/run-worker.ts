@@ -4,6 +4,7 @@ import { type EngineStep, getEngine } from "@/lib/engine";
 import { callEngine } from "@/lib/engine/call";
 import { getLogger } from "@/lib/log";
 import { applyStep } from "@/lib/orders/advance-order";
+import { flagStuckOrders } from "@/lib/orders/stuck";
 import { engineDeadlineMs, leaseMs, newLeaseToken, swapSnapshot } from "@/lib/orders/swap";
 import { retryDelayMs } from "./backoff";
 
@@ -47,7 +48,8 @@ async function recordFailure(db: Db, order: Order, token: string, err: unknown, 
   const cfg = getConfig();
   const attempts = order.attempts + 1;
   const lastError = (err instanceof Error ? err.message : String(err)).slice(0, 500);
-  if (attempts >= cfg.WORKER_MAX_ATTEMPTS) {
+  // An upstream swap goes on whether or not we can reach its provider: keep backing off.
+  if (attempts >= cfg.WORKER_MAX_ATTEMPTS && !getEngine().upstream) {
     getLogger().error({ orderId: order.id, state: order.status, attempts, err }, "engine kept failing; the order fails with engine_error");
     const step: EngineStep = {
       to: "failed",
@@ -65,7 +67,8 @@ async function recordFailure(db: Db, order: Order, token: string, err: unknown, 
 
 /** One claimed order: expire it, or ask the engine once and apply what it says. */
 async function advanceClaimed(db: Db, order: Order, token: string, now: Date): Promise<Order | null> {
-  if (order.status === "waiting" && order.expiresAt <= now) {
+  // Upstream swaps expire on the provider's clock: the engine reads them first (a last-moment deposit counts).
+  if (order.status === "waiting" && order.expiresAt <= now && !getEngine().upstream) {
     const r = await applyStep(db, order, { to: "failed", reason: "expired", refund: null }, now, { leaseToken: token });
     if (!r) await release(db, order.id, token);
     return r;
@@ -81,6 +84,17 @@ async function advanceClaimed(db: Db, order: Order, token: string, now: Date): P
     return recordFailure(db, order, token, e, new Date(Math.max(now.getTime(), Date.now())));
   }
   const at = new Date(Math.max(now.getTime(), Date.now()));
+  if (step?.to === null) {
+    // No move: the provider's status or the reason the order waits changed.
+    await release(db, order.id, token, {
+      attempts: 0,
+      lastError: null,
+      upstreamStatus: step.upstream.status,
+      stateReason: step.upstream.reason,
+      nextActionAt: new Date(at.getTime() + engine.nextCheckDelayMs({ ...swap, upstream: swap.upstream && { ...swap.upstream, ...step.upstream } })),
+    });
+    return null;
+  }
   if (step) {
     const r = await applyStep(db, order, step, at, { leaseToken: token });
     if (!r) await release(db, order.id, token); // the order moved meanwhile (a sandbox deposit)
@@ -98,9 +112,16 @@ async function advanceClaimed(db: Db, order: Order, token: string, now: Date): P
  * One pass: drop reservations whose opening request died, then claim the due orders and work
  * on them concurrently (each under its own lease). Returns how many orders changed state.
  */
+let lastStuckCheck = 0;
+const STUCK_CHECK_MS = 60_000;
+
 export async function runWorkerOnce(db: Db, now = new Date()): Promise<number> {
   // A reservation is unopened; when its claim is long gone nobody waits for it any more.
   await db.order.deleteMany({ where: { payinAddress: null, leaseUntil: { lt: new Date(now.getTime() - leaseMs()) } } });
+  if (getEngine().upstream && now.getTime() - lastStuckCheck >= STUCK_CHECK_MS) {
+    lastStuckCheck = now.getTime();
+    await flagStuckOrders(db, { now, afterMinutes: getConfig().PROVIDERS_STUCK_AFTER_MINUTES });
+  }
   const { token, orders } = await claimDueOrders(db, now);
   const results = await Promise.all(
     orders.map((o) =>

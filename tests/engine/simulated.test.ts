@@ -17,6 +17,7 @@ const open = (orderId: string) => ({
   payoutExtraId: null,
   refundAddress: null,
   refundExtraId: null,
+  markupBps: 0,
 });
 const swap = (state: SwapSnapshot["state"], amountReceived: string | null = "2"): SwapSnapshot => ({
   orderId: "o1",
@@ -27,6 +28,8 @@ const swap = (state: SwapSnapshot["state"], amountReceived: string | null = "2")
   amountReceived,
   refundAddress: null,
   createdAt: new Date(),
+  expiresAt: new Date(Date.now() + 3_600_000),
+  upstream: null,
 });
 
 describe("the simulated engine", () => {

@@ -21,14 +21,14 @@ function readQuery(url: URL) {
   });
 }
 
-export const getEstimateHandler = apiRoute(async ({ req, caller, scope }) => {
+export const getEstimateHandler = apiRoute(async ({ req, env, caller, scope }) => {
   const q = readQuery(new URL(req.url));
   const e = await getEstimate({
     from: q.fromCurrency,
     to: q.toCurrency,
     amount: q.fromAmount,
     markupBps: caller?.markupBps ?? 0,
-    ctx: { scope },
+    ctx: { scope, clientIp: env.ip },
   });
   return {
     body: {

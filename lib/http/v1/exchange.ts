@@ -11,12 +11,12 @@ import { createExchangeBody } from "../schemas";
 const IDEMPOTENCY_KEY_RE = /^[\x21-\x7e]{1,255}$/;
 
 export const postExchange = apiRoute(
-  async ({ req, caller, scope }) => {
+  async ({ req, env, caller, scope }) => {
     const idem = req.headers.get("idempotency-key");
     if (idem !== null && !IDEMPOTENCY_KEY_RE.test(idem))
       throw new AppError("INVALID_IDEMPOTENCY_KEY", "Idempotency-Key must be 1 to 255 visible ASCII characters.");
     const input = parseWith(createExchangeBody, await readJsonBody(req, getConfig().MAX_BODY_BYTES));
-    const { order, replayed } = await createOrder(getDb(), { input, caller, ctx: { scope }, idempotencyKey: idem });
+    const { order, replayed } = await createOrder(getDb(), { input, caller, ctx: { scope, clientIp: env.ip }, idempotencyKey: idem });
     return {
       status: 201,
       body: serializeCreatedOrder(order),

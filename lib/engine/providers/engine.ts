@@ -1,0 +1,370 @@
+import { type Config, getConfig } from "@/lib/config";
+import type { Currency } from "@/lib/currencies/types";
+import { AppError } from "@/lib/errors";
+import { getLogger } from "@/lib/log";
+import { D, type Dec, floorTo, formatAmount } from "@/lib/money/decimal";
+import { num } from "@/lib/money/json-number";
+import { type FailureReason, nextOnHappyPath, ORDER_STATES, type OrderState } from "@/lib/orders/state-machine";
+import { applyRate, BPS } from "@/lib/quotes/compute-quote";
+import { BestRate, type Candidate, type RankedQuote } from "../best-rate";
+import type {
+  Engine,
+  EngineContext,
+  EngineStep,
+  FirmTerms,
+  OpenedSwap,
+  OpenSwapRequest,
+  PairTerms,
+  QuoteRequest,
+  SwapSnapshot,
+  UpstreamStatus,
+} from "../types";
+import { ChangeNowAdapter } from "./changenow";
+import { FixedFloatAdapter } from "./fixedfloat";
+import { isProviderError, ProviderError } from "./http";
+import { getMapping } from "./mapping";
+import { SideShiftAdapter } from "./sideshift";
+import { syncProvider } from "./sync";
+import type { ProviderAdapter, ProviderName, SwapReading } from "./types";
+
+// ENGINE=providers: quotes, orders and status from upstream instant-exchange providers
+// (docs/providers.md). The engine keeps no order state of its own: the order row carries the
+// provider, its swap id and the provider's last status; in memory there are only caches
+// (quotes, currency lists, the last reading of a swap for catching up).
+
+/**
+ * The user's amount `q` as firm terms in our markup math: rawToAmount = ceil(q / (1 - m)),
+ * rate = rawToAmount / fromAmount rounded up, so floor(fromAmount x rate) = rawToAmount and
+ * floor(rawToAmount x (1 - m)) = q exactly (docs/providers.md section 1).
+ */
+export function termsForUserAmount(q: Dec, fromAmount: Dec, precision: number, markupBps: number): FirmTerms {
+  const userAmount = floorTo(q, precision);
+  const raw = userAmount.mul(BPS).div(BPS - markupBps).toDecimalPlaces(precision, D.ROUND_UP);
+  const rate = raw.div(fromAmount).toSignificantDigits(32, D.ROUND_UP);
+  const m = applyRate(fromAmount, rate, precision, markupBps);
+  if (m.toAmount.gt(userAmount)) throw new Error(`terms would promise ${m.toAmount} > ${userAmount}`);
+  return { rate, rawToAmount: m.rawToAmount, toAmount: m.toAmount, profit: m.profit };
+}
+
+const RANK: Record<OrderState, number> = Object.fromEntries(ORDER_STATES.map((s, i) => [s, i])) as Record<OrderState, number>;
+
+/** Reasons an open order shows while it waits on the provider. */
+const OPEN_REASONS = new Set(["hold", "needs_action", "refunding", "unknown"]);
+
+const FAILURE_REASONS: Record<string, FailureReason> = { refunded: "refunded", expired: "expired", provider_failed: "provider_failed" };
+
+export function createAdapters(cfg: Config): ProviderAdapter[] {
+  const timeoutMs = cfg.PROVIDERS_HTTP_TIMEOUT_MS;
+  const out: ProviderAdapter[] = [];
+  if (cfg.CHANGENOW_API_KEY)
+    out.push(
+      new ChangeNowAdapter({
+        baseUrl: cfg.CHANGENOW_API_URL,
+        apiKey: cfg.CHANGENOW_API_KEY,
+        accountCommissionBps: cfg.CHANGENOW_ACCOUNT_COMMISSION_BPS,
+        quotesPerMinute: cfg.CHANGENOW_QUOTES_PER_MINUTE,
+        timeoutMs,
+      }),
+    );
+  if (cfg.SIDESHIFT_SECRET && cfg.SIDESHIFT_AFFILIATE_ID)
+    out.push(
+      new SideShiftAdapter({
+        baseUrl: cfg.SIDESHIFT_API_URL,
+        secret: cfg.SIDESHIFT_SECRET,
+        affiliateId: cfg.SIDESHIFT_AFFILIATE_ID,
+        quotesPerMinute: cfg.SIDESHIFT_QUOTES_PER_MINUTE,
+        timeoutMs,
+      }),
+    );
+  if (cfg.FIXEDFLOAT_API_KEY && cfg.FIXEDFLOAT_API_SECRET)
+    out.push(
+      new FixedFloatAdapter({
+        baseUrl: cfg.FIXEDFLOAT_API_URL,
+        apiKey: cfg.FIXEDFLOAT_API_KEY,
+        apiSecret: cfg.FIXEDFLOAT_API_SECRET,
+        refcode: cfg.FIXEDFLOAT_REFCODE ?? null,
+        maxAfftaxBps: cfg.FIXEDFLOAT_MAX_AFFTAX_BPS,
+        quotesPerMinute: cfg.FIXEDFLOAT_QUOTES_PER_MINUTE,
+        timeoutMs,
+      }),
+    );
+  return out;
+}
+
+const enabledIn = (cfg: Config): Record<ProviderName, boolean> => ({
+  changenow: cfg.CHANGENOW_ENABLED,
+  sideshift: cfg.SIDESHIFT_ENABLED,
+  fixedfloat: cfg.FIXEDFLOAT_ENABLED,
+});
+
+export class ProvidersEngine implements Engine {
+  readonly name = "providers";
+  readonly upstream = true;
+  private readonly cfg: Config;
+  private readonly adapters: Map<string, ProviderAdapter>;
+  /** Providers that take new orders (the others still answer about orders they hold). */
+  private readonly enabled: Record<ProviderName, boolean>;
+  private readonly best: BestRate;
+  /** Registry tickers each provider offers now, from its live list; absent until the first sync. */
+  private readonly offered = new Map<string, { tickers: Set<string>; at: number }>();
+  private readonly syncing = new Map<string, Promise<void>>();
+  /** The last reading of each swap, so an order several steps behind catches up without asking again. */
+  private readonly lastReading = new Map<string, SwapReading>();
+  private readonly opening = new Map<string, Promise<OpenedSwap>>();
+
+  constructor(cfg: Config = getConfig(), adapters: ProviderAdapter[] = createAdapters(cfg)) {
+    this.cfg = cfg;
+    this.adapters = new Map(adapters.map((a) => [a.name, a]));
+    this.enabled = enabledIn(cfg);
+    this.best = new BestRate({
+      deadlineMs: cfg.PROVIDERS_QUOTE_DEADLINE_MS,
+      cooldownMs: cfg.PROVIDERS_COOLDOWN_SECONDS * 1000,
+      cacheTtlMs: cfg.PROVIDERS_QUOTE_CACHE_SECONDS * 1000,
+      onCooldown: (e) => getLogger().warn({ provider: e.provider, kind: e.kind, msg: e.message }, "provider skipped and cooled down"),
+    });
+    for (const a of this.routable()) void this.refreshOffered(a);
+  }
+
+  private routable(): ProviderAdapter[] {
+    return [...this.adapters.values()].filter((a) => this.enabled[a.name]);
+  }
+
+  // ---- currencies -------------------------------------------------------------------------
+
+  private refreshOffered(a: ProviderAdapter): Promise<void> {
+    const running = this.syncing.get(a.name);
+    if (running) return running;
+    const p = syncProvider(a, getMapping(a.name), AbortSignal.timeout(this.cfg.PROVIDERS_HTTP_TIMEOUT_MS))
+      .then((r) => {
+        this.offered.set(a.name, { tickers: new Set(r.offered), at: Date.now() });
+        if (r.unknown.length) getLogger().warn({ provider: a.name, unknown: r.unknown.slice(0, 20) }, "mapped currencies the provider does not list");
+      })
+      .catch((e) => {
+        // Keep what we knew; without any list yet, every mapped currency counts as offered.
+        getLogger().warn({ provider: a.name, err: String(e) }, "provider currency list not loaded");
+        const prev = this.offered.get(a.name);
+        if (prev) prev.at = Date.now() - this.cfg.PROVIDERS_SYNC_SECONDS * 1000 + this.cfg.PROVIDERS_COOLDOWN_SECONDS * 1000;
+      })
+      .finally(() => this.syncing.delete(a.name));
+    this.syncing.set(a.name, p);
+    return p;
+  }
+
+  private offers(a: ProviderAdapter, ticker: string): boolean {
+    const mapped = getMapping(a.name).assets.has(ticker);
+    if (!mapped) return false;
+    const o = this.offered.get(a.name);
+    if (!o || Date.now() - o.at > this.cfg.PROVIDERS_SYNC_SECONDS * 1000) void this.refreshOffered(a);
+    return o ? o.tickers.has(ticker) : true;
+  }
+
+  // ---- quotes -------------------------------------------------------------------------------
+
+  /** Providers that offer the pair and whose commission rule admits this markup (docs/providers.md section 1). */
+  private candidates(from: Currency, to: Currency, markupBps: number): Candidate[] {
+    const commissionBps = this.cfg.PLATFORM_FEE_BPS + markupBps;
+    return this.routable().flatMap((a) => {
+      if (!this.offers(a, from.ticker) || !this.offers(a, to.ticker)) return [];
+      const admits = a.commission.kind === "per-request" ? commissionBps <= a.commission.maxBps : a.commission.accountBps >= commissionBps;
+      if (!admits) return [];
+      const map = getMapping(a.name).assets;
+      return [{ adapter: a, from: map.get(from.ticker)!, to: map.get(to.ticker)!, commissionBps }];
+    });
+  }
+
+  /** No provider quoted: the most useful error for the client. */
+  private noQuote(from: Currency, to: Currency, amount: Dec, candidates: Candidate[], errors: ProviderError[]): AppError {
+    if (!candidates.length)
+      return new AppError("ENGINE_UNAVAILABLE", `No provider can exchange ${from.ticker} -> ${to.ticker} at this markup right now.`);
+    const mins = errors.flatMap((e) => (e.kind === "amount_too_low" && e.minAmount ? [e.minAmount] : []));
+    const maxes = errors.flatMap((e) => (e.kind === "amount_too_high" && e.maxAmount ? [e.maxAmount] : []));
+    const allLimits = errors.flatMap((e) => [e.minAmount, e.maxAmount]).filter((x): x is Dec => x !== null);
+    const limits = {
+      minAmount: allLimits.length ? num(D.min(...errors.flatMap((e) => (e.minAmount ? [e.minAmount] : [amount])))) : undefined,
+      maxAmount: allLimits.length ? num(D.max(...errors.flatMap((e) => (e.maxAmount ? [e.maxAmount] : [amount])))) : undefined,
+    };
+    const onlyLimits = errors.length > 0 && errors.every((e) => e.kind === "amount_too_low" || e.kind === "amount_too_high");
+    if (onlyLimits && mins.length && (!maxes.length || amount.lt(D.min(...mins))))
+      return new AppError("AMOUNT_TOO_LOW", `The minimum for ${from.ticker} -> ${to.ticker} is ${formatAmount(D.min(...mins))} ${from.ticker}.`, limits);
+    if (onlyLimits && maxes.length)
+      return new AppError("AMOUNT_TOO_HIGH", `The maximum for ${from.ticker} -> ${to.ticker} is ${formatAmount(D.max(...maxes))} ${from.ticker}.`, limits);
+    if (errors.length && errors.every((e) => e.kind === "pair_unavailable" || e.kind === "amount_too_low" || e.kind === "amount_too_high"))
+      return new AppError("CURRENCY_UNAVAILABLE", `No provider offers ${from.ticker} -> ${to.ticker} right now.`);
+    return new AppError("ENGINE_UNAVAILABLE", "No exchange provider answered in time; try again later.");
+  }
+
+  async quote(req: QuoteRequest, ctx: EngineContext): Promise<PairTerms> {
+    const markupBps = req.markupBps ?? 0;
+    const amount = req.fromAmount ?? new D(req.from.minAmount);
+    const candidates = this.candidates(req.from, req.to, markupBps);
+    const { ranked, errors } = await this.best.rank(candidates, amount, ctx.clientIp);
+    if (!ranked.length) throw this.noQuote(req.from, req.to, amount, candidates, errors);
+    const best = ranked[0];
+    const terms = termsForUserAmount(best.quote.toAmount, amount, req.to.precision, markupBps);
+    const mins = ranked.map((r) => r.quote.minAmount).filter((x): x is Dec => x !== null);
+    const maxes = ranked.map((r) => r.quote.maxAmount);
+    return {
+      rate: terms.rate,
+      platformFeeBps: this.cfg.PLATFORM_FEE_BPS,
+      minAmount: mins.length ? D.min(...mins) : new D(0),
+      maxAmount: maxes.some((m) => m === null) ? new D(req.from.maxAmount) : D.max(...(maxes as Dec[])),
+    };
+  }
+
+  // ---- opening an order ------------------------------------------------------------------------
+
+  /** In-process guard: a second call for one order while the first runs gets the first's answer. */
+  openSwap(req: OpenSwapRequest, ctx: EngineContext): Promise<OpenedSwap> {
+    const running = this.opening.get(req.orderId);
+    if (running) return running;
+    const p = this.open(req, ctx).finally(() => setTimeout(() => this.opening.delete(req.orderId), 60_000).unref());
+    this.opening.set(req.orderId, p);
+    return p;
+  }
+
+  private async open(req: OpenSwapRequest, ctx: EngineContext): Promise<OpenedSwap> {
+    const candidates = this.candidates(req.from, req.to, req.markupBps);
+    const { ranked, errors } = await this.best.rank(candidates, req.fromAmount, ctx.clientIp);
+    for (const r of ranked) {
+      try {
+        return await this.openWith(r, req, ctx);
+      } catch (e) {
+        const err = isProviderError(e) ? e : new ProviderError(r.adapter.name, "unavailable", String(e));
+        if (err.kind === "invalid_address") throw new AppError("INVALID_ADDRESS", `The provider refused the payout address: ${err.message}`);
+        if (err.kind === "invalid_refund_address")
+          throw new AppError("INVALID_REFUND_ADDRESS", `The provider refused the refund address: ${err.message}`);
+        if (err.kind === "invalid_extra_id") throw new AppError("INVALID_EXTRA_ID", `The provider refused the extra ID: ${err.message}`);
+        if (err.isOutage) this.best.coolDown(err);
+        getLogger().warn({ orderId: req.orderId, provider: err.provider, kind: err.kind, msg: err.message }, "provider could not open the order");
+        errors.push(err);
+      }
+    }
+    throw this.noQuote(req.from, req.to, req.fromAmount, candidates, errors);
+  }
+
+  /** A firm quote for the exact amount and commission, then the exchange made from it. */
+  private async openWith(r: RankedQuote, req: OpenSwapRequest, ctx: EngineContext): Promise<OpenedSwap> {
+    const a = r.adapter;
+    await this.best.takeBudget(a); // orders spend the budget too, but are never refused by it
+    const firm = await a.quote(
+      { from: r.from, to: r.to, fromAmount: req.fromAmount, commissionBps: r.commissionBps, userIp: ctx.clientIp, firm: true },
+      ctx.signal,
+    );
+    const created = await a.createSwap(
+      {
+        orderId: req.orderId,
+        from: r.from,
+        to: r.to,
+        fromAmount: req.fromAmount,
+        commissionBps: r.commissionBps,
+        quote: firm,
+        payoutAddress: req.payoutAddress,
+        payoutExtraId: req.payoutExtraId,
+        refundAddress: req.refundAddress,
+        refundExtraId: req.refundExtraId,
+        userIp: ctx.clientIp,
+      },
+      ctx.signal,
+    );
+    // Never promise more than either the quote or the created exchange says.
+    const q = created.toAmount ? D.min(created.toAmount, firm.toAmount) : firm.toAmount;
+    const expiresAt = created.expiresAt ?? firm.expiresAt ?? null;
+    getLogger().info({ orderId: req.orderId, provider: a.name, upstreamId: created.id }, "order opened upstream");
+    return {
+      payinAddress: created.payinAddress,
+      payinExtraId: created.payinExtraId,
+      firstCheckAfterMs: this.pollBaseMs(),
+      upstream: { provider: a.name, id: created.id, data: created.data },
+      terms: termsForUserAmount(q, req.fromAmount, req.to.precision, req.markupBps),
+      ...(expiresAt ? { expiresAt } : {}),
+    };
+  }
+
+  // ---- status -------------------------------------------------------------------------------
+
+  private pollBaseMs(): number {
+    return Math.round(this.cfg.PROVIDERS_POLL_SECONDS * 1000);
+  }
+
+  /** Reads slow down as the order ages: x1 for 10 minutes, x2 to an hour, x8 to 6 hours, x40 after. */
+  nextCheckDelayMs(swap: SwapSnapshot): number {
+    const last = this.lastReading.get(swap.orderId);
+    if (last && this.ahead(last, swap.state)) return 0; // catch up at the next pass
+    const ageMin = (Date.now() - swap.createdAt.getTime()) / 60_000;
+    const factor = ageMin < 10 ? 1 : ageMin < 60 ? 2 : ageMin < 360 ? 8 : 40;
+    return this.pollBaseMs() * factor;
+  }
+
+  private ahead(reading: SwapReading, state: OrderState): boolean {
+    const m = reading.mapped;
+    if (m.reason === "unknown") return false;
+    if (m.state === "failed") return m.final;
+    return RANK[m.state] > RANK[state];
+  }
+
+  async readSwap(swap: SwapSnapshot, ctx: EngineContext): Promise<EngineStep | null> {
+    const ref = swap.upstream;
+    if (!ref) throw new Error(`order ${swap.orderId} has no upstream swap`);
+    const a = this.adapters.get(ref.provider);
+    if (!a) throw new Error(`order ${swap.orderId} is held by ${ref.provider}, which has no credentials here`);
+    const memo = this.lastReading.get(swap.orderId);
+    let reading: SwapReading;
+    if (memo && this.ahead(memo, swap.state)) reading = memo;
+    else {
+      reading = await a.readSwap(ref, ctx.signal);
+      if (reading.needsChoice && a.resolveChoice && (await a.resolveChoice(ref, ctx.signal))) {
+        getLogger().info({ orderId: swap.orderId, provider: a.name, status: reading.status }, "provider asked for a choice: refund requested");
+        reading = { ...reading, mapped: { state: "failed", reason: "refunding", final: false } };
+      }
+      this.remember(swap.orderId, reading);
+    }
+    const step = this.stepFor(swap, reading);
+    if (step && step.to !== null && (step.to === "finished" || step.to === "failed")) this.lastReading.delete(swap.orderId);
+    return step;
+  }
+
+  private remember(orderId: string, reading: SwapReading) {
+    this.lastReading.delete(orderId);
+    if (this.lastReading.size >= 10_000) this.lastReading.delete(this.lastReading.keys().next().value as string);
+    this.lastReading.set(orderId, reading);
+  }
+
+  /** What the order does next given the provider's reading (docs/providers.md section 3). */
+  private stepFor(swap: SwapSnapshot, r: SwapReading): EngineStep | null {
+    const m = r.mapped;
+    const upstream: UpstreamStatus = { status: r.status, reason: m.reason && OPEN_REASONS.has(m.reason) ? m.reason : null };
+    const changed = swap.upstream?.status !== upstream.status || swap.upstream?.reason !== upstream.reason;
+    const stay = (): EngineStep | null => (changed ? { to: null, upstream } : null);
+    if (m.reason === "unknown") {
+      if (changed) getLogger().warn({ orderId: swap.orderId, status: r.status }, "provider status not in the mapping; the order keeps its state");
+      return stay();
+    }
+    if (m.state === "failed") {
+      if (!m.final) return stay(); // refund in progress, or waiting for a refund address
+      const reason = FAILURE_REASONS[m.reason ?? ""] ?? "provider_failed";
+      const received = r.amountReceived ? formatAmount(r.amountReceived) : null;
+      const refund =
+        reason === "refunded"
+          ? { amount: formatAmount(r.refundAmount ?? r.amountReceived ?? new D(0)), hash: r.refundHash }
+          : received
+            ? { amount: received, hash: r.refundHash }
+            : null;
+      return { to: "failed", reason, refund, upstream };
+    }
+    if (RANK[m.state] > RANK[swap.state]) {
+      const next = nextOnHappyPath(swap.state);
+      if (!next || next === "waiting" || next === "failed") return stay();
+      return {
+        to: next,
+        upstream,
+        ...(r.payinHash ? { payinHash: r.payinHash } : {}),
+        ...(r.payoutHash ? { payoutHash: r.payoutHash } : {}),
+        ...(r.amountReceived ? { amountReceived: formatAmount(r.amountReceived) } : {}),
+      };
+    }
+    // Still waiting on the provider's clock long after the deadline: the order expires here.
+    if (swap.state === "waiting" && Date.now() > swap.expiresAt.getTime() + this.cfg.PROVIDERS_EXPIRY_GRACE_SECONDS * 1000)
+      return { to: "failed", reason: "expired", refund: null, upstream };
+    return stay();
+  }
+}
