@@ -55,7 +55,7 @@ function errorKind(code: string, message: string, httpStatus: number): ProviderE
       if (/refund/i.test(message) && /address/i.test(message)) return "invalid_refund_address";
       if (/extra ?id/i.test(message)) return "invalid_extra_id";
       if (/address/i.test(message)) return "invalid_address";
-      if (/not supported|inactive|currency/i.test(message)) return "pair_unavailable";
+      if (/not supported|inactive/i.test(message)) return "pair_unavailable";
       return "rejected";
     default:
       if (httpStatus === 401 || httpStatus === 403) return "unavailable";

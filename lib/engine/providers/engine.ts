@@ -176,18 +176,33 @@ export class ProvidersEngine implements Engine {
   private noQuote(from: Currency, to: Currency, amount: Dec, candidates: Candidate[], errors: ProviderError[]): AppError {
     if (!candidates.length)
       return new AppError("ENGINE_UNAVAILABLE", `No provider can exchange ${from.ticker} -> ${to.ticker} at this markup right now.`);
-    const mins = errors.flatMap((e) => (e.kind === "amount_too_low" && e.minAmount ? [e.minAmount] : []));
-    const maxes = errors.flatMap((e) => (e.kind === "amount_too_high" && e.maxAmount ? [e.maxAmount] : []));
-    const allLimits = errors.flatMap((e) => [e.minAmount, e.maxAmount]).filter((x): x is Dec => x !== null);
-    const limits = {
-      minAmount: allLimits.length ? num(D.min(...errors.flatMap((e) => (e.minAmount ? [e.minAmount] : [amount])))) : undefined,
-      maxAmount: allLimits.length ? num(D.max(...errors.flatMap((e) => (e.maxAmount ? [e.maxAmount] : [amount])))) : undefined,
-    };
-    const onlyLimits = errors.length > 0 && errors.every((e) => e.kind === "amount_too_low" || e.kind === "amount_too_high");
-    if (onlyLimits && mins.length && (!maxes.length || amount.lt(D.min(...mins))))
-      return new AppError("AMOUNT_TOO_LOW", `The minimum for ${from.ticker} -> ${to.ticker} is ${formatAmount(D.min(...mins))} ${from.ticker}.`, limits);
-    if (onlyLimits && maxes.length)
-      return new AppError("AMOUNT_TOO_HIGH", `The maximum for ${from.ticker} -> ${to.ticker} is ${formatAmount(D.max(...maxes))} ${from.ticker}.`, limits);
+    const lows = errors.filter((e) => e.kind === "amount_too_low");
+    const highs = errors.filter((e) => e.kind === "amount_too_high");
+    if (lows.length && lows.length + highs.length === errors.length) {
+      // Every provider that answered says the amount is out of its range: the widest range any offers.
+      const mins = errors.flatMap((e) => (e.minAmount ? [e.minAmount] : []));
+      const maxes = errors.flatMap((e) => (e.maxAmount ? [e.maxAmount] : []));
+      const min = mins.length ? D.min(...mins) : null;
+      const max = maxes.length ? D.max(...maxes) : null;
+      const limits = { ...(min ? { minAmount: num(min) } : {}), ...(max ? { maxAmount: num(max) } : {}) };
+      const tooHigh = !lows.some((e) => !e.minAmount || amount.lt(e.minAmount));
+      if (tooHigh && max)
+        return new AppError("AMOUNT_TOO_HIGH", `The maximum for ${from.ticker} -> ${to.ticker} is ${formatAmount(max)} ${from.ticker}.`, limits);
+      return new AppError(
+        "AMOUNT_TOO_LOW",
+        min ? `The minimum for ${from.ticker} -> ${to.ticker} is ${formatAmount(min)} ${from.ticker}.` : `The amount is below the minimum for ${from.ticker} -> ${to.ticker}.`,
+        limits,
+      );
+    }
+    if (highs.length && highs.length === errors.length) {
+      const maxes = highs.flatMap((e) => (e.maxAmount ? [e.maxAmount] : []));
+      const max = maxes.length ? D.max(...maxes) : null;
+      return new AppError(
+        "AMOUNT_TOO_HIGH",
+        max ? `The maximum for ${from.ticker} -> ${to.ticker} is ${formatAmount(max)} ${from.ticker}.` : `The amount is above the maximum for ${from.ticker} -> ${to.ticker}.`,
+        max ? { maxAmount: num(max) } : {},
+      );
+    }
     if (errors.length && errors.every((e) => e.kind === "pair_unavailable" || e.kind === "amount_too_low" || e.kind === "amount_too_high"))
       return new AppError("CURRENCY_UNAVAILABLE", `No provider offers ${from.ticker} -> ${to.ticker} right now.`);
     return new AppError("ENGINE_UNAVAILABLE", "No exchange provider answered in time; try again later.");
