@@ -145,9 +145,11 @@ export class SideShiftAdapter implements ProviderAdapter {
         }),
       );
     } catch (e) {
-      // The amount messages carry no numbers: the pair's limits say which side.
-      if (e instanceof ProviderError && (e.kind === "amount_too_low" || e.kind === "amount_too_high"))
-        throw new ProviderError(this.name, e.kind, e.message, { min, max });
+      // The amount messages carry no numbers: pass on the pair's limit when it agrees with the message.
+      if (e instanceof ProviderError && e.kind === "amount_too_low")
+        throw new ProviderError(this.name, e.kind, e.message, { min: q.fromAmount.lt(min) ? min : null, max });
+      if (e instanceof ProviderError && e.kind === "amount_too_high")
+        throw new ProviderError(this.name, e.kind, e.message, { min, max: max && q.fromAmount.gt(max) ? max : null });
       throw e;
     }
     const expiresAt = str(quote.expiresAt);
