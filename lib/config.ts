@@ -128,7 +128,9 @@ function checkProviders(c: z.infer<typeof schema>) {
   need(c.FIXEDFLOAT_ENABLED, ["FIXEDFLOAT_API_KEY", "FIXEDFLOAT_API_SECRET"]);
   if (missing.length) throw new Error(`invalid settings:\n  ENGINE=providers: set ${missing.join(", ")}`);
   if (!c.CHANGENOW_ENABLED && !c.SIDESHIFT_ENABLED && !c.FIXEDFLOAT_ENABLED)
-    throw new Error("invalid settings:\n  ENGINE=providers: enable at least one provider (CHANGENOW_ENABLED, SIDESHIFT_ENABLED, FIXEDFLOAT_ENABLED)");
+    throw new Error(
+      "invalid settings:\n  ENGINE=providers: enable at least one provider (CHANGENOW_ENABLED, SIDESHIFT_ENABLED, FIXEDFLOAT_ENABLED)",
+    );
 }
 
 /** Tests and the CLI change process.env before use; let them re-read it. */

@@ -2,10 +2,14 @@ import { parseArgs } from "node:util";
 import { getConfig } from "@/lib/config";
 import { getDb } from "@/lib/db/client";
 import { migrate } from "@/lib/db/migrate";
+import { createAdapters } from "@/lib/engine/providers/engine";
+import { getMapping } from "@/lib/engine/providers/mapping";
+import { syncProvider } from "@/lib/engine/providers/sync";
 import { isAppError } from "@/lib/errors";
 import { createApiKey, listApiKeys, revokeApiKey } from "@/lib/keys/api-keys";
 import { checkLedger } from "@/lib/ledger/check";
 import { getBalances } from "@/lib/ledger/ledger";
+import { flagStuckOrders, listStuckOrders } from "@/lib/orders/stuck";
 import { getOrCreateReseller, getResellerById, getResellerByWallet, setMarkup } from "@/lib/resellers/resellers";
 
 // The operator's command line: a thin adapter over lib/. Run with `npm run cli -- <command>`.
@@ -19,6 +23,8 @@ const USAGE = `usage: npm run cli -- <command> [options]
   key:revoke <keyId|keyPrefix>                revoke a key at once
   balances <wallet|resellerId>                profit per currency: pending, available and reserved
   ledger:check                                check every ledger invariant; prints the first violation, exits 1 on any
+  orders:stuck                                flag and list upstream orders still open past PROVIDERS_STUCK_AFTER_MINUTES
+  providers:sync                              ask each configured provider what it offers now, against its mapping file
   migrate                                     apply pending database migrations`;
 
 async function findReseller(ref: string | undefined) {
@@ -115,6 +121,47 @@ async function main() {
       // The first violation is the one to look at; the others (at most 20) often follow from it.
       for (const v of report.violations) console.error(`ledger VIOLATION (${v.invariant}): ${v.message}`);
       process.exitCode = 1;
+      break;
+    }
+    case "orders:stuck": {
+      await flagStuckOrders(db, { now: new Date(), afterMinutes: getConfig().PROVIDERS_STUCK_AFTER_MINUTES });
+      const stuck = await listStuckOrders(db);
+      if (!stuck.length) console.log("no stuck orders");
+      for (const o of stuck)
+        console.log(
+          [
+            o.id,
+            `${o.provider ?? "-"}:${o.upstreamId ?? "-"}`,
+            o.status,
+            `upstream ${o.upstreamStatus ?? "-"}${o.stateReason ? ` (${o.stateReason})` : ""}`,
+            `created ${o.createdAt.toISOString()}`,
+            `flagged ${o.stuckAt?.toISOString()}`,
+            o.attempts ? `${o.attempts} failed reads, last: ${o.lastError}` : "",
+          ]
+            .filter(Boolean)
+            .join("  "),
+        );
+      break;
+    }
+    case "providers:sync": {
+      const adapters = createAdapters(getConfig());
+      if (!adapters.length) throw new Error("no provider has credentials set (see the README's settings)");
+      for (const adapter of adapters) {
+        try {
+          const r = await syncProvider(adapter, getMapping(adapter.name), AbortSignal.timeout(getConfig().PROVIDERS_HTTP_TIMEOUT_MS));
+          console.log(`${r.provider} (mapping v${r.mappingVersion}): ${r.offered.length} offered now`);
+          if (r.suspended.length) console.log(`  listed but switched off: ${r.suspended.join(", ")}`);
+          if (r.unknown.length) {
+            console.log(`  mapped but not listed (fix the mapping file): ${r.unknown.join(", ")}`);
+            process.exitCode = 1;
+          }
+          for (const c of r.candidates)
+            console.log(`  not mapped, the provider lists ${c.ticker} as: ${c.assets.map((a) => JSON.stringify(a)).join(" ")}`);
+        } catch (e) {
+          console.error(`${adapter.name}: ${e instanceof Error ? e.message : String(e)}`);
+          process.exitCode = 1;
+        }
+      }
       break;
     }
     default:

@@ -75,7 +75,14 @@ export class BestRate {
     const key = [...base, commission].join("|");
     const ask = async (): Promise<BandQuote> => {
       if (!(await this.takeBudget(c.adapter))) throw new BudgetSpent();
-      const quote = await c.adapter.quote({ from: c.from, to: c.to, fromAmount: amount, commissionBps: c.commissionBps, userIp, firm: false });
+      const quote = await c.adapter.quote({
+        from: c.from,
+        to: c.to,
+        fromAmount: amount,
+        commissionBps: c.commissionBps,
+        userIp,
+        firm: false,
+      });
       return { amount, quote };
     };
     let band: BandQuote;
@@ -94,7 +101,10 @@ export class BestRate {
     if (quote.minAmount && amount.lt(quote.minAmount))
       throw new ProviderError(c.adapter.name, "amount_too_low", "below the pair's minimum", { min: quote.minAmount, max: quote.maxAmount });
     if (quote.maxAmount && amount.gt(quote.maxAmount))
-      throw new ProviderError(c.adapter.name, "amount_too_high", "above the pair's maximum", { min: quote.minAmount, max: quote.maxAmount });
+      throw new ProviderError(c.adapter.name, "amount_too_high", "above the pair's maximum", {
+        min: quote.minAmount,
+        max: quote.maxAmount,
+      });
     return { ...quote, toAmount: scaleQuote(quote.toAmount, band.amount, amount) };
   }
 

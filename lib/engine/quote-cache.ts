@@ -14,9 +14,7 @@ export class QuoteCache<T> {
   private readonly entries = new Map<string, { outcome: Outcome<T>; expiresAt: number }>();
   private readonly inflight = new Map<string, Promise<Outcome<T>>>();
 
-  constructor(
-    private readonly opts: { ttlMs: number; isAnswer: (error: unknown) => boolean; now?: () => number },
-  ) {}
+  constructor(private readonly opts: { ttlMs: number; isAnswer: (error: unknown) => boolean; now?: () => number }) {}
 
   private now() {
     return this.opts.now ? this.opts.now() : Date.now();

@@ -93,7 +93,14 @@ export const orderStatusResponse = orderResponse.extend({
       hash: z.string().nullable(),
     })
     .nullable(),
-  failureReason: z.enum(["expired", "deposit_below_minimum", "deposit_above_maximum", "engine_error"]).nullable(),
+  failureReason: z
+    .enum(["expired", "deposit_below_minimum", "deposit_above_maximum", "engine_error", "refunded", "provider_failed"])
+    .nullable()
+    .describe("refunded / provider_failed: an upstream provider refunded the deposit / reported the exchange failed"),
+  stateReason: z
+    .enum(["hold", "needs_action", "refunding", "unknown"])
+    .nullable()
+    .describe("While open: why the upstream provider holds the order (a refund in progress stays open until it is sent)"),
   history: z.array(z.object({ status: z.enum(ORDER_STATES), at: iso })).describe("Every state so far, oldest first"),
 });
 

@@ -86,7 +86,9 @@ async function openOrder(db: Db, reserved: Order, token: string, ctx: EngineCont
         profit: formatAmount(swap.terms.profit),
       }
     : {};
-  const upstream = swap.upstream ? { provider: swap.upstream.provider, upstreamId: swap.upstream.id, upstreamData: swap.upstream.data } : {};
+  const upstream = swap.upstream
+    ? { provider: swap.upstream.provider, upstreamId: swap.upstream.id, upstreamData: swap.upstream.data }
+    : {};
   const pending = { ...reserved, ...firm };
   const opened = await db.$transaction(async (tx) => {
     const r = await tx.order.updateMany({

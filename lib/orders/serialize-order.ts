@@ -31,6 +31,8 @@ export function serializeOrderStatus(o: Order, events?: Pick<OrderEvent, "status
     refundExtraId: o.refundExtraId,
     refund: o.refundState ? { state: o.refundState, amount: numOrNull(o.refundAmount), hash: o.refundHash } : null,
     failureReason: o.failureReason,
+    /** While open, why the provider holds the order: hold | needs_action | refunding | unknown (an addition to the spec). */
+    stateReason: o.stateReason,
     /** Every state the order has been in, oldest first (an addition to the spec). */
     ...(events ? { history: events.map((e) => ({ status: e.status, at: e.at.toISOString() })) } : {}),
   };

@@ -27,10 +27,4 @@ export function assertTransition(from: OrderState, to: OrderState): void {
  * provider sent the deposit back (the refund's hash is on the order); `provider_failed`: the
  * provider reported the exchange failed.
  */
-export type FailureReason =
-  | "expired"
-  | "deposit_below_minimum"
-  | "deposit_above_maximum"
-  | "engine_error"
-  | "refunded"
-  | "provider_failed";
+export type FailureReason = "expired" | "deposit_below_minimum" | "deposit_above_maximum" | "engine_error" | "refunded" | "provider_failed";

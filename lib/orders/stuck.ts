@@ -21,7 +21,14 @@ export async function flagStuckOrders(db: Db, opts: { now: Date; afterMinutes: n
   await db.order.updateMany({ where: { ...where, id: { in: found.map((o) => o.id) } }, data: { stuckAt: opts.now } });
   for (const o of found)
     getLogger().warn(
-      { orderId: o.id, provider: o.provider, upstreamId: o.upstreamId, state: o.status, upstreamStatus: o.upstreamStatus, reason: o.stateReason },
+      {
+        orderId: o.id,
+        provider: o.provider,
+        upstreamId: o.upstreamId,
+        state: o.status,
+        upstreamStatus: o.upstreamStatus,
+        reason: o.stateReason,
+      },
       "upstream order stuck: still open past PROVIDERS_STUCK_AFTER_MINUTES",
     );
   return found.map((o) => ({ ...o, stuckAt: opts.now }));

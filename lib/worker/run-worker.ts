@@ -91,7 +91,9 @@ async function advanceClaimed(db: Db, order: Order, token: string, now: Date): P
       lastError: null,
       upstreamStatus: step.upstream.status,
       stateReason: step.upstream.reason,
-      nextActionAt: new Date(at.getTime() + engine.nextCheckDelayMs({ ...swap, upstream: swap.upstream && { ...swap.upstream, ...step.upstream } })),
+      nextActionAt: new Date(
+        at.getTime() + engine.nextCheckDelayMs({ ...swap, upstream: swap.upstream && { ...swap.upstream, ...step.upstream } }),
+      ),
     });
     return null;
   }

@@ -174,7 +174,10 @@ describe("commission math (docs/providers.md section 1)", () => {
           expect(t.toAmount.eq(q)).toBe(true);
           const again = applyRate(from, t.rate, p, bps);
           expect([again.rawToAmount.eq(t.rawToAmount), again.toAmount.eq(q)]).toEqual([true, true]);
-          const bound = q.mul(bps).div(10_000 - bps).plus(new D(10).pow(-p));
+          const bound = q
+            .mul(bps)
+            .div(10_000 - bps)
+            .plus(new D(10).pow(-p));
           expect(t.profit.lte(bound)).toBe(true);
         },
       ),

@@ -39,7 +39,10 @@ import type { ProviderAdapter, ProviderName, SwapReading } from "./types";
  */
 export function termsForUserAmount(q: Dec, fromAmount: Dec, precision: number, markupBps: number): FirmTerms {
   const userAmount = floorTo(q, precision);
-  const raw = userAmount.mul(BPS).div(BPS - markupBps).toDecimalPlaces(precision, D.ROUND_UP);
+  const raw = userAmount
+    .mul(BPS)
+    .div(BPS - markupBps)
+    .toDecimalPlaces(precision, D.ROUND_UP);
   const rate = raw.div(fromAmount).toSignificantDigits(32, D.ROUND_UP);
   const m = applyRate(fromAmount, rate, precision, markupBps);
   if (m.toAmount.gt(userAmount)) throw new Error(`terms would promise ${m.toAmount} > ${userAmount}`);
@@ -137,7 +140,8 @@ export class ProvidersEngine implements Engine {
     const p = syncProvider(a, getMapping(a.name), AbortSignal.timeout(this.cfg.PROVIDERS_HTTP_TIMEOUT_MS))
       .then((r) => {
         this.offered.set(a.name, { tickers: new Set(r.offered), at: Date.now() });
-        if (r.unknown.length) getLogger().warn({ provider: a.name, unknown: r.unknown.slice(0, 20) }, "mapped currencies the provider does not list");
+        if (r.unknown.length)
+          getLogger().warn({ provider: a.name, unknown: r.unknown.slice(0, 20) }, "mapped currencies the provider does not list");
       })
       .catch((e) => {
         // Keep what we knew; without any list yet, every mapped currency counts as offered.
@@ -187,10 +191,16 @@ export class ProvidersEngine implements Engine {
       const limits = { ...(min ? { minAmount: num(min) } : {}), ...(max ? { maxAmount: num(max) } : {}) };
       const tooHigh = !lows.some((e) => !e.minAmount || amount.lt(e.minAmount));
       if (tooHigh && max)
-        return new AppError("AMOUNT_TOO_HIGH", `The maximum for ${from.ticker} -> ${to.ticker} is ${formatAmount(max)} ${from.ticker}.`, limits);
+        return new AppError(
+          "AMOUNT_TOO_HIGH",
+          `The maximum for ${from.ticker} -> ${to.ticker} is ${formatAmount(max)} ${from.ticker}.`,
+          limits,
+        );
       return new AppError(
         "AMOUNT_TOO_LOW",
-        min ? `The minimum for ${from.ticker} -> ${to.ticker} is ${formatAmount(min)} ${from.ticker}.` : `The amount is below the minimum for ${from.ticker} -> ${to.ticker}.`,
+        min
+          ? `The minimum for ${from.ticker} -> ${to.ticker} is ${formatAmount(min)} ${from.ticker}.`
+          : `The amount is below the minimum for ${from.ticker} -> ${to.ticker}.`,
         limits,
       );
     }
@@ -199,7 +209,9 @@ export class ProvidersEngine implements Engine {
       const max = maxes.length ? D.max(...maxes) : null;
       return new AppError(
         "AMOUNT_TOO_HIGH",
-        max ? `The maximum for ${from.ticker} -> ${to.ticker} is ${formatAmount(max)} ${from.ticker}.` : `The amount is above the maximum for ${from.ticker} -> ${to.ticker}.`,
+        max
+          ? `The maximum for ${from.ticker} -> ${to.ticker} is ${formatAmount(max)} ${from.ticker}.`
+          : `The amount is above the maximum for ${from.ticker} -> ${to.ticker}.`,
         max ? { maxAmount: num(max) } : {},
       );
     }
@@ -245,12 +257,16 @@ export class ProvidersEngine implements Engine {
         return await this.openWith(r, req, ctx);
       } catch (e) {
         const err = isProviderError(e) ? e : new ProviderError(r.adapter.name, "unavailable", String(e));
-        if (err.kind === "invalid_address") throw new AppError("INVALID_ADDRESS", `The provider refused the payout address: ${err.message}`);
+        if (err.kind === "invalid_address")
+          throw new AppError("INVALID_ADDRESS", `The provider refused the payout address: ${err.message}`);
         if (err.kind === "invalid_refund_address")
           throw new AppError("INVALID_REFUND_ADDRESS", `The provider refused the refund address: ${err.message}`);
         if (err.kind === "invalid_extra_id") throw new AppError("INVALID_EXTRA_ID", `The provider refused the extra ID: ${err.message}`);
         if (err.isOutage) this.best.coolDown(err);
-        getLogger().warn({ orderId: req.orderId, provider: err.provider, kind: err.kind, msg: err.message }, "provider could not open the order");
+        getLogger().warn(
+          { orderId: req.orderId, provider: err.provider, kind: err.kind, msg: err.message },
+          "provider could not open the order",
+        );
         errors.push(err);
       }
     }
@@ -328,7 +344,10 @@ export class ProvidersEngine implements Engine {
     else {
       reading = await a.readSwap(ref, ctx.signal);
       if (reading.needsChoice && a.resolveChoice && (await a.resolveChoice(ref, ctx.signal))) {
-        getLogger().info({ orderId: swap.orderId, provider: a.name, status: reading.status }, "provider asked for a choice: refund requested");
+        getLogger().info(
+          { orderId: swap.orderId, provider: a.name, status: reading.status },
+          "provider asked for a choice: refund requested",
+        );
         reading = { ...reading, mapped: { state: "failed", reason: "refunding", final: false } };
       }
       this.remember(swap.orderId, reading);
@@ -351,7 +370,8 @@ export class ProvidersEngine implements Engine {
     const changed = swap.upstream?.status !== upstream.status || swap.upstream?.reason !== upstream.reason;
     const stay = (): EngineStep | null => (changed ? { to: null, upstream } : null);
     if (m.reason === "unknown") {
-      if (changed) getLogger().warn({ orderId: swap.orderId, status: r.status }, "provider status not in the mapping; the order keeps its state");
+      if (changed)
+        getLogger().warn({ orderId: swap.orderId, status: r.status }, "provider status not in the mapping; the order keeps its state");
       return stay();
     }
     if (m.state === "failed") {

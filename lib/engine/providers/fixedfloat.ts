@@ -197,7 +197,8 @@ export class FixedFloatAdapter implements ProviderAdapter {
     if (status === "EMERGENCY" && choice === "REFUND") mapped = { state: "failed", reason: "refunding", final: false };
     const received: Dec | null = payinHash ? (decOrNull(obj(from.tx).amount) ?? decOrNull(from.amount)) : null;
     return {
-      status: status === "EMERGENCY" ? `EMERGENCY/${(Array.isArray(emergency.status) ? emergency.status : []).join(",")}/${choice}` : status,
+      status:
+        status === "EMERGENCY" ? `EMERGENCY/${(Array.isArray(emergency.status) ? emergency.status : []).join(",")}/${choice}` : status,
       mapped,
       payinHash,
       payoutHash,

@@ -87,7 +87,10 @@ export function messageOf(body: unknown): string {
   for (const k of ["message", "msg", "description"]) if (typeof b[k] === "string" && b[k]) return b[k] as string;
   if (typeof b.error === "string") return b.error;
   if (b.error && typeof b.error === "object") return messageOf(b.error);
-  if (b.errors && typeof b.errors === "object") return Object.values(b.errors as object).map(String).join("; ");
+  if (b.errors && typeof b.errors === "object")
+    return Object.values(b.errors as object)
+      .map(String)
+      .join("; ");
   return "";
 }
 
@@ -108,10 +111,13 @@ export function dec(provider: ProviderName, v: unknown, field: string): Dec {
 /** A string field, or null when absent, empty or not a string. */
 export const str = (v: unknown): string | null => (typeof v === "string" && v.trim() !== "" ? v : null);
 
-export const obj = (v: unknown): Record<string, unknown> => (v && typeof v === "object" && !Array.isArray(v) ? (v as Record<string, unknown>) : {});
+export const obj = (v: unknown): Record<string, unknown> =>
+  v && typeof v === "object" && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
 
 /** Serialises a JSON body once (signatures are over these bytes); a decimal becomes a JSON number written exactly. */
 export function jsonBody(value: Record<string, unknown>): string {
-  const exact = Object.fromEntries(Object.entries(value).map(([k, v]) => [k, D.isDecimal(v) ? new LosslessNumber((v as Dec).toFixed()) : v]));
+  const exact = Object.fromEntries(
+    Object.entries(value).map(([k, v]) => [k, D.isDecimal(v) ? new LosslessNumber((v as Dec).toFixed()) : v]),
+  );
   return stringify(exact) ?? "{}";
 }

@@ -43,7 +43,10 @@ function errorKind(message: string, code: string | null, httpStatus: number): Pr
   if (/invalid refund|refund address/i.test(message)) return "invalid_refund_address";
   if (/invalid receiving address|settleAddress/i.test(message)) return "invalid_address";
   if (/memo/i.test(message)) return "invalid_extra_id";
-  if (code === "METHOD_NOT_FOUND" || /method .* not found|method.*disabled|invalid parameters: (deposit|settle)(Coin|Network)/i.test(message))
+  if (
+    code === "METHOD_NOT_FOUND" ||
+    /method .* not found|method.*disabled|invalid parameters: (deposit|settle)(Coin|Network)/i.test(message)
+  )
     return "pair_unavailable";
   // Our own set-up is wrong (affiliate id, missing user IP) or the secret is refused: not usable now.
   if (/affiliateId|x-user-ip/i.test(message) || httpStatus === 401) return "unavailable";

@@ -24,7 +24,14 @@ const symbolOf = (a: ProviderAsset) => (a.ticker ?? a.coin ?? a.code ?? "").toLo
 export async function syncProvider(adapter: ProviderAdapter, mapping: ProviderMapping, signal?: AbortSignal): Promise<SyncReport> {
   const upstream = await adapter.listCurrencies(signal);
   const byKey = new Map(upstream.map((u) => [adapter.assetKey(u.asset), u]));
-  const report: SyncReport = { provider: adapter.name, mappingVersion: mapping.version, offered: [], suspended: [], unknown: [], candidates: [] };
+  const report: SyncReport = {
+    provider: adapter.name,
+    mappingVersion: mapping.version,
+    offered: [],
+    suspended: [],
+    unknown: [],
+    candidates: [],
+  };
   for (const [ticker, asset] of mapping.assets) {
     const u = byKey.get(adapter.assetKey(asset));
     if (!u) report.unknown.push(ticker);

@@ -18,7 +18,13 @@ beforeAll(async () => {
   fake = await new FakeChangeNow().start();
   fake.setPair("btc@btc", "eth@eth", { rate: "20.5", min: "0.001", max: "2" });
   fake.setPair("xrp@xrp", "btc@btc", { rate: "0.00002", min: "10", max: null });
-  cn = new ChangeNowAdapter({ baseUrl: fake.baseUrl, apiKey: fake.apiKey, accountCommissionBps: 100, quotesPerMinute: 1000, timeoutMs: 2000 });
+  cn = new ChangeNowAdapter({
+    baseUrl: fake.baseUrl,
+    apiKey: fake.apiKey,
+    accountCommissionBps: 100,
+    quotesPerMinute: 1000,
+    timeoutMs: 2000,
+  });
 });
 afterAll(() => fake.kill());
 
@@ -138,8 +144,16 @@ describe("ChangeNOW adapter: every status of the reference", () => {
 });
 
 describe("ChangeNOW adapter: every error of the reference, as the API answers it", () => {
-  const engine = () => engineWith([cn], { CHANGENOW_ACCOUNT_COMMISSION_BPS: "100", SIDESHIFT_ENABLED: "false", FIXEDFLOAT_ENABLED: "false", PROVIDERS_COOLDOWN_SECONDS: "0", PROVIDERS_QUOTE_CACHE_SECONDS: "0" });
-  const quote = (amount = "0.1") => engine().quote({ from: cur("btc"), to: cur("eth"), fromAmount: new D(amount), markupBps: 0 }, { scope: "t" });
+  const engine = () =>
+    engineWith([cn], {
+      CHANGENOW_ACCOUNT_COMMISSION_BPS: "100",
+      SIDESHIFT_ENABLED: "false",
+      FIXEDFLOAT_ENABLED: "false",
+      PROVIDERS_COOLDOWN_SECONDS: "0",
+      PROVIDERS_QUOTE_CACHE_SECONDS: "0",
+    });
+  const quote = (amount = "0.1") =>
+    engine().quote({ from: cur("btc"), to: cur("eth"), fromAmount: new D(amount), markupBps: 0 }, { scope: "t" });
   const open = () =>
     engine().openSwap(
       {
@@ -158,7 +172,8 @@ describe("ChangeNOW adapter: every error of the reference, as the API answers it
     );
   const onEstimate = (reply: { status: number; body: unknown }) =>
     fake.failNext({ reply }, 1, (r) => r.path === "/v2/exchange/estimated-amount");
-  const onCreate = (reply: { status: number; body: unknown }) => fake.failNext({ reply }, 1, (r) => r.path === "/v2/exchange" && r.method === "POST");
+  const onCreate = (reply: { status: number; body: unknown }) =>
+    fake.failNext({ reply }, 1, (r) => r.path === "/v2/exchange" && r.method === "POST");
 
   // [error code, message, HTTP status, where, the API code the client gets]
   const cases: [string, string, number, "estimate" | "create", string][] = [
@@ -224,7 +239,10 @@ describe("ChangeNOW in the engine: status to steps", () => {
     expect(await e.readSwap(snap, { scope: "w" })).toMatchObject({ to: "confirming", payinHash: `cn-in-${s.id}`, amountReceived: "0.5" });
     const held = await e.readSwap({ ...snap, state: "confirming", upstream: { ...up, status: "confirming" } }, { scope: "w" });
     expect(held).toMatchObject({ to: "exchanging", upstream: { status: "verifying", reason: "hold" } });
-    const failed = await e.readSwap({ ...snap, state: "exchanging", upstream: { ...up, status: "verifying", reason: "hold" } }, { scope: "w" });
+    const failed = await e.readSwap(
+      { ...snap, state: "exchanging", upstream: { ...up, status: "verifying", reason: "hold" } },
+      { scope: "w" },
+    );
     expect(failed).toEqual({
       to: "failed",
       reason: "refunded",

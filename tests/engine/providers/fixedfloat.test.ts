@@ -54,7 +54,9 @@ describe("FixedFloat adapter: requests", () => {
     const q = await ff.quote({ from: BTC, to: ETH, fromAmount: new D("0.1"), commissionBps: 175, firm: false });
     const [r] = fake.requests;
     expect(r.path).toBe("/api/v2/price");
-    expect(r.rawBody).toBe('{"type":"fixed","fromCcy":"BTC","toCcy":"ETH","direction":"from","amount":0.1,"refcode":"myref","afftax":1.75}');
+    expect(r.rawBody).toBe(
+      '{"type":"fixed","fromCcy":"BTC","toCcy":"ETH","direction":"from","amount":0.1,"refcode":"myref","afftax":1.75}',
+    );
     expect(fake.signatureOk(r)).toBe(true);
     expect(q.toAmount.toFixed()).toBe("1.965"); // 0.1 x 20 x (1 - 1.75%)
     expect([q.minAmount?.toFixed(), q.maxAmount?.toFixed()]).toEqual(["0.001", "2"]);
@@ -158,10 +160,18 @@ describe("FixedFloat adapter: every status of the reference", () => {
 describe("FixedFloat in the engine", () => {
   it("EMERGENCY: the engine chooses REFUND to the order's refund address and tag, then follows the refund to `failed` with its hash", async () => {
     const e = engineWith([ff], { CHANGENOW_ENABLED: "false", SIDESHIFT_ENABLED: "false" });
-    const s = await order(["PENDING", { status: "EMERGENCY", emergency: ["LESS"] }, { status: "EMERGENCY", emergency: ["LESS"] }, { status: "DONE", refunded: true }], {
-      address: "bc1qrefundaddr",
-      tag: null,
-    });
+    const s = await order(
+      [
+        "PENDING",
+        { status: "EMERGENCY", emergency: ["LESS"] },
+        { status: "EMERGENCY", emergency: ["LESS"] },
+        { status: "DONE", refunded: true },
+      ],
+      {
+        address: "bc1qrefundaddr",
+        tag: null,
+      },
+    );
     const up = { provider: "fixedfloat", id: s.id, data: s.data, status: "NEW", reason: null };
     const snap = snapshot({ state: "waiting", upstream: up });
     expect(await e.readSwap(snap, { scope: "w" })).toMatchObject({ to: "confirming", payinHash: `ff-in-${s.id}` });
@@ -184,15 +194,24 @@ describe("FixedFloat in the engine", () => {
   it("EMERGENCY without a refund address stays open with needs_action (nobody to refund to)", async () => {
     const e = engineWith([ff], { CHANGENOW_ENABLED: "false", SIDESHIFT_ENABLED: "false" });
     const s = await order([{ status: "EMERGENCY", emergency: ["MORE"] }], { address: null });
-    const snap = snapshot({ state: "confirming", upstream: { provider: "fixedfloat", id: s.id, data: s.data, status: "PENDING", reason: null } });
+    const snap = snapshot({
+      state: "confirming",
+      upstream: { provider: "fixedfloat", id: s.id, data: s.data, status: "PENDING", reason: null },
+    });
     const before = fake.requestsTo("/api/v2/emergency").length;
     expect(await e.readSwap(snap, { scope: "w" })).toMatchObject({ to: "exchanging", upstream: { reason: "needs_action" } });
     expect(fake.requestsTo("/api/v2/emergency").length).toBe(before);
   });
 
   const engine = () =>
-    engineWith([ff], { CHANGENOW_ENABLED: "false", SIDESHIFT_ENABLED: "false", PROVIDERS_COOLDOWN_SECONDS: "0", PROVIDERS_QUOTE_CACHE_SECONDS: "0" });
-  const quote = (amount = "0.1") => engine().quote({ from: cur("btc"), to: cur("eth"), fromAmount: new D(amount), markupBps: 0 }, { scope: "t" });
+    engineWith([ff], {
+      CHANGENOW_ENABLED: "false",
+      SIDESHIFT_ENABLED: "false",
+      PROVIDERS_COOLDOWN_SECONDS: "0",
+      PROVIDERS_QUOTE_CACHE_SECONDS: "0",
+    });
+  const quote = (amount = "0.1") =>
+    engine().quote({ from: cur("btc"), to: cur("eth"), fromAmount: new D(amount), markupBps: 0 }, { scope: "t" });
   const open = (payoutAddress = "0x1111111111111111111111111111111111111111") =>
     engine().openSwap(
       {

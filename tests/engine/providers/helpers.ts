@@ -1,6 +1,6 @@
+import { getConfig, resetConfigForTests } from "@/lib/config";
 import { getCurrency } from "@/lib/currencies";
 import type { Currency } from "@/lib/currencies/types";
-import { getConfig, resetConfigForTests } from "@/lib/config";
 import { ProvidersEngine } from "@/lib/engine/providers/engine";
 import type { ProviderAdapter } from "@/lib/engine/providers/types";
 import type { SwapSnapshot } from "@/lib/engine/types";

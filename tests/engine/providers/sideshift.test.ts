@@ -23,7 +23,13 @@ beforeAll(async () => {
   // The documented limits (20 quotes, 5 shifts a minute) are tested over HTTP; here they would only get in the way.
   fake.quotesPerMinute = 10_000;
   fake.shiftsPerMinute = 10_000;
-  ss = new SideShiftAdapter({ baseUrl: fake.baseUrl, secret: fake.secret, affiliateId: fake.affiliateId, quotesPerMinute: 1000, timeoutMs: 2000 });
+  ss = new SideShiftAdapter({
+    baseUrl: fake.baseUrl,
+    secret: fake.secret,
+    affiliateId: fake.affiliateId,
+    quotesPerMinute: 1000,
+    timeoutMs: 2000,
+  });
 });
 afterAll(() => fake.kill());
 

@@ -1,5 +1,18 @@
 import Decimal from "decimal.js";
-import { FakeServer, type Fault, faultReply, fakeId, isFault, jsonNumber, type RecordedRequest, type Reply, Script, type ScriptStep, stepFields, stepStatus } from "./fake-server";
+import {
+  FakeServer,
+  type Fault,
+  fakeId,
+  faultReply,
+  isFault,
+  jsonNumber,
+  type RecordedRequest,
+  type Reply,
+  Script,
+  type ScriptStep,
+  stepFields,
+  stepStatus,
+} from "./fake-server";
 
 // A ChangeNOW API v2 stand-in written from the reference (section 1): x-changenow-api-key on
 // every call, assets as ticker + network, range and estimated-amount (fixed-rate with a
@@ -83,7 +96,8 @@ export class FakeChangeNow extends FakeServer {
   }
 
   private pairOf(q: Record<string, string>): { key: string; pair: CnPair } | Reply {
-    for (const f of ["fromCurrency", "toCurrency"]) if (!q[f]) return { status: 400, body: { error: "not_valid_params", message: `${f} is required` } };
+    for (const f of ["fromCurrency", "toCurrency"])
+      if (!q[f]) return { status: 400, body: { error: "not_valid_params", message: `${f} is required` } };
     const key = `${q.fromCurrency}@${q.fromNetwork ?? q.fromCurrency}>${q.toCurrency}@${q.toNetwork ?? q.toCurrency}`;
     const pair = this.pairs.get(key);
     if (!pair) return { status: 400, body: { error: "pair_is_inactive", message: "Pair is inactive" } };
@@ -113,7 +127,10 @@ export class FakeChangeNow extends FakeServer {
     if ((q.type ?? "direct") !== "direct") return { status: 400, body: { error: "bad_params", message: "only direct here" } };
     const amount = new Decimal(q.fromAmount);
     if (amount.lt(p.pair.min))
-      return { status: 400, body: { error: "out_of_range", message: `Amount is less then minimal: ${p.pair.min} ${q.fromCurrency.toUpperCase()}` } };
+      return {
+        status: 400,
+        body: { error: "out_of_range", message: `Amount is less then minimal: ${p.pair.min} ${q.fromCurrency.toUpperCase()}` },
+      };
     const toAmount = amount.mul(p.pair.rate).toDecimalPlaces(8, Decimal.ROUND_DOWN);
     let rateId: string | null = null;
     let validUntil: string | null = null;

@@ -1,7 +1,6 @@
 import http from "node:http";
+import type { AddressInfo, Socket } from "node:net";
 import { LosslessNumber, stringify } from "lossless-json";
-import type { AddressInfo } from "node:net";
-import type { Socket } from "node:net";
 
 // The part every fake provider shares: an HTTP server on a free port that records every
 // request it receives (method, path, query, headers, raw body), can be told to fail the next
@@ -116,7 +115,8 @@ export abstract class FakeServer {
 }
 
 /** An exact decimal that the reply writes as a JSON number. */
-export const jsonNumber = (decimal: { toFixed(): string } | string) => new LosslessNumber(typeof decimal === "string" ? decimal : decimal.toFixed());
+export const jsonNumber = (decimal: { toFixed(): string } | string) =>
+  new LosslessNumber(typeof decimal === "string" ? decimal : decimal.toFixed());
 
 /**
  * A scripted sequence of what an order reads as: each read takes the next step, the last one

@@ -1,6 +1,18 @@
 import crypto from "node:crypto";
 import Decimal from "decimal.js";
-import { FakeServer, type Fault, faultReply, fakeId, isFault, type RecordedRequest, type Reply, Script, type ScriptStep, stepFields, stepStatus } from "./fake-server";
+import {
+  FakeServer,
+  type Fault,
+  fakeId,
+  faultReply,
+  isFault,
+  type RecordedRequest,
+  type Reply,
+  Script,
+  type ScriptStep,
+  stepFields,
+  stepStatus,
+} from "./fake-server";
 
 // A FixedFloat v2 stand-in written from the reference (section 3): every method is a POST
 // to /api/v2/{method} with a JSON body, X-API-KEY and X-API-SIGN = hex HMAC-SHA256(secret,
@@ -117,8 +129,30 @@ export class FakeFixedFloat extends FakeServer {
     if (amount.lt(pair.min)) errors.push("LIMIT_MIN");
     if (amount.gt(pair.max)) errors.push("LIMIT_MAX");
     return this.ok({
-      from: { code: p.fromCcy, network: p.fromCcy, coin: p.fromCcy, amount: amount.toFixed(), rate: pair.rate, precision: 8, min: pair.min, max: pair.max, usd: "0", btc: "0" },
-      to: { code: p.toCcy, network: p.toCcy, coin: p.toCcy, amount: this.toAmount(pair, amount, p.afftax).toFixed(), rate: "0", precision: 8, min: "0", max: "0", usd: "0", btc: "0" },
+      from: {
+        code: p.fromCcy,
+        network: p.fromCcy,
+        coin: p.fromCcy,
+        amount: amount.toFixed(),
+        rate: pair.rate,
+        precision: 8,
+        min: pair.min,
+        max: pair.max,
+        usd: "0",
+        btc: "0",
+      },
+      to: {
+        code: p.toCcy,
+        network: p.toCcy,
+        coin: p.toCcy,
+        amount: this.toAmount(pair, amount, p.afftax).toFixed(),
+        rate: "0",
+        precision: 8,
+        min: "0",
+        max: "0",
+        usd: "0",
+        btc: "0",
+      },
       errors,
     });
   }
@@ -157,7 +191,14 @@ export class FakeFixedFloat extends FakeServer {
       type: "fixed",
       email: "",
       status,
-      time: { reg: o.reg, start: deposited ? o.reg : null, finish: status === "DONE" ? o.reg + 60 : null, update: o.reg, expiration: o.reg + 1800, left: 1800 },
+      time: {
+        reg: o.reg,
+        start: deposited ? o.reg : null,
+        finish: status === "DONE" ? o.reg + 60 : null,
+        update: o.reg,
+        expiration: o.reg + 1800,
+        left: 1800,
+      },
       from: {
         code: o.params.fromCcy,
         coin: o.params.fromCcy,
@@ -171,7 +212,17 @@ export class FakeFixedFloat extends FakeServer {
         tagName: o.tag ? "Memo" : null,
         reqConfirmations: 1,
         maxConfirmations: 1,
-        tx: deposited ? { id: `ff-in-${o.id}`, amount: o.fromAmount.toFixed(), fee: "0", ccyfee: o.params.fromCcy, timeReg: o.reg, timeBlock: o.reg, confirmations: 1 } : { id: null, amount: null },
+        tx: deposited
+          ? {
+              id: `ff-in-${o.id}`,
+              amount: o.fromAmount.toFixed(),
+              fee: "0",
+              ccyfee: o.params.fromCcy,
+              timeReg: o.reg,
+              timeBlock: o.reg,
+              confirmations: 1,
+            }
+          : { id: null, amount: null },
       },
       to: {
         code: o.params.toCcy,

@@ -1,5 +1,17 @@
 import Decimal from "decimal.js";
-import { FakeServer, type Fault, faultReply, fakeId, isFault, type RecordedRequest, type Reply, Script, type ScriptStep, stepFields, stepStatus } from "./fake-server";
+import {
+  FakeServer,
+  type Fault,
+  fakeId,
+  faultReply,
+  isFault,
+  type RecordedRequest,
+  type Reply,
+  Script,
+  type ScriptStep,
+  stepFields,
+  stepStatus,
+} from "./fake-server";
 
 // A SideShift v2 stand-in written from the reference (section 2): x-sideshift-secret, and
 // x-user-ip required on quotes and shifts; affiliateId in bodies and pair queries;
@@ -136,9 +148,11 @@ export class FakeSideShift extends FakeServer {
       if (typeof b[f] !== "string") return this.err(400, `Bad request: Invalid parameters: ${f}`, "BAD_USER_INPUT");
     const p = this.findPair(`${b.depositCoin}-${b.depositNetwork}`, `${b.settleCoin}-${b.settleNetwork}`);
     if (!p) return this.err(400, `Method ${b.depositCoin}/${b.depositNetwork} not found`, "METHOD_NOT_FOUND");
-    if ((b.depositAmount === null) === (b.settleAmount === null)) return this.err(400, "Bad request: Invalid parameters: depositAmount", "BAD_USER_INPUT");
+    if ((b.depositAmount === null) === (b.settleAmount === null))
+      return this.err(400, "Bad request: Invalid parameters: depositAmount", "BAD_USER_INPUT");
     const commission = new Decimal(b.commissionRate ?? "0.005");
-    if (commission.gt("0.02") || commission.lt(0)) return this.err(400, "Bad request: Invalid parameters: commissionRate", "BAD_USER_INPUT");
+    if (commission.gt("0.02") || commission.lt(0))
+      return this.err(400, "Bad request: Invalid parameters: commissionRate", "BAD_USER_INPUT");
     const amount = new Decimal(b.depositAmount);
     if (amount.lte(0)) return this.err(400, "depositAmount must be greater than zero", "BAD_USER_INPUT");
     if (amount.lt(p.min)) return this.err(400, "Amount too low");
