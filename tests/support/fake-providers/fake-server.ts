@@ -16,7 +16,7 @@ export interface RecordedRequest {
   body: any;
 }
 
-/** How a request fails: an HTTP error, no answer for a while, or any reply given verbatim. */
+/** How a request fails: an HTTP error, a late answer (hangMs), or any reply given verbatim. */
 export type Fault = { status: 429 | 500 | 503 } | { hangMs: number } | { reply: Reply };
 
 export interface Reply {
@@ -99,7 +99,11 @@ export abstract class FakeServer {
     let reply: Reply;
     if (i >= 0) {
       const [{ fault }] = this.faults.splice(i, 1);
-      reply = await faultReply(fault);
+      if ("hangMs" in fault) {
+        // A slow provider: nothing for that long, then its normal answer (if the client still waits).
+        await new Promise((r) => setTimeout(r, fault.hangMs));
+        reply = await this.handle(rec);
+      } else reply = await faultReply(fault);
     } else {
       try {
         reply = await this.handle(rec);
