@@ -27,6 +27,7 @@ beforeAll(async () => {
   fakes = await startFakes();
   // btc -> eth: SideShift pays most for a 150 bps markup (commission 175 bps taken off its 20.6).
   fakes.setPair("btc", "eth", { changenow: "20", sideshift: "20.6", fixedfloat: "20.1" }, { min: "0.001", max: "2" });
+  fakes.setPair("xrp", "btc", { changenow: "0.00002" }, { min: "10", max: "100000" });
   db = await createDatabase(inject("dbKind"));
   server = await startServer({ databaseUrl: db.url, env: { ...fakes.env(), LOG_LEVEL: "debug" } });
   conn = createDb(db.url);
@@ -167,6 +168,26 @@ describe("ENGINE=providers order flow", () => {
     const { order, seen } = await follow(created.body.id);
     expect(order.status).toBe("finished");
     expect(seen).toEqual(["waiting", "confirming", "exchanging", "sending", "finished"]);
+  });
+
+  it("memos: the refund address and refund memo reach the provider, and its deposit memo comes back as payinExtraId", async () => {
+    // Only ChangeNOW offers xrp -> btc (set before the server loaded the currency lists), so the order goes there.
+    const refund = addressFor("xrp");
+    const created = await call("/exchange", {
+      body: { from: "xrp", to: "btc", amount: "100", address: addressFor("btc"), refundAddress: refund, refundExtraId: "4242" },
+    });
+    expect(created.status).toBe(201);
+    const sent = fakes.changenow.requestsTo("/v2/exchange", (r) => r.method === "POST").at(-1)!;
+    expect(sent.body).toMatchObject({
+      fromCurrency: "xrp",
+      fromNetwork: "xrp",
+      refundAddress: refund,
+      refundExtraId: "4242",
+      flow: "fixed-rate",
+    });
+    const upstream = [...fakes.changenow.orders.values()].at(-1)!;
+    expect(created.body).toMatchObject({ payinAddress: upstream.payinAddress, payinExtraId: upstream.payinExtraId, toAmount: 0.002 });
+    expect(created.body.payinExtraId).toMatch(/^\d+$/);
   });
 
   it("the sandbox endpoints are off with this engine", async () => {

@@ -250,4 +250,32 @@ describe("ChangeNOW in the engine: status to steps", () => {
       upstream: { status: "refunded", reason: null },
     });
   });
+
+  it("a waiting order the provider still calls waiting long after its deadline fails as expired; before that it waits", async () => {
+    const e = engineWith([cn], { SIDESHIFT_ENABLED: "false", FIXEDFLOAT_ENABLED: "false", PROVIDERS_EXPIRY_GRACE_SECONDS: "600" });
+    const firm = await cn.quote({ from: BTC, to: ETH, fromAmount: new D("0.5"), commissionBps: 25, firm: true });
+    fake.script("0xnever-paid", ["waiting"]);
+    const s = await cn.createSwap({
+      orderId: "late",
+      from: BTC,
+      to: ETH,
+      fromAmount: new D("0.5"),
+      commissionBps: 25,
+      quote: firm,
+      payoutAddress: "0xnever-paid",
+      payoutExtraId: null,
+      refundAddress: null,
+      refundExtraId: null,
+    });
+    const up = { provider: "changenow", id: s.id, data: null, status: "waiting", reason: null };
+    const justPast = snapshot({ state: "waiting", upstream: up, expiresAt: new Date(Date.now() - 60_000) });
+    expect(await e.readSwap(justPast, { scope: "w" })).toBeNull();
+    const longPast = snapshot({ state: "waiting", upstream: up, expiresAt: new Date(Date.now() - 601_000) });
+    expect(await e.readSwap(longPast, { scope: "w" })).toEqual({
+      to: "failed",
+      reason: "expired",
+      refund: null,
+      upstream: { status: "waiting", reason: null },
+    });
+  });
 });
