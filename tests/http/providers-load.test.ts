@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { getCurrency } from "@/lib/currencies";
 import { amountBand } from "@/lib/engine/quote-cache";
-import { D } from "@/lib/money/decimal";
+import { D, type Dec } from "@/lib/money/decimal";
 import { newIp } from "../support/api";
 import { type Fakes, startFakes } from "../support/fake-providers";
 import type { RecordedRequest } from "../support/fake-providers/fake-server";
@@ -18,7 +18,7 @@ const TICKERS = ["btc", "eth", "ltc", "bch", "doge", "xrp", "trx", "sol", "ada",
 let fakes: Fakes;
 let db: TestDatabase;
 let server: RunningServer;
-const pairs: { from: string; to: string; base: D }[] = [];
+const pairs: { from: string; to: string; base: Dec }[] = [];
 
 beforeAll(async () => {
   fakes = await startFakes();
