@@ -31,3 +31,30 @@ export async function setMarkup(db: Db, opts: { resellerId: string; markupBps: n
     throw new AppError("INVALID_MARKUP", `Markup must be a whole number of basis points from 0 to ${cap}.`, { maxBps: cap });
   return db.reseller.update({ where: { id: opts.resellerId }, data: { markupBps: opts.markupBps } });
 }
+
+/**
+ * Ends every dashboard session of the reseller at once ("Sign out everywhere"): a session
+ * carries the version it was issued under and stops being accepted once the version moves on.
+ */
+export async function endAllSessions(db: Db, opts: { resellerId: string }): Promise<{ sessionVersion: number }> {
+  const r = await db.reseller.update({ where: { id: opts.resellerId }, data: { sessionVersion: { increment: 1 } } });
+  return { sessionVersion: r.sessionVersion };
+}
+
+/**
+ * The operator takes a reseller off the platform: its sessions end, its API keys stop working,
+ * and its wallet can no longer sign in (until restoreReseller). Orders and ledger stay.
+ */
+export async function revokeReseller(db: Db, opts: { resellerId: string; now?: Date }): Promise<{ keysRevoked: number }> {
+  const now = opts.now ?? new Date();
+  return db.$transaction(async (tx) => {
+    await tx.reseller.update({ where: { id: opts.resellerId }, data: { revokedAt: now, sessionVersion: { increment: 1 } } });
+    const keys = await tx.apiKey.updateMany({ where: { resellerId: opts.resellerId, revokedAt: null }, data: { revokedAt: now } });
+    return { keysRevoked: keys.count };
+  });
+}
+
+/** Lets a revoked reseller's wallet sign in again; the keys revoked with it stay revoked. */
+export async function restoreReseller(db: Db, opts: { resellerId: string }): Promise<Reseller> {
+  return db.reseller.update({ where: { id: opts.resellerId }, data: { revokedAt: null } });
+}

@@ -69,7 +69,10 @@ describe("migrations", () => {
     try {
       const dir = path.join(root, "prisma/migrations/sqlite");
       fs.mkdirSync(dir, { recursive: true });
-      const first = fs.readdirSync("prisma/migrations/sqlite").filter((d) => !d.endsWith(".toml")).sort()[0];
+      const first = fs
+        .readdirSync("prisma/migrations/sqlite")
+        .filter((d) => !d.endsWith(".toml"))
+        .sort()[0];
       fs.cpSync(path.join("prisma/migrations/sqlite", first), path.join(dir, first), { recursive: true });
       const url = `file:${path.join(root, "t.db")}`;
       await migrate(url, { root });
