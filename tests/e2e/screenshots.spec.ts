@@ -104,7 +104,8 @@ test("screenshots of every page, desktop and phone", async ({ browser, baseURL }
 });
 
 async function firstFinished(page: Page): Promise<string> {
-  const res = await page.request.get("/dashboard/api/orders?status=finished");
-  const list = (await res.json()) as { items: { id: string }[] };
-  return list.items[0].id;
+  await page.goto("/dashboard/orders?status=finished");
+  const id = await page.locator('[data-testid="order-row"]').first().getAttribute("data-order-id");
+  if (!id) throw new Error("no finished order listed");
+  return id;
 }

@@ -66,7 +66,9 @@ export function anvilBinary(): string {
   const pkg = `@foundry-rs/anvil-${process.platform}-${arch}`;
   let dir: string;
   try {
-    dir = path.dirname(require.resolve(`${pkg}/package.json`));
+    // The platform package is an optional dependency of @foundry-rs/anvil: resolve it from there.
+    const fromAnvil = createRequire(require.resolve("@foundry-rs/anvil/package.json"));
+    dir = path.dirname(fromAnvil.resolve(`${pkg}/package.json`));
   } catch {
     throw new Error(`${pkg} is not installed (npm install installs it with @foundry-rs/anvil)`);
   }
