@@ -1,6 +1,6 @@
 import { getAddress, isAddress } from "viem";
 import { getConfig } from "@/lib/config";
-import type { Db, Reseller } from "@/lib/db/client";
+import { type Db, isUniqueViolation, type Reseller } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 import { newId } from "@/lib/ids";
 
@@ -10,10 +10,23 @@ export function normalizeWallet(address: string): string {
   return getAddress(address).toLowerCase();
 }
 
-/** The first sign-in of a wallet creates its reseller; later ones find it. */
+/**
+ * The first sign-in of a wallet creates its reseller; later ones find it. A find, then an
+ * insert that loses gracefully to a concurrent one, rather than Prisma's upsert: on SQLite
+ * the upsert reads and then writes in one deferred transaction, which fails at once with
+ * SQLITE_BUSY (no busy wait) when another connection commits in between, as the worker does
+ * all the time. Each statement on its own waits for the lock like any other write.
+ */
 export async function getOrCreateReseller(db: Db, opts: { walletAddress: string }): Promise<Reseller> {
   const walletAddress = normalizeWallet(opts.walletAddress);
-  return db.reseller.upsert({ where: { walletAddress }, update: {}, create: { id: newId(), walletAddress } });
+  const found = await db.reseller.findUnique({ where: { walletAddress } });
+  if (found) return found;
+  try {
+    return await db.reseller.create({ data: { id: newId(), walletAddress } });
+  } catch (e) {
+    if (!isUniqueViolation(e)) throw e;
+    return db.reseller.findUniqueOrThrow({ where: { walletAddress } });
+  }
 }
 
 export function getResellerById(db: Db, opts: { resellerId: string }) {
