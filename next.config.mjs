@@ -1,7 +1,16 @@
 /** @type {import('next').NextConfig} */
 const nextConfig = {
   // The v1 API is served by the Hono router in server.ts, not by Next; Next serves the dashboard.
-  serverExternalPackages: ["better-sqlite3", "pg", "pino", "ioredis", "@prisma/adapter-better-sqlite3", "@prisma/adapter-pg"],
+  serverExternalPackages: [
+    "better-sqlite3",
+    "pg",
+    "pino",
+    "ioredis",
+    "@prisma/adapter-better-sqlite3",
+    "@prisma/adapter-pg",
+    "siwe",
+    "ethers",
+  ],
   poweredByHeader: false,
   typedRoutes: false,
   // The dashboard has Rotate/Revoke buttons: never framed (clickjacking), no MIME sniffing,

@@ -2,12 +2,13 @@
 
 import { useQuery } from "@tanstack/react-query";
 import type { ReactNode } from "react";
+import { getOrderAction } from "@/app/dashboard/queries";
 import { bpsToPercent, formatAmount, formatDateTimeSeconds, formatUsd, shortId } from "@/components/format";
 import { Alert, Card, CardHeader, cx, StatusBadge, TextLink } from "@/components/ui";
 import { CopyButton } from "@/components/ui/CopyButton";
 import type { OrderDetail } from "@/lib/dashboard/types";
 import { D, formatAmount as exact } from "@/lib/money/decimal";
-import { fetchJson } from "./fetch-json";
+import { callAction } from "./call-action";
 
 const HAPPY_PATH = ["waiting", "confirming", "exchanging", "sending", "finished"] as const;
 const STEP_TEXT: Record<string, string> = {
@@ -28,7 +29,7 @@ const FAILURE_TEXT: Record<string, string> = {
 export function OrderDetailView({ initial }: { initial: OrderDetail }) {
   const q = useQuery({
     queryKey: ["order", initial.id],
-    queryFn: () => fetchJson<OrderDetail>(`/dashboard/api/orders/${initial.id}`),
+    queryFn: () => callAction(getOrderAction(initial.id)),
     initialData: initial,
     refetchInterval: (query) => {
       const s = query.state.data?.status;

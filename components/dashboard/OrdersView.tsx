@@ -4,10 +4,11 @@ import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { useEffect, useId, useState } from "react";
+import { listOrdersAction } from "@/app/dashboard/queries";
 import { bpsToPercent, formatAmount, formatDateTime, shortId } from "@/components/format";
 import { Alert, Button, Card, EmptyState, PageHeader, StatusBadge, TextLink } from "@/components/ui";
 import { ORDER_STATES, type OrderList } from "@/lib/dashboard/types";
-import { fetchJson } from "./fetch-json";
+import { callAction } from "./call-action";
 
 interface Params {
   status: string;
@@ -33,10 +34,12 @@ export function OrdersView({ initial, initialParams }: { initial: OrderList; ini
     page: Math.max(1, Number(sp.get("page") ?? "1") || 1),
   };
   const qs = toQuery(params);
+  // The export has every page of the filtered list.
+  const exportQs = toQuery({ ...params, page: 1 });
   const isInitial = qs === toQuery(initialParams);
   const list = useQuery({
     queryKey: ["orders", qs],
-    queryFn: () => fetchJson<OrderList>(`/dashboard/api/orders${qs ? `?${qs}` : ""}`),
+    queryFn: () => callAction(listOrdersAction({ status: params.status || undefined, q: params.q || undefined, page: params.page })),
     initialData: isInitial ? initial : undefined,
     placeholderData: keepPreviousData,
     refetchInterval: 5_000,
@@ -53,7 +56,20 @@ export function OrdersView({ initial, initialParams }: { initial: OrderList; ini
 
   return (
     <>
-      <PageHeader title="Orders" description="Orders created with your API keys, newest first. The list refreshes on its own." />
+      <PageHeader
+        title="Orders"
+        description="Orders created with your API keys, newest first. The list refreshes on its own."
+        actions={
+          <a
+            href={`/dashboard/export/orders${exportQs ? `?${exportQs}` : ""}`}
+            download
+            className="inline-flex items-center rounded-md border border-zinc-300 bg-white px-3 py-1.5 text-sm font-medium text-zinc-700 shadow-sm hover:bg-zinc-50"
+            data-testid="export-orders"
+          >
+            Export CSV
+          </a>
+        }
+      />
       <Card>
         <search>
           <form

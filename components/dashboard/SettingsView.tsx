@@ -3,12 +3,14 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useId, useState } from "react";
 import { setMarkupAction } from "@/app/dashboard/actions";
+import { getSettingsAction } from "@/app/dashboard/queries";
 import { bpsToPercent, formatAmount, formatUsd } from "@/components/format";
 import { Alert, Button, Card, CardHeader, PageHeader } from "@/components/ui";
 import type { SettingsView as Settings } from "@/lib/dashboard/types";
 import { D, formatAmount as exact } from "@/lib/money/decimal";
 import { applyRate } from "@/lib/quotes/compute-quote";
-import { fetchJson } from "./fetch-json";
+import { callAction } from "./call-action";
+import { SessionsCard } from "./SessionsCard";
 
 function parseBps(raw: string, cap: number): { value: number | null; error: string | null } {
   const t = raw.trim();
@@ -21,7 +23,7 @@ function parseBps(raw: string, cap: number): { value: number | null; error: stri
 
 export function SettingsView({ initial }: { initial: Settings }) {
   const qc = useQueryClient();
-  const q = useQuery({ queryKey: ["settings"], queryFn: () => fetchJson<Settings>("/dashboard/api/settings"), initialData: initial });
+  const q = useQuery({ queryKey: ["settings"], queryFn: () => callAction(getSettingsAction()), initialData: initial });
   const s = q.data ?? initial;
   const [raw, setRaw] = useState(String(s.markupBps));
   const [saved, setSaved] = useState<number | null>(null);
@@ -31,11 +33,7 @@ export function SettingsView({ initial }: { initial: Settings }) {
   const helpId = useId();
   const { value, error } = parseBps(raw, s.capBps);
   const save = useMutation({
-    mutationFn: async (bps: number) => {
-      const r = await setMarkupAction(bps);
-      if (!r.ok) throw new Error(r.error.message);
-      return r.data;
-    },
+    mutationFn: (bps: number) => callAction(setMarkupAction(bps)),
     onSuccess: (d) => {
       setSaved(d.markupBps);
       void qc.invalidateQueries({ queryKey: ["settings"] });
@@ -141,6 +139,9 @@ export function SettingsView({ initial }: { initial: Settings }) {
             <Example s={s} bps={shown} />
           </div>
         </Card>
+      </div>
+      <div className="mt-6 lg:w-3/5">
+        <SessionsCard />
       </div>
     </>
   );

@@ -1,10 +1,5 @@
-import { getSessionReseller, type SessionReseller } from "@/lib/auth/session";
-
-// The dashboard's read endpoints (GET /dashboard/api/*): each request re-checks the session
-// and hands the reseller to the read model, which scopes every query by its id. Answers are
-// private to the signed-in user and never cached by anything in between.
-
-const HEADERS = { "Cache-Control": "private, no-store", Vary: "Cookie" };
+// Responses of the dashboard's few route handlers (the sign-in nonce, the CSV downloads).
+// Reads and writes of the pages are server actions; a download needs a plain GET.
 
 /**
  * A JSON response built with `new Response` rather than the static `Response.json`: when
@@ -18,19 +13,21 @@ export function jsonResponse(data: unknown, init: { status?: number; headers?: R
   });
 }
 
-export function dashboardError(status: number, code: string, message: string) {
-  return jsonResponse({ error: { code, message } }, { status, headers: HEADERS });
+/** Private to the signed-in user: never cached by anything in between. */
+const PRIVATE = { "Cache-Control": "private, no-store", Vary: "Cookie" };
+
+export function unauthorizedResponse(): Response {
+  return jsonResponse({ error: { code: "UNAUTHORIZED", message: "Sign in to continue." } }, { status: 401, headers: PRIVATE });
 }
 
-export async function dashboardGet(read: (me: SessionReseller) => Promise<unknown>): Promise<Response> {
-  const me = await getSessionReseller();
-  if (!me) return dashboardError(401, "UNAUTHORIZED", "Sign in to continue.");
-  try {
-    const data = await read(me);
-    if (data === null) return dashboardError(404, "NOT_FOUND", "Not found.");
-    return jsonResponse(data, { headers: HEADERS });
-  } catch (e) {
-    console.error("dashboard read failed", e);
-    return dashboardError(500, "INTERNAL_ERROR", "Something went wrong.");
-  }
+/** A streamed CSV attachment; `name` is ours (ASCII, no quotes). */
+export function csvDownload(body: ReadableStream<Uint8Array>, name: string): Response {
+  return new Response(body, {
+    headers: {
+      "Content-Type": "text/csv; charset=utf-8",
+      "Content-Disposition": `attachment; filename="${name}"`,
+      "X-Content-Type-Options": "nosniff",
+      ...PRIVATE,
+    },
+  });
 }

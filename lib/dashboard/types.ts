@@ -1,4 +1,4 @@
-// JSON shapes the dashboard's route handlers and server actions return. Plain data only
+// Plain shapes the dashboard's server actions (and its pages' first render) return. Plain data only
 // (dates as ISO strings, money as decimal strings) so the same object can be rendered on the
 // server, sent to the browser, and cached by react-query. Imported by client code: no
 // server-only imports here.
@@ -37,18 +37,35 @@ export interface EarningsDay {
   totalUsd: string;
 }
 
+export interface Period {
+  days: number;
+  /** First and last UTC day, YYYY-MM-DD. */
+  from: string;
+  to: string;
+}
+
 export interface Overview {
-  period: { days: number; from: string; to: string };
+  period: Period;
+  /** The currencies of the balances. */
   currencies: CurrencyInfo[];
   balances: BalanceRow[];
-  totals: { pendingUsd: string; availableUsd: string; earnedUsd: string };
-  earnings: EarningsDay[];
-  /** Profit realised in the period, per currency. */
-  earned: { currency: string; amount: string; usd: string | null }[];
+  totals: { pendingUsd: string; availableUsd: string };
   /** Orders created in the period, by state. */
   orderCounts: Record<OrderStateName, number>;
   ordersInPeriod: number;
   markupBps: number;
+}
+
+export interface EarningsSeries {
+  period: Period;
+  /** The currencies earned in the period. */
+  currencies: CurrencyInfo[];
+  /** Every UTC day of the period, oldest first. */
+  days: EarningsDay[];
+  /** Profit realised in the period, per currency. */
+  earned: { currency: string; amount: string; usd: string | null }[];
+  /** All of it in USD at reference prices. */
+  totalUsd: string;
 }
 
 export interface ApiKeyRow {

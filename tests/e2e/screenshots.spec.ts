@@ -12,11 +12,15 @@ import {
   signIn,
 } from "./helpers";
 
-// Captures every page into docs/screenshots/ (README material), with an account that has
-// keys and orders in several states, at desktop width and at phone width (390x844). At
-// phone width each page is also checked for sideways overflow.
+// Captures every page, with an account that has keys and orders in several states, at
+// desktop width and at phone width (390x844). At phone width each page is also checked for
+// sideways overflow. Every run takes the pictures (into test-results/, which git ignores, so
+// `npm test` leaves the tree clean); UPDATE_SCREENSHOTS=1 writes them into docs/screenshots/,
+// the README's pictures:
+//
+//   npm run build && UPDATE_SCREENSHOTS=1 npx playwright test tests/e2e/screenshots.spec.ts
 
-const DIR = "docs/screenshots";
+const DIR = process.env.UPDATE_SCREENSHOTS === "1" ? "docs/screenshots" : "test-results/screenshots";
 
 async function shoot(page: Page, name: string) {
   await page.waitForLoadState("networkidle");
@@ -104,7 +108,8 @@ test("screenshots of every page, desktop and phone", async ({ browser, baseURL }
 });
 
 async function firstFinished(page: Page): Promise<string> {
-  const res = await page.request.get("/dashboard/api/orders?status=finished");
-  const list = (await res.json()) as { items: { id: string }[] };
-  return list.items[0].id;
+  await page.goto("/dashboard/orders?status=finished");
+  const id = await page.locator('[data-testid="order-row"]').first().getAttribute("data-order-id");
+  if (!id) throw new Error("no finished order listed");
+  return id;
 }
