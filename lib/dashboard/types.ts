@@ -23,6 +23,8 @@ export interface BalanceRow {
   currency: string;
   pending: string;
   available: string;
+  /** Held by withdrawals that are under way. */
+  reserved: string;
   pendingUsd: string | null;
   availableUsd: string | null;
 }

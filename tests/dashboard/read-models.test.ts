@@ -86,6 +86,7 @@ describe("overview", () => {
         currency: "eth",
         available: done.profit,
         pending: waiting.profit,
+        reserved: "0",
         availableUsd: usd(done.profit, ETH_USD),
         pendingUsd: usd(waiting.profit, ETH_USD),
       },
