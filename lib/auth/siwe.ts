@@ -1,3 +1,4 @@
+import "server-only";
 import { getAddress, isHex, verifyMessage } from "viem";
 import { createSiweMessage, parseSiweMessage } from "viem/siwe";
 import type { Db } from "@/lib/db/client";

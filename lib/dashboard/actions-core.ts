@@ -1,14 +1,17 @@
-import { isAppError } from "@/lib/errors";
+import "server-only";
+import { errorAnswer } from "@/lib/http/errors";
 import type { ActionResult } from "./types";
 
-/** Runs a dashboard mutation and turns every failure into data: nothing internal leaks. */
+/**
+ * Runs a dashboard mutation and turns every failure into data: the error's code and message
+ * when it is the caller's to fix, a masked INTERNAL_ERROR (logged) otherwise.
+ */
 export async function asResult<T>(fn: () => Promise<T>): Promise<ActionResult<T>> {
   try {
     return { ok: true, data: await fn() };
   } catch (e) {
-    if (isAppError(e) && e.status < 500) return { ok: false, error: { code: e.code, message: e.message } };
-    console.error("dashboard action failed", e);
-    return { ok: false, error: { code: "INTERNAL_ERROR", message: "Something went wrong. Please try again." } };
+    const { error } = errorAnswer(e, "a dashboard action").body;
+    return { ok: false, error: { code: error.code, message: error.message } };
   }
 }
 

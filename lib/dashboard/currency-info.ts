@@ -1,3 +1,4 @@
+import "server-only";
 import { getCurrency } from "@/lib/currencies";
 import { D, type Dec, formatAmount } from "@/lib/money/decimal";
 import type { CurrencyInfo } from "./types";

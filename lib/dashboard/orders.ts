@@ -1,5 +1,6 @@
+import "server-only";
 import type { Db, Order } from "@/lib/db/client";
-import { isAppError } from "@/lib/errors";
+import { AppError } from "@/lib/errors";
 import { getOrderForReseller, listOrders } from "@/lib/orders/get-order";
 import { currencyInfo } from "./currency-info";
 import { ORDER_STATES, type OrderDetail, type OrderList, type OrderRow, type OrderStateName } from "./types";
@@ -61,7 +62,7 @@ export async function getResellerOrder(db: Db, opts: { resellerId: string; order
   try {
     o = await getOrderForReseller(db, { resellerId: opts.resellerId, orderId: opts.orderId.toLowerCase() });
   } catch (e) {
-    if (isAppError(e) && e.status === 404) return null;
+    if (e instanceof AppError && e.code === "ORDER_NOT_FOUND") return null;
     throw e;
   }
   const [apiKey, ledger] = await Promise.all([

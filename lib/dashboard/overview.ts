@@ -1,3 +1,4 @@
+import "server-only";
 import type { Db } from "@/lib/db/client";
 import { getBalances } from "@/lib/ledger/ledger";
 import { D, type Dec } from "@/lib/money/decimal";

@@ -1,3 +1,4 @@
+import "server-only";
 import crypto from "node:crypto";
 import { getConfig } from "@/lib/config";
 import { generateAddress, getCurrency } from "@/lib/currencies";

@@ -1,3 +1,4 @@
+import "server-only";
 import { z } from "zod";
 import { ORDER_STATES } from "@/lib/orders/state-machine";
 

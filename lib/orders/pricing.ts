@@ -1,3 +1,4 @@
+import "server-only";
 import { getCurrency } from "@/lib/currencies";
 import type { Currency } from "@/lib/currencies/types";
 import type { EngineContext, PairTerms } from "@/lib/engine";

@@ -1,3 +1,4 @@
+import "server-only";
 import type { Order, OrderEvent } from "@/lib/db/client";
 import { num, numOrNull } from "@/lib/money/json-number";
 

@@ -1,3 +1,4 @@
+import "server-only";
 import type { Db } from "@/lib/db/client";
 import { getEngine } from "@/lib/engine";
 import { getLogger } from "@/lib/log";

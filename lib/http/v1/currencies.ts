@@ -1,3 +1,4 @@
+import "server-only";
 import crypto from "node:crypto";
 import { listCurrencies } from "@/lib/currencies";
 import { num, stringifyJson } from "@/lib/money/json-number";

@@ -1,7 +1,6 @@
 import type { NextRequest } from "next/server";
-import { listKeyRows } from "@/lib/dashboard/keys";
-import { dashboardGet } from "@/lib/dashboard/route";
-import { getDb } from "@/lib/db/client";
+import { getDb, listKeyRows } from "@/app/_server/lib";
+import { dashboardGet } from "@/app/_server/session";
 
 export function GET(req: NextRequest) {
   const includeRevoked = req.nextUrl.searchParams.get("revoked") === "1";

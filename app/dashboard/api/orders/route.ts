@@ -1,7 +1,6 @@
 import type { NextRequest } from "next/server";
-import { listResellerOrders, parseOrderQuery } from "@/lib/dashboard/orders";
-import { dashboardGet } from "@/lib/dashboard/route";
-import { getDb } from "@/lib/db/client";
+import { getDb, listResellerOrders, parseOrderQuery } from "@/app/_server/lib";
+import { dashboardGet } from "@/app/_server/session";
 
 export function GET(req: NextRequest) {
   return dashboardGet((me) => listResellerOrders(getDb(), parseOrderQuery(me.resellerId, req.nextUrl.searchParams)));

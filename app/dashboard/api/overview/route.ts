@@ -1,7 +1,6 @@
 import type { NextRequest } from "next/server";
-import { getOverview } from "@/lib/dashboard/overview";
-import { dashboardGet } from "@/lib/dashboard/route";
-import { getDb } from "@/lib/db/client";
+import { getDb, getOverview } from "@/app/_server/lib";
+import { dashboardGet } from "@/app/_server/session";
 
 export function GET(req: NextRequest) {
   const days = Number(req.nextUrl.searchParams.get("days") ?? "30");

@@ -1,6 +1,5 @@
-import { dashboardGet } from "@/lib/dashboard/route";
-import { getSettingsView } from "@/lib/dashboard/settings";
-import { getDb } from "@/lib/db/client";
+import { getDb, getSettingsView } from "@/app/_server/lib";
+import { dashboardGet } from "@/app/_server/session";
 
 export function GET() {
   return dashboardGet((me) => getSettingsView(getDb(), { resellerId: me.resellerId }));

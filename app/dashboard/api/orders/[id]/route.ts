@@ -1,6 +1,5 @@
-import { getResellerOrder } from "@/lib/dashboard/orders";
-import { dashboardGet } from "@/lib/dashboard/route";
-import { getDb } from "@/lib/db/client";
+import { getDb, getResellerOrder } from "@/app/_server/lib";
+import { dashboardGet } from "@/app/_server/session";
 
 export async function GET(_req: Request, ctx: { params: Promise<{ id: string }> }) {
   const { id } = await ctx.params;

@@ -1,9 +1,12 @@
+import "server-only";
 import { redirect } from "next/navigation";
 import { getServerSession } from "next-auth";
 import { cache } from "react";
-import { getDb } from "@/lib/db/client";
-import { getResellerById } from "@/lib/resellers/resellers";
-import { getAuthOptions } from "./options";
+import { getAuthOptions } from "./auth-options";
+import { dashboardRead, getDb, getResellerById } from "./lib";
+
+// The session side of the dashboard: Next glue (next-auth's cookie, React's per-request
+// cache, redirects), so it lives here and not in lib/, which imports neither next nor react.
 
 export interface SessionReseller {
   resellerId: string;
@@ -30,4 +33,9 @@ export async function requireSessionReseller(callbackPath?: string): Promise<Ses
   const s = await getSessionReseller();
   if (!s) redirect(callbackPath ? `/signin?callbackUrl=${encodeURIComponent(callbackPath)}` : "/signin");
   return s;
+}
+
+/** A dashboard read endpoint for the signed-in reseller (401 without a session, 404 for null). */
+export async function dashboardGet(read: (me: SessionReseller) => Promise<unknown>): Promise<Response> {
+  return dashboardRead(await getSessionReseller(), read);
 }

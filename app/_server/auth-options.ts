@@ -1,14 +1,12 @@
+import "server-only";
 import type { AuthOptions } from "next-auth";
 import CredentialsProvider from "next-auth/providers/credentials";
-import { getDb } from "@/lib/db/client";
-import { getOrCreateReseller } from "@/lib/resellers/resellers";
-import { ensureNextAuthUrl } from "./origin";
-import { getAuthSecret } from "./secret";
-import { SiweError, verifySiweSignIn } from "./siwe";
+import { ensureNextAuthUrl, getAuthSecret, getDb, signInWithEthereum } from "./lib";
 
 // next-auth 4 with one Credentials provider, "siwe": the credentials are a signed EIP-4361
-// message. Sessions are JWTs in an http-only cookie (the only strategy next-auth allows for
-// credentials); the token carries the reseller id and wallet, nothing else.
+// message, verified by lib/auth (signInWithEthereum). Sessions are JWTs in an http-only
+// cookie (the only strategy next-auth allows for credentials); the token carries the
+// reseller id and wallet, nothing else. Next glue, like session.ts: lib/ imports no next-auth.
 
 export const SESSION_MAX_AGE_SECONDS = 24 * 60 * 60;
 
@@ -48,21 +46,10 @@ export function getAuthOptions(): AuthOptions {
           signature: { label: "Signature", type: "text" },
         },
         async authorize(credentials) {
-          const db = getDb();
-          try {
-            const { walletAddress } = await verifySiweSignIn(db, {
-              message: credentials?.message,
-              signature: credentials?.signature,
-            });
-            // The first sign-in of a wallet creates its reseller.
-            const reseller = await getOrCreateReseller(db, { walletAddress });
-            return { id: reseller.id, wallet: reseller.walletAddress };
-          } catch (e) {
-            // The code reaches the sign-in page as ?error=CODE (and signIn()'s result).
-            if (e instanceof SiweError) throw new Error(e.code);
-            console.error("sign-in failed", e);
-            throw new Error("SIGN_IN_FAILED");
-          }
+          const r = await signInWithEthereum(getDb(), { message: credentials?.message, signature: credentials?.signature });
+          // A refusal's code reaches the sign-in page as ?error=CODE (and signIn()'s result).
+          if (!r.ok) throw new Error(r.code);
+          return { id: r.resellerId, wallet: r.wallet };
         },
       }),
     ],

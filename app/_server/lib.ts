@@ -1,0 +1,41 @@
+import "server-only";
+import type * as Lib from "@reseller/lib";
+
+// The service layer for the dashboard's pages, route handlers and server actions: lib/'s one
+// compiled copy (lib/dist/index.mjs), loaded by Node from node_modules/@reseller/lib, the
+// very file server.ts loads for the v1 API and the worker. Turbopack must not follow this
+// import: bundled, lib/ would exist once more per server layer (pages, route handlers,
+// actions), each with its own database pool, limiters and engine. Everything else in app/
+// imports lib/ through this module (README, Architecture).
+const lib: typeof Lib = await import(/* turbopackIgnore: true */ /* webpackIgnore: true */ "@reseller/lib");
+
+export const {
+  asResult,
+  createApiKey,
+  dashboardError,
+  dashboardRead,
+  getAllowedChainIds,
+  getAppOrigin,
+  ensureNextAuthUrl,
+  getAuthSecret,
+  getDb,
+  getDocsData,
+  getOverview,
+  getResellerById,
+  getResellerOrder,
+  getSettingsView,
+  issueNonce,
+  jsonResponse,
+  limitSigninNonce,
+  listKeyRows,
+  listResellerOrders,
+  parseOrderQuery,
+  rateLimitHeaders,
+  revokeApiKey,
+  rotateApiKey,
+  SERVICE_INSTANCE_ID,
+  setMarkup,
+  signInWithEthereum,
+  toKeyRow,
+  UNAUTHORIZED,
+} = lib;
