@@ -1,4 +1,5 @@
 import "server-only";
+import { parse as parseJson } from "lossless-json";
 import { AppError } from "@/lib/errors";
 import { stringifyJson } from "@/lib/money/json-number";
 import { errorAnswer } from "./errors";
@@ -49,7 +50,7 @@ export function errorReply(e: unknown, headers: Record<string, string> = {}): Re
   return json(a.body, a.status, { ...headers, ...a.headers });
 }
 
-/** Reads a JSON body, enforcing the size limit while streaming (Content-Length can lie or be absent). */
+/** Reads a JSON body, losslessly, enforcing the size limit while streaming (Content-Length can lie or be absent). */
 export async function readJsonBody(req: Request, maxBytes: number): Promise<unknown> {
   const declared = Number(req.headers.get("content-length") ?? "0");
   if (declared > maxBytes) throw new AppError("PAYLOAD_TOO_LARGE", `The body is larger than ${maxBytes} bytes.`);
@@ -71,7 +72,9 @@ export async function readJsonBody(req: Request, maxBytes: number): Promise<unkn
   const text = Buffer.concat(chunks).toString("utf8");
   if (text.trim() === "") throw new AppError("INVALID_REQUEST", "A JSON body is required.");
   try {
-    return JSON.parse(text);
+    // Numbers stay exact (LosslessNumber, their text as sent): JSON.parse would turn
+    // 9123456789.12345678 into the double 9123456789.123457 before anyone could check it.
+    return parseJson(text);
   } catch {
     throw new AppError("MALFORMED_JSON", "The body is not valid JSON.");
   }

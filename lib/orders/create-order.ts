@@ -1,5 +1,6 @@
 import "server-only";
 import crypto from "node:crypto";
+import type { LosslessNumber } from "lossless-json";
 import { getConfig } from "@/lib/config";
 import { validateAddress, validateExtraId } from "@/lib/currencies";
 import type { Db, Order } from "@/lib/db/client";
@@ -16,7 +17,8 @@ import { getTermsWithinLimits, parseAmount, resolvePair } from "./pricing";
 export interface CreateOrderInput {
   from: string;
   to: string;
-  amount: string | number;
+  /** A decimal string, or a JSON number as sent (lossless-json). */
+  amount: string | LosslessNumber;
   address: string;
   extraId?: string | null;
   refundAddress?: string | null;
