@@ -1,7 +1,7 @@
 // Registry report: per address family, the currencies using it, the validation level, the
 // number of real mainnet vectors (and how they were obtained), testnet vectors, and how many
 // single-character substitution variants were run (all must be rejected). Run:
-//   npx tsx scripts/registry-report.ts        (npm run registry:report)
+//   npx tsx --conditions=react-server scripts/registry-report.ts   (npm run registry:report)
 import { getFamily } from "../lib/currencies/families/index";
 import { FAMILIES, listCurrencies } from "../lib/currencies/index";
 import { singleCharVariants, variantSpec } from "../lib/currencies/variants";

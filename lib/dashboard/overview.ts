@@ -1,9 +1,11 @@
 import "server-only";
 import type { Db } from "@/lib/db/client";
 import { getBalances } from "@/lib/ledger/ledger";
-import { D, type Dec } from "@/lib/money/decimal";
-import { currencyInfo, fmt, toUsd } from "./currency-info";
-import { type EarningsDay, ORDER_STATES, type OrderStateName, type Overview } from "./types";
+import { D, type Dec, formatAmount } from "@/lib/money/decimal";
+import { usdValue } from "@/lib/money/usd";
+import { ORDER_STATES, type OrderState } from "@/lib/orders/state-machine";
+import { currencyInfo } from "./currency-info";
+import type { EarningsDay, Overview } from "./types";
 
 const DAY_MS = 86_400_000;
 export const utcDay = (d: Date) => d.toISOString().slice(0, 10);
@@ -39,11 +41,11 @@ export async function getOverview(db: Db, opts: { resellerId: string; days: numb
   let pendingUsd = new D(0);
   let availableUsd = new D(0);
   const balanceRows = balances.map((b) => {
-    const p = toUsd(b.pending, price.get(b.currency) ?? null);
-    const a = toUsd(b.available, price.get(b.currency) ?? null);
+    const p = usdValue(b.pending, price.get(b.currency) ?? null);
+    const a = usdValue(b.available, price.get(b.currency) ?? null);
     if (p) pendingUsd = pendingUsd.plus(p);
     if (a) availableUsd = availableUsd.plus(a);
-    return { ...b, pendingUsd: p ? fmt(p) : null, availableUsd: a ? fmt(a) : null };
+    return { ...b, pendingUsd: p ? formatAmount(p) : null, availableUsd: a ? formatAmount(a) : null };
   });
 
   // Every day of the period, so the chart's axis has no gaps.
@@ -62,21 +64,21 @@ export async function getOverview(db: Db, opts: { resellerId: string; days: numb
     const usd: Record<string, string> = {};
     let total = new D(0);
     for (const [cur, amt] of m) {
-      amounts[cur] = fmt(amt);
-      const u = toUsd(amt, price.get(cur) ?? null);
+      amounts[cur] = formatAmount(amt);
+      const u = usdValue(amt, price.get(cur) ?? null);
       if (u) {
-        usd[cur] = fmt(u);
+        usd[cur] = formatAmount(u);
         total = total.plus(u);
       }
     }
     earnedUsd = earnedUsd.plus(total);
-    return { date, amounts, usd, totalUsd: fmt(total) };
+    return { date, amounts, usd, totalUsd: formatAmount(total) };
   });
 
-  const orderCounts = Object.fromEntries(ORDER_STATES.map((s) => [s, 0])) as Record<OrderStateName, number>;
+  const orderCounts = Object.fromEntries(ORDER_STATES.map((s) => [s, 0])) as Record<OrderState, number>;
   let ordersInPeriod = 0;
   for (const c of counts) {
-    if ((ORDER_STATES as readonly string[]).includes(c.status)) orderCounts[c.status as OrderStateName] = c._count._all;
+    if ((ORDER_STATES as readonly string[]).includes(c.status)) orderCounts[c.status as OrderState] = c._count._all;
     ordersInPeriod += c._count._all;
   }
 
@@ -84,13 +86,13 @@ export async function getOverview(db: Db, opts: { resellerId: string; days: numb
     period: { days, from: utcDay(start), to: utcDay(new Date(todayStart)) },
     currencies,
     balances: balanceRows,
-    totals: { pendingUsd: fmt(pendingUsd), availableUsd: fmt(availableUsd), earnedUsd: fmt(earnedUsd) },
+    totals: { pendingUsd: formatAmount(pendingUsd), availableUsd: formatAmount(availableUsd), earnedUsd: formatAmount(earnedUsd) },
     earnings,
     earned: [...earnedBy.entries()]
       .sort(([a], [b]) => a.localeCompare(b))
       .map(([currency, amount]) => {
-        const u = toUsd(amount, price.get(currency) ?? null);
-        return { currency, amount: fmt(amount), usd: u ? fmt(u) : null };
+        const u = usdValue(amount, price.get(currency) ?? null);
+        return { currency, amount: formatAmount(amount), usd: u ? formatAmount(u) : null };
       }),
     orderCounts,
     ordersInPeriod,

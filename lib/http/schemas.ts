@@ -1,7 +1,7 @@
 import "server-only";
 import { LosslessNumber } from "lossless-json";
 import { z } from "zod";
-import { ORDER_STATES } from "@/lib/orders/state-machine";
+import { FAILURE_REASONS, ORDER_STATES } from "@/lib/orders/state-machine";
 
 // The v1 request schemas (they validate every request) and response schemas (they document
 // the responses). lib/http/openapi.ts builds the OpenAPI document from these same objects.
@@ -93,7 +93,7 @@ export const orderStatusResponse = orderResponse.extend({
   refundAddress: z.string().nullable(),
   refundExtraId: z.string().nullable(),
   refund: z.object({ state: z.enum(["sent", "awaiting_address"]), amount: dec.nullable(), hash: z.string().nullable() }).nullable(),
-  failureReason: z.enum(["expired", "deposit_below_minimum", "deposit_above_maximum", "engine_error"]).nullable(),
+  failureReason: z.enum(FAILURE_REASONS).nullable(),
   history: z.array(z.object({ status: z.enum(ORDER_STATES), at: iso })).describe("Every state so far, oldest first"),
 });
 
