@@ -69,8 +69,7 @@ export type ClientIp = (req: Request, env: unknown) => string;
 function send(c: Context, reply: Reply): Response {
   const outgoing = (c.env as Partial<HttpBindings> | undefined)?.outgoing;
   if (!outgoing) return new Response(reply.body as BodyInit | null, { status: reply.status, headers: reply.headers });
-  const length = reply.body === null ? 0 : typeof reply.body === "string" ? Buffer.byteLength(reply.body) : reply.body.byteLength;
-  outgoing.writeHead(reply.status, { ...reply.headers, "content-length": String(length) });
+  outgoing.writeHead(reply.status, reply.headers);
   outgoing.end(reply.body ?? undefined);
   return RESPONSE_ALREADY_SENT;
 }
@@ -85,9 +84,9 @@ export function createApiApp(ipOf: ClientIp) {
     // CORS preflight. (Not hono/cors: it re-wraps every response as a standard Response.)
     v1.options("*", (c) => send(c, emptyReply(204, PREFLIGHT_HEADERS)));
     for (const r of ROUTES) {
-      const run = async (c: Context) => {
+      const run = (c: Context) => {
         const env: RequestEnv = { ip: ipOf(c.req.raw, c.env), params: c.req.param() };
-        return send(c, await r.handler(c.req.raw, env));
+        return r.handler(c.req.raw, env).then((reply) => send(c, reply));
       };
       if (r.method === "GET") v1.get(r.path, run);
       else v1.post(r.path, run);
