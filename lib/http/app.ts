@@ -69,6 +69,7 @@ export type ClientIp = (req: Request, env: unknown) => string;
 function send(c: Context, reply: Reply): Response {
   const outgoing = (c.env as Partial<HttpBindings> | undefined)?.outgoing;
   if (!outgoing) return new Response(reply.body as BodyInit | null, { status: reply.status, headers: reply.headers });
+  if (outgoing.headersSent) return RESPONSE_ALREADY_SENT; // an error after the answer went out
   outgoing.writeHead(reply.status, reply.headers);
   outgoing.end(reply.body ?? undefined);
   return RESPONSE_ALREADY_SENT;
