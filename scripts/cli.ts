@@ -2,7 +2,6 @@ import { parseArgs } from "node:util";
 import { getConfig } from "@/lib/config";
 import { getDb } from "@/lib/db/client";
 import { migrate } from "@/lib/db/migrate";
-import { isAppError } from "@/lib/errors";
 import { createApiKey, listApiKeys, revokeApiKey } from "@/lib/keys/api-keys";
 import { checkLedger } from "@/lib/ledger/check";
 import { getBalances } from "@/lib/ledger/ledger";
@@ -155,7 +154,7 @@ async function main() {
 
 main()
   .catch((e) => {
-    console.error(`error: ${isAppError(e) || e instanceof Error ? e.message : String(e)}`);
+    console.error(`error: ${e instanceof Error ? e.message : String(e)}`);
     process.exitCode = 1;
   })
   .finally(() => getDb().$disconnect());

@@ -1,11 +1,8 @@
 "use server";
 
-import { forSessionReseller } from "@/lib/dashboard/actions-core";
-import { toKeyRow } from "@/lib/dashboard/keys";
+import { createApiKey, endAllSessions, getDb, revokeApiKey, rotateApiKey, setMarkup, toKeyRow } from "@/app/_server/lib";
+import { forSessionReseller } from "@/app/_server/session";
 import type { ActionResult, ApiKeyRow } from "@/lib/dashboard/types";
-import { getDb } from "@/lib/db/client";
-import { createApiKey, revokeApiKey, rotateApiKey } from "@/lib/keys/api-keys";
-import { endAllSessions, setMarkup } from "@/lib/resellers/resellers";
 
 // The dashboard's writes. Each action re-checks the session (an action is a public POST
 // endpoint, whatever page shows its button), passes only the session's reseller id to the

@@ -1,9 +1,7 @@
 import type { Metadata } from "next";
+import { getDb, getEarningsSeries, getOverview } from "@/app/_server/lib";
+import { requireSessionReseller } from "@/app/_server/session";
 import { OverviewView } from "@/components/dashboard/OverviewView";
-import { requireSessionReseller } from "@/lib/auth/session";
-import { getEarningsSeries } from "@/lib/dashboard/earnings";
-import { getOverview } from "@/lib/dashboard/overview";
-import { getDb } from "@/lib/db/client";
 
 export const metadata: Metadata = { title: "Overview" };
 

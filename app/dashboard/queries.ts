@@ -1,15 +1,20 @@
 "use server";
 
 import { z } from "zod";
-import { forSessionReseller, found } from "@/lib/dashboard/actions-core";
-import { getEarningsSeries } from "@/lib/dashboard/earnings";
-import { listKeyRows } from "@/lib/dashboard/keys";
-import { getResellerOrder, listResellerOrders, parseOrderQuery } from "@/lib/dashboard/orders";
-import { getOverview } from "@/lib/dashboard/overview";
-import { getSettingsView } from "@/lib/dashboard/settings";
+import {
+  AppError,
+  found,
+  getDb,
+  getEarningsSeries,
+  getOverview,
+  getResellerOrder,
+  getSettingsView,
+  listKeyRows,
+  listResellerOrders,
+  parseOrderQuery,
+} from "@/app/_server/lib";
+import { forSessionReseller } from "@/app/_server/session";
 import type { ActionResult, ApiKeyRow, EarningsSeries, OrderDetail, OrderList, Overview, SettingsView } from "@/lib/dashboard/types";
-import { getDb } from "@/lib/db/client";
-import { AppError } from "@/lib/errors";
 
 // The dashboard's reads, as server actions its react-query hooks call (queryFn -> action).
 // Like the writes in actions.ts, each one re-checks the session, scopes by the session's

@@ -1,9 +1,9 @@
 import type { Metadata } from "next";
 import { redirect } from "next/navigation";
+import { getAllowedChainIds, getAppOrigin, getContractWalletChainIds, SERVICE_INSTANCE_ID } from "@/app/_server/lib";
+import { getSessionReseller } from "@/app/_server/session";
 import { SignIn } from "@/components/auth/SignIn";
 import { Logo } from "@/components/Logo";
-import { getAllowedChainIds, getAppOrigin, getContractWalletChainIds } from "@/lib/auth/origin";
-import { getSessionReseller } from "@/lib/auth/session";
 
 export const metadata: Metadata = { title: "Sign in" };
 
@@ -16,6 +16,7 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
 
   return (
     <main className="flex min-h-dvh items-center justify-center bg-gradient-to-b from-white to-zinc-100 px-4 py-10">
+      <meta name="service-instance" content={SERVICE_INSTANCE_ID} />
       <div className="w-full max-w-md">
         <div className="mb-6 flex items-center justify-center gap-2">
           <Logo />

@@ -5,9 +5,11 @@ import Link from "next/link";
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { useEffect, useId, useState } from "react";
 import { listOrdersAction } from "@/app/dashboard/queries";
-import { bpsToPercent, formatAmount, formatDateTime, shortId } from "@/components/format";
+import { displayAmount, formatDateTime, shortId } from "@/components/format";
 import { Alert, Button, Card, EmptyState, PageHeader, StatusBadge, TextLink } from "@/components/ui";
-import { ORDER_STATES, type OrderList } from "@/lib/dashboard/types";
+import type { OrderList } from "@/lib/dashboard/types";
+import { bpsToPercent } from "@/lib/money/decimal";
+import { ORDER_STATES } from "@/lib/orders/state-machine";
 import { callAction } from "./call-action";
 
 interface Params {
@@ -152,14 +154,14 @@ export function OrdersView({ initial, initialParams }: { initial: OrderList; ini
                       <StatusBadge status={o.status} />
                     </div>
                     <p className="mt-1 text-sm tabular">
-                      {formatAmount(o.fromAmount, o.fromCurrency)} → {formatAmount(o.toAmount, o.toCurrency)}
+                      {displayAmount(o.fromAmount, o.fromCurrency)} → {displayAmount(o.toAmount, o.toCurrency)}
                     </p>
                     <p className="mt-1 flex flex-wrap justify-between gap-x-3 text-xs text-zinc-500">
                       <span>{formatDateTime(o.createdAt)}</span>
                       <span className="tabular">
                         Profit{" "}
                         <span className={o.status === "failed" ? "text-zinc-400 line-through" : "font-medium text-zinc-700"}>
-                          {formatAmount(o.profit, o.toCurrency)}
+                          {displayAmount(o.profit, o.toCurrency)}
                         </span>
                       </span>
                     </p>
@@ -209,17 +211,17 @@ export function OrdersView({ initial, initialParams }: { initial: OrderList; ini
                       </td>
                       <td className="px-3 py-2.5 first:pl-5 last:pr-5 whitespace-nowrap text-zinc-600">{formatDateTime(o.createdAt)}</td>
                       <td className="px-3 py-2.5 first:pl-5 last:pr-5 text-right whitespace-nowrap">
-                        {formatAmount(o.fromAmount, o.fromCurrency)}
+                        {displayAmount(o.fromAmount, o.fromCurrency)}
                       </td>
                       <td className="px-3 py-2.5 first:pl-5 last:pr-5 text-right whitespace-nowrap">
-                        {formatAmount(o.toAmount, o.toCurrency)}
+                        {displayAmount(o.toAmount, o.toCurrency)}
                       </td>
                       <td className="px-3 py-2.5 first:pl-5 last:pr-5 text-right text-zinc-600">{bpsToPercent(o.markupBps)}</td>
                       <td
                         className={`px-3 py-2.5 first:pl-5 last:pr-5 text-right font-medium whitespace-nowrap ${o.status === "failed" ? "text-zinc-400 line-through" : ""}`}
                       >
                         {o.status === "failed" ? <span className="sr-only">Reversed: </span> : null}
-                        {formatAmount(o.profit, o.toCurrency)}
+                        {displayAmount(o.profit, o.toCurrency)}
                       </td>
                       <td className="px-3 py-2.5 first:pl-5 last:pr-5">
                         <StatusBadge status={o.status} />

@@ -4,9 +4,11 @@ import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useId, useState } from "react";
 import { getEarningsAction, getOverviewAction } from "@/app/dashboard/queries";
-import { bpsToPercent, formatAmount, formatDay, formatUsd } from "@/components/format";
+import { displayAmount, formatDay, formatUsd } from "@/components/format";
 import { Alert, Card, CardHeader, cx, EmptyState, PageHeader, StatusBadge } from "@/components/ui";
-import { type EarningsSeries, ORDER_STATES, type Overview, PERIODS, type PeriodDays } from "@/lib/dashboard/types";
+import { type EarningsSeries, type Overview, PERIODS, type PeriodDays } from "@/lib/dashboard/types";
+import { bpsToPercent, D, formatAmount } from "@/lib/money/decimal";
+import { ORDER_STATES } from "@/lib/orders/state-machine";
 import { callAction } from "./call-action";
 import { currencyColor, EarningsChart } from "./EarningsChart";
 
@@ -187,13 +189,13 @@ export function OverviewView({ initial }: { initial: { overview: Overview; earni
                       <div>
                         <dt className="text-zinc-500">Available</dt>
                         <dd className="tabular font-medium" data-testid="available">
-                          {formatAmount(b.available)}
+                          {displayAmount(b.available)}
                         </dd>
                         <dd className="text-xs text-zinc-500">{formatUsd(b.availableUsd)}</dd>
                       </div>
                       <div>
                         <dt className="text-zinc-500">Pending</dt>
-                        <dd className="tabular">{formatAmount(b.pending)}</dd>
+                        <dd className="tabular">{displayAmount(b.pending)}</dd>
                         <dd className="text-xs text-zinc-500">{formatUsd(b.pendingUsd)}</dd>
                       </div>
                     </dl>
@@ -229,9 +231,9 @@ export function OverviewView({ initial }: { initial: { overview: Overview; earni
                           />
                         </td>
                         <td className="px-5 py-2.5 text-right font-medium" data-testid="available">
-                          {formatAmount(b.available)}
+                          {displayAmount(b.available)}
                         </td>
-                        <td className="px-5 py-2.5 text-right text-zinc-600">{formatAmount(b.pending)}</td>
+                        <td className="px-5 py-2.5 text-right text-zinc-600">{displayAmount(b.pending)}</td>
                         <td className="px-5 py-2.5 text-right text-zinc-600">{usdSum(b.availableUsd, b.pendingUsd)}</td>
                       </tr>
                     ))}
@@ -268,15 +270,10 @@ export function OverviewView({ initial }: { initial: { overview: Overview; earni
   );
 }
 
-/** Sum of two USD decimal strings for display, without floats. */
+/** Sum of two USD values for display, exact (lib/money/usd.ts). */
 function usdSum(a: string | null, b: string | null): string {
   if (a === null || b === null) return "—";
-  const scale = (s: string) => {
-    const [i, f = ""] = s.split(".");
-    return BigInt(i + `${f}00000000`.slice(0, 8));
-  };
-  const t = (scale(a) + scale(b)).toString().padStart(9, "0");
-  return formatUsd(`${t.slice(0, -8)}.${t.slice(-8)}`);
+  return formatUsd(formatAmount(new D(a).plus(b)));
 }
 
 function CurrencyName({ ticker, name, color }: { ticker: string; name?: string; color: string }) {

@@ -4,10 +4,11 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useId, useState } from "react";
 import { setMarkupAction } from "@/app/dashboard/actions";
 import { getSettingsAction } from "@/app/dashboard/queries";
-import { bpsToPercent, formatAmount, formatUsd } from "@/components/format";
+import { displayAmount, formatUsd } from "@/components/format";
 import { Alert, Button, Card, CardHeader, PageHeader } from "@/components/ui";
 import type { SettingsView as Settings } from "@/lib/dashboard/types";
-import { D, formatAmount as exact } from "@/lib/money/decimal";
+import { bpsToPercent, D, formatAmount } from "@/lib/money/decimal";
+import { usdValue } from "@/lib/money/usd";
 import { applyRate } from "@/lib/quotes/compute-quote";
 import { callAction } from "./call-action";
 import { SessionsCard } from "./SessionsCard";
@@ -153,8 +154,8 @@ function Example({ s, bps }: { s: Settings; bps: number }) {
   if (!sample) {
     return (
       <p className="text-sm text-zinc-600">
-        On an order worth $1,000, a markup of {bpsToPercent(bps)} earns you about ${(bps / 10).toFixed(2)}. The customer sees a total fee of{" "}
-        {totalFee}.
+        On an order worth $1,000, a markup of {bpsToPercent(bps)} earns you about{" "}
+        {formatUsd(formatAmount(new D(1000).mul(bps).div(10_000)))}. The customer sees a total fee of {totalFee}.
       </p>
     );
   }
@@ -162,32 +163,32 @@ function Example({ s, bps }: { s: Settings; bps: number }) {
   const raw = new D(sample.rawToAmount);
   const m = applyRate(raw, new D(1), sample.toPrecision, Math.min(bps, 9_999));
   const to = sample.to.toUpperCase();
-  const profitUsd = sample.toPriceUsd ? exact(m.profit.mul(sample.toPriceUsd).toDecimalPlaces(8)) : null;
+  const profitUsd = usdValue(m.profit, sample.toPriceUsd);
   return (
     <div data-testid="markup-example">
       <p className="text-sm text-zinc-600">
         A customer exchanges{" "}
         <span className="font-medium text-zinc-900">
-          {formatAmount(sample.fromAmount)} {sample.from.toUpperCase()}
+          {displayAmount(sample.fromAmount)} {sample.from.toUpperCase()}
         </span>{" "}
         to {to}.
       </p>
       <dl className="mt-3 space-y-2 text-sm tabular">
         <div className="flex justify-between gap-4">
           <dt className="text-zinc-500">Before your markup</dt>
-          <dd>{formatAmount(exact(m.rawToAmount), to)}</dd>
+          <dd>{displayAmount(formatAmount(m.rawToAmount), to)}</dd>
         </div>
         <div className="flex justify-between gap-4">
           <dt className="text-zinc-500">Customer receives</dt>
           <dd className="font-medium" data-testid="example-to-amount">
-            {formatAmount(exact(m.toAmount), to)}
+            {displayAmount(formatAmount(m.toAmount), to)}
           </dd>
         </div>
         <div className="flex justify-between gap-4 border-t border-zinc-100 pt-2">
           <dt className="font-medium text-zinc-900">Your profit</dt>
           <dd className="text-right font-semibold text-emerald-700" data-testid="example-profit">
-            {formatAmount(exact(m.profit), to)}
-            {profitUsd ? <span className="block text-xs font-normal text-zinc-500">≈ {formatUsd(profitUsd)}</span> : null}
+            {displayAmount(formatAmount(m.profit), to)}
+            {profitUsd ? <span className="block text-xs font-normal text-zinc-500">≈ {formatUsd(formatAmount(profitUsd))}</span> : null}
           </dd>
         </div>
       </dl>

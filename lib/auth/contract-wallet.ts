@@ -1,3 +1,4 @@
+import "server-only";
 import { createPublicClient, type Hex, http, type PublicClient } from "viem";
 import { getRpcUrls } from "./origin";
 

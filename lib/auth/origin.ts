@@ -1,3 +1,4 @@
+import "server-only";
 import { getConfig } from "@/lib/config";
 
 // The one origin the dashboard answers for. SIWE messages are checked against this value,

@@ -1,7 +1,13 @@
+import "server-only";
+import type { Db, Reseller } from "@/lib/db/client";
+import { getResellerById } from "@/lib/resellers/resellers";
+
 // Whether a session (the claims of a session cookie) is still accepted for a reseller. One
-// rule for next-auth's jwt callback and for every dashboard page, action and download.
+// rule for next-auth's jwt callback and for every dashboard page, action and download
+// (app/_server/auth-options.ts and app/_server/session.ts call it).
 
 interface SessionClaims {
+  resellerId?: string;
   wallet?: string;
   sessionVersion?: number;
 }
@@ -29,4 +35,11 @@ export function isSessionCurrent(reseller: ResellerStanding | null, claims: Sess
   if (!reseller || reseller.revokedAt) return false;
   if (!claims.wallet || reseller.walletAddress !== claims.wallet.toLowerCase()) return false;
   return reseller.sessionVersion === (claims.sessionVersion ?? 0);
+}
+
+/** The reseller a session belongs to, re-read from the database; null once the session has ended. */
+export async function sessionReseller(db: Db, claims: SessionClaims): Promise<Reseller | null> {
+  if (!claims.resellerId) return null;
+  const reseller = await getResellerById(db, { resellerId: claims.resellerId });
+  return reseller && isSessionCurrent(reseller, claims) ? reseller : null;
 }

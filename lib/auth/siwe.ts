@@ -1,3 +1,4 @@
+import "server-only";
 import { SiweErrorType, SiweMessage, SiweError as SiwePackageError, type SiweResponse } from "siwe";
 import { getAddress, isHex } from "viem";
 import type { Db } from "@/lib/db/client";

@@ -1,6 +1,8 @@
+import "server-only";
 import type { Db } from "@/lib/db/client";
-import { D, type Dec } from "@/lib/money/decimal";
-import { currencyInfo, fmt, toUsd } from "./currency-info";
+import { D, type Dec, formatAmount } from "@/lib/money/decimal";
+import { usdValue } from "@/lib/money/usd";
+import { currencyInfo } from "./currency-info";
 import { daysOf, describePeriod, periodOf, utcDay } from "./period";
 import type { EarningsDay, EarningsSeries } from "./types";
 
@@ -33,15 +35,15 @@ export async function getEarningsSeries(db: Db, opts: { resellerId: string; days
     const usd: Record<string, string> = {};
     let total = new D(0);
     for (const [cur, amt] of [...m.entries()].sort(([a], [b]) => a.localeCompare(b))) {
-      amounts[cur] = fmt(amt);
-      const u = toUsd(amt, price.get(cur) ?? null);
+      amounts[cur] = formatAmount(amt);
+      const u = usdValue(amt, price.get(cur) ?? null);
       if (u) {
-        usd[cur] = fmt(u);
+        usd[cur] = formatAmount(u);
         total = total.plus(u);
       }
     }
     totalUsd = totalUsd.plus(total);
-    return { date, amounts, usd, totalUsd: fmt(total) };
+    return { date, amounts, usd, totalUsd: formatAmount(total) };
   });
 
   return {
@@ -51,9 +53,9 @@ export async function getEarningsSeries(db: Db, opts: { resellerId: string; days
     earned: [...earnedBy.entries()]
       .sort(([a], [b]) => a.localeCompare(b))
       .map(([currency, amount]) => {
-        const u = toUsd(amount, price.get(currency) ?? null);
-        return { currency, amount: fmt(amount), usd: u ? fmt(u) : null };
+        const u = usdValue(amount, price.get(currency) ?? null);
+        return { currency, amount: formatAmount(amount), usd: u ? formatAmount(u) : null };
       }),
-    totalUsd: fmt(totalUsd),
+    totalUsd: formatAmount(totalUsd),
   };
 }

@@ -1,3 +1,4 @@
+import "server-only";
 import { stringify } from "csv-stringify/sync";
 import type { Db } from "@/lib/db/client";
 import { getLogger } from "@/lib/log";

@@ -1,9 +1,12 @@
+import "server-only";
 import type { Db } from "@/lib/db/client";
 import { getBalances } from "@/lib/ledger/ledger";
-import { D } from "@/lib/money/decimal";
-import { currencyInfo, fmt, toUsd } from "./currency-info";
+import { D, formatAmount } from "@/lib/money/decimal";
+import { usdValue } from "@/lib/money/usd";
+import { ORDER_STATES, type OrderState } from "@/lib/orders/state-machine";
+import { currencyInfo } from "./currency-info";
 import { describePeriod, periodOf } from "./period";
-import { ORDER_STATES, type OrderStateName, type Overview } from "./types";
+import type { Overview } from "./types";
 
 /**
  * The Overview read model of one reseller: balances (pending vs available) with USD values
@@ -25,17 +28,17 @@ export async function getOverview(db: Db, opts: { resellerId: string; days: numb
   let pendingUsd = new D(0);
   let availableUsd = new D(0);
   const balanceRows = balances.map((b) => {
-    const p = toUsd(b.pending, price.get(b.currency) ?? null);
-    const a = toUsd(b.available, price.get(b.currency) ?? null);
+    const p = usdValue(b.pending, price.get(b.currency) ?? null);
+    const a = usdValue(b.available, price.get(b.currency) ?? null);
     if (p) pendingUsd = pendingUsd.plus(p);
     if (a) availableUsd = availableUsd.plus(a);
-    return { ...b, pendingUsd: p ? fmt(p) : null, availableUsd: a ? fmt(a) : null };
+    return { ...b, pendingUsd: p ? formatAmount(p) : null, availableUsd: a ? formatAmount(a) : null };
   });
 
-  const orderCounts = Object.fromEntries(ORDER_STATES.map((s) => [s, 0])) as Record<OrderStateName, number>;
+  const orderCounts = Object.fromEntries(ORDER_STATES.map((s) => [s, 0])) as Record<OrderState, number>;
   let ordersInPeriod = 0;
   for (const c of counts) {
-    if ((ORDER_STATES as readonly string[]).includes(c.status)) orderCounts[c.status as OrderStateName] = c._count._all;
+    if ((ORDER_STATES as readonly string[]).includes(c.status)) orderCounts[c.status as OrderState] = c._count._all;
     ordersInPeriod += c._count._all;
   }
 
@@ -43,7 +46,7 @@ export async function getOverview(db: Db, opts: { resellerId: string; days: numb
     period: describePeriod(period),
     currencies,
     balances: balanceRows,
-    totals: { pendingUsd: fmt(pendingUsd), availableUsd: fmt(availableUsd) },
+    totals: { pendingUsd: formatAmount(pendingUsd), availableUsd: formatAmount(availableUsd) },
     orderCounts,
     ordersInPeriod,
     markupBps: reseller?.markupBps ?? 0,

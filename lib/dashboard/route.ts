@@ -1,23 +1,32 @@
-// Responses of the dashboard's few route handlers (the sign-in nonce, the CSV downloads).
-// Reads and writes of the pages are server actions; a download needs a plain GET.
+import "server-only";
+import { AppError } from "@/lib/errors";
+import { errorAnswer } from "@/lib/http/errors";
+import { SERVICE_INSTANCE_ID } from "@/lib/instance";
 
-/**
- * A JSON response built with `new Response` rather than the static `Response.json`: when
- * @hono/node-server overrides the global Response (its default), `Response.json` returns an
- * instance of the original class, which Next's route-handler check then rejects.
- */
+// Responses of the dashboard's few route handlers (the sign-in nonce, the CSV downloads).
+// Reads and writes of the pages are server actions; a download needs a plain GET. Errors
+// have the v1 API's shape and statuses (one builder: lib/http/errors.ts). Every answer
+// names the copy of lib/ that made it (Service-Instance; see lib/instance.ts).
+
+/** Answers private to the signed-in user, never cached by anything in between. */
+const PRIVATE = { "Cache-Control": "private, no-store", Vary: "Cookie" };
+
 export function jsonResponse(data: unknown, init: { status?: number; headers?: Record<string, string> } = {}): Response {
   return new Response(JSON.stringify(data), {
     status: init.status ?? 200,
-    headers: { "Content-Type": "application/json; charset=utf-8", ...init.headers },
+    headers: { "Content-Type": "application/json; charset=utf-8", "Service-Instance": SERVICE_INSTANCE_ID, ...init.headers },
   });
 }
 
-/** Private to the signed-in user: never cached by anything in between. */
-const PRIVATE = { "Cache-Control": "private, no-store", Vary: "Cookie" };
+/** The error answer to anything thrown (unknown errors are logged and masked as a 500). */
+export function dashboardError(e: unknown, headers: Record<string, string> = {}): Response {
+  const a = errorAnswer(e, "a dashboard route");
+  return jsonResponse(a.body, { status: a.status, headers: { ...headers, ...a.headers } });
+}
 
+/** A route handler's answer to a request without a current session. */
 export function unauthorizedResponse(): Response {
-  return jsonResponse({ error: { code: "UNAUTHORIZED", message: "Sign in to continue." } }, { status: 401, headers: PRIVATE });
+  return dashboardError(new AppError("UNAUTHORIZED", "Sign in to continue."), PRIVATE);
 }
 
 /** A streamed CSV attachment; `name` is ours (ASCII, no quotes). */
@@ -27,6 +36,7 @@ export function csvDownload(body: ReadableStream<Uint8Array>, name: string): Res
       "Content-Type": "text/csv; charset=utf-8",
       "Content-Disposition": `attachment; filename="${name}"`,
       "X-Content-Type-Options": "nosniff",
+      "Service-Instance": SERVICE_INSTANCE_ID,
       ...PRIVATE,
     },
   });

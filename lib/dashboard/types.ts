@@ -3,8 +3,7 @@
 // server, sent to the browser, and cached by react-query. Imported by client code: no
 // server-only imports here.
 
-export const ORDER_STATES = ["waiting", "confirming", "exchanging", "sending", "finished", "failed"] as const;
-export type OrderStateName = (typeof ORDER_STATES)[number];
+import type { FailureReason, OrderState } from "@/lib/orders/state-machine";
 
 export const PERIODS = [7, 30, 90] as const;
 export type PeriodDays = (typeof PERIODS)[number];
@@ -53,7 +52,7 @@ export interface Overview {
   balances: BalanceRow[];
   totals: { pendingUsd: string; availableUsd: string };
   /** Orders created in the period, by state. */
-  orderCounts: Record<OrderStateName, number>;
+  orderCounts: Record<OrderState, number>;
   ordersInPeriod: number;
   markupBps: number;
 }
@@ -81,7 +80,7 @@ export interface ApiKeyRow {
 
 export interface OrderRow {
   id: string;
-  status: OrderStateName;
+  status: OrderState;
   fromCurrency: string;
   toCurrency: string;
   fromAmount: string;
@@ -120,7 +119,7 @@ export interface OrderDetail extends OrderRow {
   payinHash: string | null;
   payoutHash: string | null;
   refund: { state: string; hash: string | null; amount: string | null } | null;
-  failureReason: string | null;
+  failureReason: FailureReason | null;
   expiresAt: string;
   viaKey: { id: string; name: string; prefix: string } | null;
   /** Where the order's profit stands in the ledger. */

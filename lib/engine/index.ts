@@ -1,25 +1,24 @@
+import "server-only";
 import { getConfig } from "@/lib/config";
 import { SimulatedEngine } from "./simulated";
 import type { Engine } from "./types";
 
 export type { Engine, EngineContext, EngineStep, OpenedSwap, OpenSwapRequest, PairTerms, SwapSnapshot } from "./types";
 
-const g = globalThis as unknown as { __resellerEngine?: Engine };
+let engine: Engine | null = null;
 
 /** The configured engine, one per process. */
 export function getEngine(): Engine {
-  if (!g.__resellerEngine) {
+  if (!engine) {
     const name = getConfig().ENGINE;
     if (name !== "simulated") throw new Error(`unknown engine ${name}`);
-    g.__resellerEngine = new SimulatedEngine();
+    engine = new SimulatedEngine();
   }
-  return g.__resellerEngine;
+  return engine;
 }
 
-/** The simulated engine when the sandbox is on (matched by shape: the instance may come from the other bundle). */
+/** The simulated engine when the sandbox is on. */
 export function getSandboxEngine(): SimulatedEngine | null {
   const e = getEngine();
-  return getConfig().SANDBOX && e.name === "simulated" && typeof (e as SimulatedEngine).depositStep === "function"
-    ? (e as SimulatedEngine)
-    : null;
+  return getConfig().SANDBOX && e instanceof SimulatedEngine ? e : null;
 }

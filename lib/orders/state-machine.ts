@@ -1,5 +1,7 @@
 // The six states of the spec and the only moves between them (product.md): forward along
-// the happy path one step at a time, or from any non-final state to failed.
+// the happy path one step at a time, or from any non-final state to failed; and why an
+// order fails. The one list of each, shared by the service, the API's schemas and the
+// dashboard (a shared module: pure, imported by the browser too).
 
 export const ORDER_STATES = ["waiting", "confirming", "exchanging", "sending", "finished", "failed"] as const;
 export type OrderState = (typeof ORDER_STATES)[number];
@@ -22,5 +24,19 @@ export function assertTransition(from: OrderState, to: OrderState): void {
   if (!canTransition(from, to)) throw new Error(`illegal order transition ${from} -> ${to}`);
 }
 
-/** Why an order failed; stable strings returned as `failureReason`. */
-export type FailureReason = "expired" | "deposit_below_minimum" | "deposit_above_maximum" | "engine_error";
+/** A state read back from the database (a text column), checked against the list. */
+export function orderStateOf(value: string): OrderState {
+  if (!(ORDER_STATES as readonly string[]).includes(value)) throw new Error(`unknown order state ${value}`);
+  return value as OrderState;
+}
+
+/** Why an order failed: the stable strings answered as `failureReason` by the API, its OpenAPI document and the dashboard. */
+export const FAILURE_REASONS = ["expired", "deposit_below_minimum", "deposit_above_maximum", "engine_error"] as const;
+export type FailureReason = (typeof FAILURE_REASONS)[number];
+
+/** A failure reason read back from the database, checked against the list. */
+export function failureReasonOf(value: string | null): FailureReason | null {
+  if (value === null) return null;
+  if (!(FAILURE_REASONS as readonly string[]).includes(value)) throw new Error(`unknown failure reason ${value}`);
+  return value as FailureReason;
+}

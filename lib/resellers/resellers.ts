@@ -1,3 +1,4 @@
+import "server-only";
 import { getAddress, isAddress } from "viem";
 import { getConfig } from "@/lib/config";
 import { type Db, isUniqueViolation, type Reseller } from "@/lib/db/client";

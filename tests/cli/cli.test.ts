@@ -14,7 +14,7 @@ let db: TestDatabase | null = null;
 async function cli(...args: string[]) {
   db ??= await createDatabase("sqlite");
   try {
-    const r = await run(process.execPath, ["--import", "tsx", "scripts/cli.ts", ...args], {
+    const r = await run(process.execPath, ["--conditions=react-server", "--import", "tsx", "scripts/cli.ts", ...args], {
       env: { ...process.env, DATABASE_URL: db.url },
     });
     return { code: 0, out: r.stdout, err: r.stderr };

@@ -1,13 +1,13 @@
 import crypto from "node:crypto";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { getCurrency } from "@/lib/currencies";
-import { toUsd } from "@/lib/dashboard/currency-info";
 import { getEarningsSeries } from "@/lib/dashboard/earnings";
 import { getResellerOrder, listResellerOrders } from "@/lib/dashboard/orders";
 import { getOverview } from "@/lib/dashboard/overview";
 import type { Db, Order } from "@/lib/db/client";
 import { type Caller, createApiKey } from "@/lib/keys/api-keys";
 import { D } from "@/lib/money/decimal";
+import { usdValue } from "@/lib/money/usd";
 import { createOrder } from "@/lib/orders/create-order";
 import { reportSandboxDeposit } from "@/lib/orders/report-deposit";
 import { getOrCreateReseller, setMarkup } from "@/lib/resellers/resellers";
@@ -67,7 +67,7 @@ async function settle(o: Order, caller: Caller, amount?: string): Promise<Order>
   throw new Error(`order ${o.id} did not settle`);
 }
 
-const usd = (amount: string, price: string) => toUsd(amount, price)!.toFixed();
+const usd = (amount: string, price: string) => usdValue(amount, price)!.toFixed();
 
 describe("overview", () => {
   it("balances, USD totals and order counts come from the ledger and the orders, for this reseller only", async () => {

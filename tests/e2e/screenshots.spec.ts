@@ -14,11 +14,9 @@ import {
 
 // Captures every page, with an account that has keys and orders in several states, at
 // desktop width and at phone width (390x844). At phone width each page is also checked for
-// sideways overflow. Every run takes the pictures (into test-results/, which git ignores, so
-// `npm test` leaves the tree clean); UPDATE_SCREENSHOTS=1 writes them into docs/screenshots/,
-// the README's pictures:
-//
-//   npm run build && UPDATE_SCREENSHOTS=1 npx playwright test tests/e2e/screenshots.spec.ts
+// sideways overflow. The pictures go to test-results/screenshots/ (ignored by git), or, with
+// `npm run screenshots` (UPDATE_SCREENSHOTS=1), over the committed docs/screenshots/ (README
+// material): a test run never changes the tree.
 
 const DIR = process.env.UPDATE_SCREENSHOTS === "1" ? "docs/screenshots" : "test-results/screenshots";
 

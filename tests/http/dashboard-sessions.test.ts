@@ -27,7 +27,7 @@ async function dashboardWith(cookie: string) {
 }
 
 async function cli(...args: string[]) {
-  return run(process.execPath, ["--import", "tsx", "scripts/cli.ts", ...args], {
+  return run(process.execPath, ["--conditions=react-server", "--import", "tsx", "scripts/cli.ts", ...args], {
     cwd: ROOT,
     env: { ...process.env, DATABASE_URL: inject("databaseUrl") },
   });

@@ -1,7 +1,5 @@
-import { getSessionReseller } from "@/lib/auth/session";
-import { ledgerCsv } from "@/lib/dashboard/export";
-import { csvDownload, unauthorizedResponse } from "@/lib/dashboard/route";
-import { getDb } from "@/lib/db/client";
+import { csvDownload, getDb, ledgerCsv, unauthorizedResponse } from "@/app/_server/lib";
+import { getSessionReseller } from "@/app/_server/session";
 
 // GET /dashboard/export/ledger: every profit ledger entry of the signed-in reseller, as CSV.
 export async function GET() {

@@ -1,9 +1,6 @@
 import type { NextRequest } from "next/server";
-import { getSessionReseller } from "@/lib/auth/session";
-import { ordersCsv } from "@/lib/dashboard/export";
-import { parseOrderQuery } from "@/lib/dashboard/orders";
-import { csvDownload, unauthorizedResponse } from "@/lib/dashboard/route";
-import { getDb } from "@/lib/db/client";
+import { csvDownload, getDb, ordersCsv, parseOrderQuery, unauthorizedResponse } from "@/app/_server/lib";
+import { getSessionReseller } from "@/app/_server/session";
 
 // GET /dashboard/export/orders?status=&q=: the signed-in reseller's orders as CSV, with the
 // Orders page's filters. The session is checked here like in every server action (a layout

@@ -1,18 +1,15 @@
+import "server-only";
 import type { AuthOptions } from "next-auth";
 import CredentialsProvider from "next-auth/providers/credentials";
-import { getDb } from "@/lib/db/client";
-import { getLogger } from "@/lib/log";
-import { getOrCreateReseller, getResellerById } from "@/lib/resellers/resellers";
-import { ensureNextAuthUrl } from "./origin";
-import { getAuthSecret } from "./secret";
-import { isSessionCurrent, SessionEndedError } from "./session-version";
-import { SiweError, verifySiweSignIn } from "./siwe";
+import { ensureNextAuthUrl, getAuthSecret, getDb, getLogger, SessionEndedError, sessionReseller, signInWithEthereum } from "./lib";
 
 // next-auth 4 with one Credentials provider, "siwe": the credentials are a signed EIP-4361
-// message. Sessions are JWTs in an http-only cookie (the only strategy next-auth allows for
-// credentials); the token carries the reseller id, the wallet and the reseller's session
-// version at sign-in, nothing else. A JWT cannot be recalled, so every use of one re-reads
-// the reseller: "Sign out everywhere" and revocation raise the version and end them all.
+// message, verified by lib/auth (signInWithEthereum). Sessions are JWTs in an http-only
+// cookie (the only strategy next-auth allows for credentials); the token carries the
+// reseller id, the wallet and the reseller's session version at sign-in, nothing else. A
+// JWT cannot be recalled, so every use of one re-reads the reseller: "Sign out everywhere"
+// and revocation raise the version and end them all (lib/auth/session-version.ts).
+// Next glue, like session.ts: lib/ imports no next-auth.
 
 export const SESSION_MAX_AGE_SECONDS = 24 * 60 * 60;
 
@@ -33,13 +30,6 @@ declare module "next-auth/jwt" {
     resellerId?: string;
     wallet?: string;
     sessionVersion?: number;
-  }
-}
-
-/** A sign-in refused for the account rather than for the message. */
-class SignInRefused extends Error {
-  constructor(readonly code: "ACCOUNT_DISABLED") {
-    super(code);
   }
 }
 
@@ -74,22 +64,10 @@ export function getAuthOptions(): AuthOptions {
           signature: { label: "Signature", type: "text" },
         },
         async authorize(credentials) {
-          const db = getDb();
-          try {
-            const { walletAddress } = await verifySiweSignIn(db, {
-              message: credentials?.message,
-              signature: credentials?.signature,
-            });
-            // The first sign-in of a wallet creates its reseller.
-            const reseller = await getOrCreateReseller(db, { walletAddress });
-            if (reseller.revokedAt) throw new SignInRefused("ACCOUNT_DISABLED");
-            return { id: reseller.id, wallet: reseller.walletAddress, sessionVersion: reseller.sessionVersion };
-          } catch (e) {
-            // The code reaches the sign-in page as ?error=CODE (and signIn()'s result).
-            if (e instanceof SiweError || e instanceof SignInRefused) throw new Error(e.code);
-            getLogger().error({ err: e }, "sign-in failed");
-            throw new Error("SIGN_IN_FAILED");
-          }
+          const r = await signInWithEthereum(getDb(), { message: credentials?.message, signature: credentials?.signature });
+          // A refusal's code reaches the sign-in page as ?error=CODE (and signIn()'s result).
+          if (!r.ok) throw new Error(r.code);
+          return { id: r.resellerId, wallet: r.wallet, sessionVersion: r.sessionVersion };
         },
       }),
     ],
@@ -105,8 +83,7 @@ export function getAuthOptions(): AuthOptions {
         }
         // Every later use of the cookie: still the current session of a reseller in good
         // standing? Throwing makes next-auth answer "no session" and clear the cookie.
-        const reseller = token.resellerId ? await getResellerById(getDb(), { resellerId: token.resellerId }) : null;
-        if (!isSessionCurrent(reseller, token)) throw new SessionEndedError();
+        if (!(await sessionReseller(getDb(), token))) throw new SessionEndedError();
         return token;
       },
       async session({ session, token }) {

@@ -1,10 +1,13 @@
+import "server-only";
 import { redirect } from "next/navigation";
 import { getServerSession } from "next-auth";
 import { cache } from "react";
-import { getDb } from "@/lib/db/client";
-import { getResellerById } from "@/lib/resellers/resellers";
-import { getAuthOptions } from "./options";
-import { isSessionCurrent } from "./session-version";
+import type { ActionResult } from "@/lib/dashboard/types";
+import { getAuthOptions } from "./auth-options";
+import { asResult, getDb, sessionReseller, UNAUTHORIZED } from "./lib";
+
+// The session side of the dashboard: Next glue (next-auth's cookie, React's per-request
+// cache, redirects), so it lives here and not in lib/, which imports neither next nor react.
 
 export interface SessionReseller {
   resellerId: string;
@@ -22,8 +25,8 @@ export interface SessionReseller {
 export const getSessionReseller = cache(async function getSessionReseller(): Promise<SessionReseller | null> {
   const session = await getServerSession(getAuthOptions());
   if (!session?.resellerId) return null;
-  const reseller = await getResellerById(getDb(), { resellerId: session.resellerId });
-  if (!reseller || !isSessionCurrent(reseller, session)) return null;
+  const reseller = await sessionReseller(getDb(), session);
+  if (!reseller) return null;
   return { resellerId: reseller.id, wallet: reseller.walletAddress, markupBps: reseller.markupBps };
 });
 
@@ -32,4 +35,11 @@ export async function requireSessionReseller(callbackPath?: string): Promise<Ses
   const s = await getSessionReseller();
   if (!s) redirect(callbackPath ? `/signin?callbackUrl=${encodeURIComponent(callbackPath)}` : "/signin");
   return s;
+}
+
+/** Runs a server action's `fn` for the signed-in reseller; without a current session, the unauthorised result. */
+export async function forSessionReseller<T>(fn: (me: SessionReseller) => Promise<T>): Promise<ActionResult<T>> {
+  const me = await getSessionReseller();
+  if (!me) return UNAUTHORIZED;
+  return asResult(() => fn(me));
 }
