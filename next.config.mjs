@@ -1,7 +1,9 @@
 /** @type {import('next').NextConfig} */
 const nextConfig = {
-  // The v1 API is served by the Hono router in server.ts, not by Next; Next serves the dashboard.
-  serverExternalPackages: ["better-sqlite3", "pg", "pino", "ioredis", "@prisma/adapter-better-sqlite3", "@prisma/adapter-pg"],
+  // The v1 API is served by the Hono router in server.ts, not by Next; Next serves the
+  // dashboard, which loads the service layer from lib/dist at run time (app/_server/lib.ts),
+  // so no database driver or other server package (siwe and its peer ethers included) ends up
+  // in Next's bundles, the browser's least of all.
   poweredByHeader: false,
   typedRoutes: false,
   // The dashboard has Rotate/Revoke buttons: never framed (clickjacking), no MIME sniffing,

@@ -1,38 +1,29 @@
 import type { IncomingMessage } from "node:http";
 import http from "node:http";
 import { getRequestListener } from "@hono/node-server";
+import {
+  AppError,
+  clientIpOf,
+  createApiApp,
+  errorAnswer,
+  getConfig,
+  getDb,
+  getLogger,
+  migrate,
+  projectRoot,
+  startWorker,
+} from "@reseller/lib";
 import next from "next";
-import { getConfig } from "@/lib/config";
-import { getDb } from "@/lib/db/client";
-import { migrate } from "@/lib/db/migrate";
-import { createApiApp } from "@/lib/http/app";
-import { clientIpOf } from "@/lib/http/client-ip";
-import { setResponseClass } from "@/lib/http/respond";
-import { getLogger } from "@/lib/log";
-import { projectRoot } from "@/lib/root";
-import { startWorker } from "@/lib/worker/run-worker";
 
 // One process, one port: the v1 API and /healthz go to a light Hono router (Next's own
 // server costs ~25x more per request), every other path to Next's request handler (the
 // dashboard and next-auth). The order worker runs here too unless WORKER_IN_PROCESS=false.
+// The service layer comes from "@reseller/lib" (lib/dist/index.mjs), the same file the
+// dashboard loads: one instance of every lib module in the process (README, Architecture).
 
 // Everything under /api except next-auth is the JSON API's: unknown paths there answer in
 // the API's error shape, not with the dashboard's HTML 404.
 const API_PATH = /^\/(?:api(?!\/auth(?:[/?]|$))|v1|healthz)(?:[/?]|$)/;
-
-/**
- * @hono/node-server's listener with its lightweight Response, without leaving that class
- * as the global Response (Next's route handlers reject it): see setResponseClass.
- */
-function fastApiListener(fetch: Parameters<typeof getRequestListener>[0]) {
-  const NativeRequest = globalThis.Request;
-  const NativeResponse = globalThis.Response;
-  const listener = getRequestListener(fetch); // installs the lightweight Request/Response globally
-  setResponseClass(globalThis.Response);
-  Object.defineProperty(globalThis, "Request", { value: NativeRequest, writable: true, configurable: true });
-  Object.defineProperty(globalThis, "Response", { value: NativeResponse, writable: true, configurable: true });
-  return listener;
-}
 
 async function main() {
   const cfg = getConfig();
@@ -47,13 +38,16 @@ async function main() {
     await nextApp.prepare();
     nextHandler = nextApp.getRequestHandler();
   } else {
-    const notFound = new Response(JSON.stringify({ error: { code: "NOT_FOUND", message: "This instance serves the API only." } }));
-    const body = await notFound.text();
-    nextHandler = async (_req, res) => void res.writeHead(404, { "content-type": "application/json" }).end(body);
+    const notFound = errorAnswer(new AppError("NOT_FOUND", "This instance serves the API only."), "server.ts");
+    const body = JSON.stringify(notFound.body);
+    nextHandler = async (_req, res) => void res.writeHead(notFound.status, { "content-type": "application/json; charset=utf-8" }).end(body);
   }
 
   const api = createApiApp((_req, env) => clientIpOf((env as { incoming: IncomingMessage }).incoming, cfg.TRUST_PROXY));
-  const apiListener = fastApiListener(api.fetch);
+  // The adapter's default would replace the global Request and Response with its own
+  // classes (which Next's route handlers reject); the API does not need them (see send() in
+  // lib/http/app.ts).
+  const apiListener = getRequestListener(api.fetch, { overrideGlobalObjects: false });
 
   const server = http.createServer((req, res) => {
     if (API_PATH.test(req.url ?? "/")) return void apiListener(req, res);

@@ -1,9 +1,15 @@
+import { createRequire } from "node:module";
 import path from "node:path";
 import { defineConfig } from "vitest/config";
 
 // Three projects: pure unit tests, and the same HTTP suite against the built app on
 // SQLite and on PostgreSQL (each project's global setup starts its own server).
-const alias = { "@": path.resolve(import.meta.dirname) };
+// Tests run lib/ on the server side: "server-only" resolves to its react-server file (empty),
+// as it does in Next's server code and in the compiled lib (scripts/build-server.mjs).
+const alias = {
+  "@": path.resolve(import.meta.dirname),
+  "server-only": path.join(path.dirname(createRequire(import.meta.url).resolve("server-only")), "empty.js"),
+};
 const http = (name: string, setup: string) => ({
   resolve: { alias },
   test: {

@@ -1,8 +1,4 @@
-import { getConfig } from "@/lib/config";
-import { getDb } from "@/lib/db/client";
-import { migrate } from "@/lib/db/migrate";
-import { getLogger } from "@/lib/log";
-import { startWorker } from "@/lib/worker/run-worker";
+import { getConfig, getDb, getLogger, migrate, startWorker } from "@reseller/lib";
 
 // The order worker as its own process (run the app with WORKER_IN_PROCESS=false). Several
 // may run at once against one database: each order is worked on under a claim (lib/worker).

@@ -1,5 +1,5 @@
 import { redirect } from "next/navigation";
-import { getSessionReseller } from "@/lib/auth/session";
+import { getSessionReseller } from "@/app/_server/session";
 
 export default async function Home() {
   redirect((await getSessionReseller()) ? "/dashboard" : "/signin");

@@ -44,7 +44,7 @@ function load(url) {
   });
 }
 
-if (!fs.existsSync("dist/server.mjs") || !fs.existsSync(".next/BUILD_ID")) {
+if (!["lib/dist/index.mjs", "dist/server.mjs", ".next/BUILD_ID"].every((f) => fs.existsSync(f))) {
   console.error("run `npm run build` first");
   process.exit(1);
 }

@@ -1,6 +1,10 @@
+import { D } from "@/lib/money/decimal";
+import { usdCents } from "@/lib/money/usd";
+
 // Display formatting. Money arrives as exact decimal strings and is only re-grouped here,
-// never re-computed with floats. Dates are shown in UTC, the same day boundary the
-// earnings chart uses (and identical on the server and in the browser).
+// never re-computed with floats (percentages: bpsToPercent in lib/money/decimal.ts; USD:
+// lib/money/usd.ts). Dates are shown in UTC, the same day boundary the earnings chart uses
+// (and identical on the server and in the browser).
 
 const DATE_TIME: Intl.DateTimeFormatOptions = {
   timeZone: "UTC",
@@ -28,25 +32,19 @@ export function groupDecimal(s: string): string {
   return (neg ? "-" : "") + grouped + (frac ? `.${frac}` : "");
 }
 
-export const formatAmount = (amount: string, ticker?: string) =>
+/** An exact amount for display: its integer part grouped, with the ticker if given ("12,345.678 BTC"). */
+export const displayAmount = (amount: string, ticker?: string) =>
   ticker ? `${groupDecimal(amount)} ${ticker.toUpperCase()}` : groupDecimal(amount);
 
-/** Rounds a decimal string to cents for display (half-up on the digit string, no floats). */
+/** A USD value for display in whole cents (lib/money/usd.ts: half up); tiny positive values as "< $0.01". */
 export function formatUsd(s: string | null | undefined): string {
   if (s === null || s === undefined) return "—";
-  const neg = s.startsWith("-");
-  const [int, frac = ""] = (neg ? s.slice(1) : s).split(".");
-  const isZero = /^0*$/.test(int) && /^0*$/.test(frac);
-  if (isZero) return "$0.00";
-  if (/^0*$/.test(int) && /^0*$/.test(frac.slice(0, 2)) && !neg) return "< $0.01";
-  // Round to two places with integer arithmetic on the digits.
-  let cents = BigInt(int || "0") * 100n + BigInt(`${frac}00`.slice(0, 2));
-  if (Number(frac[2] ?? "0") >= 5) cents += 1n;
-  const whole = (cents / 100n).toString();
-  const rest = (cents % 100n).toString().padStart(2, "0");
-  return `${neg ? "-" : ""}$${groupDecimal(whole)}.${rest}`;
+  const x = new D(s);
+  if (x.isZero()) return "$0.00";
+  if (x.gt(0) && x.lt("0.01")) return "< $0.01";
+  const cents = usdCents(x);
+  return cents.startsWith("-") ? `-$${groupDecimal(cents.slice(1))}` : `$${groupDecimal(cents)}`;
 }
 
 export const shortId = (id: string) => (id.length > 12 ? `${id.slice(0, 8)}…${id.slice(-4)}` : id);
 export const shortAddress = (a: string) => (a.length > 14 ? `${a.slice(0, 6)}…${a.slice(-4)}` : a);
-export const bpsToPercent = (bps: number) => `${(bps / 100).toFixed(2).replace(/\.?0+$/, "")}%`;

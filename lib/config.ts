@@ -1,3 +1,4 @@
+import "server-only";
 import path from "node:path";
 import { z } from "zod";
 
@@ -91,6 +92,16 @@ const schema = z.object({
     .string()
     .regex(/^\d+(,\s*\d+)*$/)
     .default("1"),
+  /**
+   * JSON-RPC node per chain id, "1=https://...,8453=https://...": lets smart-contract wallets
+   * (EIP-1271, e.g. Safe) sign in on those chains. Unset: ordinary wallets only.
+   */
+  SIWE_RPC_URL: z
+    .union([
+      z.literal(""),
+      z.string().regex(/^\s*\d+=https?:\/\/[^,\s]+(\s*,\s*\d+=https?:\/\/[^,\s]+)*\s*$/, "expected chainId=http(s)://url, comma-separated"),
+    ])
+    .optional(),
 });
 
 /** Every setting's name, for the README's table (a test keeps them in step). */

@@ -1,62 +1,55 @@
-// The one error type of the service layer. Every code has exactly one HTTP status, here.
-// Codes are part of the public contract: add, never rename.
+import "server-only";
 
-export const ERROR_STATUS = {
-  INVALID_REQUEST: 400,
-  MALFORMED_JSON: 400,
-  INVALID_IDEMPOTENCY_KEY: 400,
-  INVALID_API_KEY: 401,
-  UNAUTHORIZED: 401,
-  NOT_FOUND: 404,
-  ORDER_NOT_FOUND: 404,
-  METHOD_NOT_ALLOWED: 405,
-  IDEMPOTENCY_CONFLICT: 409,
-  INVALID_ORDER_STATE: 409,
-  PAYLOAD_TOO_LARGE: 413,
-  INVALID_ADDRESS: 422,
-  INVALID_EXTRA_ID: 422,
-  INVALID_REFUND_ADDRESS: 422,
-  INVALID_REFUND_EXTRA_ID: 422,
-  UNKNOWN_CURRENCY: 422,
-  CURRENCY_UNAVAILABLE: 422,
-  SAME_CURRENCY: 422,
-  INVALID_AMOUNT: 422,
-  AMOUNT_TOO_LOW: 422,
-  AMOUNT_TOO_HIGH: 422,
-  INVALID_MARKUP: 422,
-  RATE_LIMITED: 429,
-  DAILY_LIMIT_EXCEEDED: 429,
-  INTERNAL_ERROR: 500,
-  ENGINE_UNAVAILABLE: 503,
-} as const;
+// The one error type of the service layer: a stable code, a message for people, and
+// JSON-safe details. Codes are part of the public contract: add, never rename. How a code
+// is answered over HTTP (its status) is decided at the HTTP edge, in lib/http/errors.ts.
 
-export type ErrorCode = keyof typeof ERROR_STATUS;
+export const ERROR_CODES = [
+  "INVALID_REQUEST",
+  "MALFORMED_JSON",
+  "INVALID_IDEMPOTENCY_KEY",
+  "INVALID_API_KEY",
+  "UNAUTHORIZED",
+  "NOT_FOUND",
+  "ORDER_NOT_FOUND",
+  "METHOD_NOT_ALLOWED",
+  "IDEMPOTENCY_CONFLICT",
+  "INVALID_ORDER_STATE",
+  "PAYLOAD_TOO_LARGE",
+  "INVALID_ADDRESS",
+  "INVALID_EXTRA_ID",
+  "INVALID_REFUND_ADDRESS",
+  "INVALID_REFUND_EXTRA_ID",
+  "UNKNOWN_CURRENCY",
+  "CURRENCY_UNAVAILABLE",
+  "SAME_CURRENCY",
+  "INVALID_AMOUNT",
+  "AMOUNT_TOO_LOW",
+  "AMOUNT_TOO_HIGH",
+  "INVALID_MARKUP",
+  "RATE_LIMITED",
+  "DAILY_LIMIT_EXCEEDED",
+  "INTERNAL_ERROR",
+  "ENGINE_UNAVAILABLE",
+] as const;
+
+export type ErrorCode = (typeof ERROR_CODES)[number];
 
 /** Codes only the dashboard answers; the v1 API (and its OpenAPI document) never does. */
 export const DASHBOARD_ONLY_CODES: readonly ErrorCode[] = ["UNAUTHORIZED", "INVALID_MARKUP"];
 
-// The process holds two bundles of lib/ (esbuild's for the API, Next's for the dashboard)
-// that share singletons through globalThis, so an AppError may come from the other
-// bundle's class: recognise it by a registry-wide symbol, not by instanceof.
-const BRAND = Symbol.for("reseller-exchange.AppError");
-
 export class AppError extends Error {
-  readonly [BRAND] = true;
   readonly code: ErrorCode;
-  readonly status: number;
   /** Extra members returned inside `error` (e.g. minAmount); must be JSON-safe. */
   readonly details?: Record<string, unknown>;
+  /** Response headers that belong with this error (Retry-After, Allow, the rate-limit state). */
   readonly headers?: Record<string, string>;
 
   constructor(code: ErrorCode, message: string, details?: Record<string, unknown>, headers?: Record<string, string>) {
     super(message);
     this.name = "AppError";
     this.code = code;
-    this.status = ERROR_STATUS[code];
     this.details = details;
     this.headers = headers;
   }
 }
-
-export const isAppError = (e: unknown): e is AppError =>
-  typeof e === "object" && e !== null && (e as { [BRAND]?: boolean })[BRAND] === true;

@@ -1,7 +1,8 @@
+import "server-only";
 import pino from "pino";
 import { getConfig } from "@/lib/config";
 
-const g = globalThis as unknown as { __resellerLog?: pino.Logger };
+let logger: pino.Logger | null = null;
 
 /**
  * Fields that may hold a secret wherever they appear one level deep (an error's or a
@@ -22,6 +23,6 @@ const SECRET_PATHS = [
 
 /** One JSON logger per process. Never log API keys, signatures or request bodies. */
 export function getLogger(): pino.Logger {
-  g.__resellerLog ??= pino({ level: getConfig().LOG_LEVEL, base: undefined, redact: SECRET_PATHS });
-  return g.__resellerLog;
+  logger ??= pino({ level: getConfig().LOG_LEVEL, base: undefined, redact: SECRET_PATHS });
+  return logger;
 }

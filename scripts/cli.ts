@@ -5,18 +5,28 @@ import { migrate } from "@/lib/db/migrate";
 import { createAdapters } from "@/lib/engine/providers/engine";
 import { getMapping } from "@/lib/engine/providers/mapping";
 import { syncProvider } from "@/lib/engine/providers/sync";
-import { isAppError } from "@/lib/errors";
 import { createApiKey, listApiKeys, revokeApiKey } from "@/lib/keys/api-keys";
 import { checkLedger } from "@/lib/ledger/check";
 import { getBalances } from "@/lib/ledger/ledger";
 import { flagStuckOrders, listStuckOrders } from "@/lib/orders/stuck";
-import { getOrCreateReseller, getResellerById, getResellerByWallet, setMarkup } from "@/lib/resellers/resellers";
+import {
+  endAllSessions,
+  getOrCreateReseller,
+  getResellerById,
+  getResellerByWallet,
+  restoreReseller,
+  revokeReseller,
+  setMarkup,
+} from "@/lib/resellers/resellers";
 
 // The operator's command line: a thin adapter over lib/. Run with `npm run cli -- <command>`.
 const USAGE = `usage: npm run cli -- <command> [options]
 
   reseller:create <wallet> [--markup <bps>]   create (or find) the reseller of an Ethereum wallet
   reseller:show <wallet|resellerId>           show a reseller, its keys and its profit balances
+  reseller:revoke <wallet|resellerId>         end its dashboard sessions, revoke its keys, refuse its sign-in
+  reseller:restore <wallet|resellerId>        allow a revoked reseller to sign in again (keys stay revoked)
+  sessions:end <wallet|resellerId>            sign a reseller out of the dashboard everywhere
   markup:set <wallet|resellerId> <bps>        set the markup in basis points (0..MARKUP_CAP_BPS)
   key:create <wallet|resellerId> [--name <n>] issue an API key; it is printed once, never stored
   key:list <wallet|resellerId>                list active keys (prefix, name, created, last used)
@@ -64,10 +74,29 @@ async function main() {
     }
     case "reseller:show": {
       const r = await findReseller(a);
-      console.log(`reseller ${r.id}  wallet ${r.walletAddress}  markup ${r.markupBps} bps  since ${r.createdAt.toISOString()}`);
+      const revoked = r.revokedAt ? `  REVOKED ${r.revokedAt.toISOString()}` : "";
+      console.log(`reseller ${r.id}  wallet ${r.walletAddress}  markup ${r.markupBps} bps  since ${r.createdAt.toISOString()}${revoked}`);
       for (const k of await listApiKeys(db, { resellerId: r.id })) console.log(`  key ${k.id}  ${k.prefix}...  ${k.name}`);
       for (const x of await getBalances(db, r.id))
         console.log(`  ${x.currency}: pending ${x.pending}, available ${x.available}, reserved ${x.reserved}`);
+      break;
+    }
+    case "reseller:revoke": {
+      const r = await findReseller(a);
+      const { keysRevoked } = await revokeReseller(db, { resellerId: r.id });
+      console.log(`revoked ${r.walletAddress}: dashboard sessions ended, ${keysRevoked} API key(s) revoked, sign-in refused`);
+      break;
+    }
+    case "reseller:restore": {
+      const r = await findReseller(a);
+      await restoreReseller(db, { resellerId: r.id });
+      console.log(`restored ${r.walletAddress}: it can sign in again (its old keys stay revoked)`);
+      break;
+    }
+    case "sessions:end": {
+      const r = await findReseller(a);
+      await endAllSessions(db, { resellerId: r.id });
+      console.log(`ended every dashboard session of ${r.walletAddress}`);
       break;
     }
     case "markup:set": {
@@ -172,7 +201,7 @@ async function main() {
 
 main()
   .catch((e) => {
-    console.error(`error: ${isAppError(e) || e instanceof Error ? e.message : String(e)}`);
+    console.error(`error: ${e instanceof Error ? e.message : String(e)}`);
     process.exitCode = 1;
   })
   .finally(() => getDb().$disconnect());

@@ -3,7 +3,7 @@
 import { execSync } from "node:child_process";
 import fs from "node:fs";
 
-if (!fs.existsSync(".next/BUILD_ID") || !fs.existsSync("dist/server.mjs")) {
+if (!["lib/dist/index.mjs", "dist/server.mjs", ".next/BUILD_ID"].every((f) => fs.existsSync(f))) {
   console.log("No production build yet: running `npm run build` (about a minute) ...");
   execSync("npm run build", { stdio: "inherit" });
 }

@@ -2,7 +2,7 @@
 // number of real mainnet vectors (and how they were obtained), testnet vectors, how many
 // single-character substitution variants were run (all must be rejected), and which maintained
 // library the differential tests (tests/currencies/differential) compare it with. Run:
-//   npx tsx scripts/registry-report.ts        (npm run registry:report)
+//   npx tsx --conditions=react-server scripts/registry-report.ts   (npm run registry:report)
 import { getFamily } from "../lib/currencies/families/index";
 import { FAMILIES, listCurrencies } from "../lib/currencies/index";
 import { singleCharVariants, variantSpec } from "../lib/currencies/variants";

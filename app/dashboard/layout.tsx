@@ -1,10 +1,10 @@
 import Link from "next/link";
 import { getAddress } from "viem";
+import { requireSessionReseller } from "@/app/_server/session";
 import { Nav } from "@/components/dashboard/Nav";
 import { SignOutButton } from "@/components/dashboard/SignOutButton";
 import { shortAddress } from "@/components/format";
 import { Logo } from "@/components/Logo";
-import { requireSessionReseller } from "@/lib/auth/session";
 
 // Every page under /dashboard requires a signed-in reseller; without one, the sign-in page.
 // (Pages and route handlers re-check on their own: a layout does not guard route handlers.)

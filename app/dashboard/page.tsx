@@ -1,13 +1,13 @@
 import type { Metadata } from "next";
+import { getDb, getEarningsSeries, getOverview } from "@/app/_server/lib";
+import { requireSessionReseller } from "@/app/_server/session";
 import { OverviewView } from "@/components/dashboard/OverviewView";
-import { requireSessionReseller } from "@/lib/auth/session";
-import { getOverview } from "@/lib/dashboard/overview";
-import { getDb } from "@/lib/db/client";
 
 export const metadata: Metadata = { title: "Overview" };
 
 export default async function OverviewPage() {
   const me = await requireSessionReseller("/dashboard");
-  const initial = await getOverview(getDb(), { resellerId: me.resellerId, days: 30 });
-  return <OverviewView initial={initial} />;
+  const opts = { resellerId: me.resellerId, days: 30, now: new Date() };
+  const [overview, earnings] = await Promise.all([getOverview(getDb(), opts), getEarningsSeries(getDb(), opts)]);
+  return <OverviewView initial={{ overview, earnings }} />;
 }

@@ -1,9 +1,9 @@
 import type { Metadata } from "next";
 import { redirect } from "next/navigation";
+import { getAllowedChainIds, getAppOrigin, getContractWalletChainIds, SERVICE_INSTANCE_ID } from "@/app/_server/lib";
+import { getSessionReseller } from "@/app/_server/session";
 import { SignIn } from "@/components/auth/SignIn";
 import { Logo } from "@/components/Logo";
-import { getAppOrigin } from "@/lib/auth/origin";
-import { getSessionReseller } from "@/lib/auth/session";
 
 export const metadata: Metadata = { title: "Sign in" };
 
@@ -12,9 +12,11 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
   const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v) ?? null;
   if (await getSessionReseller()) redirect("/dashboard");
   const host = getAppOrigin().host;
+  const contractWallets = getContractWalletChainIds().length === getAllowedChainIds().length;
 
   return (
     <main className="flex min-h-dvh items-center justify-center bg-gradient-to-b from-white to-zinc-100 px-4 py-10">
+      <meta name="service-instance" content={SERVICE_INSTANCE_ID} />
       <div className="w-full max-w-md">
         <div className="mb-6 flex items-center justify-center gap-2">
           <Logo />
@@ -37,7 +39,7 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
             </li>
           </ul>
           <div className="mt-6">
-            <SignIn initialError={one(sp.error)} callbackUrl={one(sp.callbackUrl)} />
+            <SignIn initialError={one(sp.error)} callbackUrl={one(sp.callbackUrl)} contractWallets={contractWallets} />
           </div>
           <p className="mt-2 text-center text-xs text-zinc-500">
             Your wallet will ask you to sign a message for <span className="font-medium text-zinc-700">{host}</span>. Check that it matches

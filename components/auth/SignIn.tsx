@@ -24,6 +24,8 @@ interface NonceResponse {
   domain: string;
   uri: string;
   chainIds: number[];
+  /** Chains on which the server can check a smart-contract wallet's signature. */
+  contractWalletChainIds: number[];
 }
 
 /** Only same-site paths: an open redirect through ?callbackUrl= is not possible. */
@@ -32,10 +34,19 @@ function safeCallback(raw: string | null): string {
   return raw;
 }
 
-export function SignIn({ initialError, callbackUrl }: { initialError: string | null; callbackUrl: string | null }) {
+export function SignIn({
+  initialError,
+  callbackUrl,
+  contractWallets,
+}: {
+  initialError: string | null;
+  callbackUrl: string | null;
+  /** Whether the server can check smart-contract wallets on every chain it accepts. */
+  contractWallets: boolean;
+}) {
   const router = useRouter();
   const [step, setStep] = useState<Step>("idle");
-  const [error, setError] = useState<string | null>(signInErrorText(initialError));
+  const [error, setError] = useState<string | null>(signInErrorText(initialError, { contractWallets }));
   const [hasWallet, setHasWallet] = useState<boolean | null>(null);
 
   useEffect(() => {
@@ -95,7 +106,7 @@ export function SignIn({ initialError, callbackUrl }: { initialError: string | n
       const result = await signIn("siwe", { message, signature, redirect: false });
       if (!result || result.error || !result.ok) {
         setStep("idle");
-        setError(signInErrorText(result?.error ?? "SIGN_IN_FAILED"));
+        setError(signInErrorText(result?.error ?? "SIGN_IN_FAILED", { contractWallets: server.contractWalletChainIds.includes(chainId) }));
         return;
       }
       setStep("done");

@@ -3,27 +3,22 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useId, useRef, useState } from "react";
 import { createKeyAction, type NewKey, revokeKeyAction, rotateKeyAction } from "@/app/dashboard/actions";
+import { listKeysAction } from "@/app/dashboard/queries";
 import { formatDateTime } from "@/components/format";
 import { Alert, Button, Card, CardHeader, EmptyState, PageHeader, TextLink } from "@/components/ui";
 import { ConfirmDialog } from "@/components/ui/ConfirmDialog";
 import { CopyButton } from "@/components/ui/CopyButton";
-import type { ActionResult, ApiKeyRow } from "@/lib/dashboard/types";
-import { fetchJson } from "./fetch-json";
+import type { ApiKeyRow } from "@/lib/dashboard/types";
+import { callAction } from "./call-action";
 
 type Pending = { kind: "rotate" | "revoke"; key: ApiKeyRow } | null;
-
-async function unwrap<T>(p: Promise<ActionResult<T>>): Promise<T> {
-  const r = await p;
-  if (!r.ok) throw new Error(r.error.message);
-  return r.data;
-}
 
 export function KeysView({ initial }: { initial: ApiKeyRow[] }) {
   const qc = useQueryClient();
   const [showRevoked, setShowRevoked] = useState(false);
   const keys = useQuery({
     queryKey: ["keys", showRevoked],
-    queryFn: () => fetchJson<ApiKeyRow[]>(`/dashboard/api/keys${showRevoked ? "?revoked=1" : ""}`),
+    queryFn: () => callAction(listKeysAction({ includeRevoked: showRevoked })),
     initialData: showRevoked ? undefined : initial,
     refetchInterval: 30_000,
   });
@@ -35,7 +30,7 @@ export function KeysView({ initial }: { initial: ApiKeyRow[] }) {
 
   const refresh = () => qc.invalidateQueries({ queryKey: ["keys"] });
   const create = useMutation({
-    mutationFn: (n: string) => unwrap(createKeyAction(n)),
+    mutationFn: (n: string) => callAction(createKeyAction(n)),
     onSuccess: (k) => {
       setFresh({ key: k });
       setName("");
@@ -43,7 +38,7 @@ export function KeysView({ initial }: { initial: ApiKeyRow[] }) {
     },
   });
   const rotate = useMutation({
-    mutationFn: (k: ApiKeyRow) => unwrap(rotateKeyAction(k.id)),
+    mutationFn: (k: ApiKeyRow) => callAction(rotateKeyAction(k.id)),
     onSuccess: (k, old) => {
       setFresh({ key: k, rotatedFrom: old.prefix });
       setPending(null);
@@ -51,7 +46,7 @@ export function KeysView({ initial }: { initial: ApiKeyRow[] }) {
     },
   });
   const revoke = useMutation({
-    mutationFn: (k: ApiKeyRow) => unwrap(revokeKeyAction(k.id)),
+    mutationFn: (k: ApiKeyRow) => callAction(revokeKeyAction(k.id)),
     onSuccess: () => {
       setPending(null);
       void refresh();

@@ -2,12 +2,15 @@
 
 import { useQuery } from "@tanstack/react-query";
 import type { ReactNode } from "react";
-import { bpsToPercent, formatAmount, formatDateTimeSeconds, formatUsd, shortId } from "@/components/format";
+import { getOrderAction } from "@/app/dashboard/queries";
+import { displayAmount, formatDateTimeSeconds, formatUsd, shortId } from "@/components/format";
 import { Alert, Card, CardHeader, cx, StatusBadge, TextLink } from "@/components/ui";
 import { CopyButton } from "@/components/ui/CopyButton";
 import type { OrderDetail } from "@/lib/dashboard/types";
-import { D, formatAmount as exact } from "@/lib/money/decimal";
-import { fetchJson } from "./fetch-json";
+import { bpsToPercent, D, formatAmount } from "@/lib/money/decimal";
+import { usdValue } from "@/lib/money/usd";
+import type { FailureReason } from "@/lib/orders/state-machine";
+import { callAction } from "./call-action";
 
 const HAPPY_PATH = ["waiting", "confirming", "exchanging", "sending", "finished"] as const;
 const STEP_TEXT: Record<string, string> = {
@@ -18,17 +21,19 @@ const STEP_TEXT: Record<string, string> = {
   finished: "Finished",
   failed: "Failed",
 };
-const FAILURE_TEXT: Record<string, string> = {
+const FAILURE_TEXT: Record<FailureReason, string> = {
   expired: "No deposit arrived before the order expired.",
   deposit_below_minimum: "The deposit was below the minimum for this pair.",
   deposit_above_maximum: "The deposit was above the maximum for this pair.",
   engine_error: "The exchange could not be completed.",
+  refunded: "The exchange provider sent the deposit back to the refund address.",
+  provider_failed: "The exchange provider reported that the exchange failed.",
 };
 
 export function OrderDetailView({ initial }: { initial: OrderDetail }) {
   const q = useQuery({
     queryKey: ["order", initial.id],
-    queryFn: () => fetchJson<OrderDetail>(`/dashboard/api/orders/${initial.id}`),
+    queryFn: () => callAction(getOrderAction(initial.id)),
     initialData: initial,
     refetchInterval: (query) => {
       const s = query.state.data?.status;
@@ -38,7 +43,7 @@ export function OrderDetailView({ initial }: { initial: OrderDetail }) {
   const o = q.data ?? initial;
   const to = o.toCurrency;
   const profit = o.realisedProfit ?? o.profit;
-  const profitUsd = o.toPriceUsd ? exact(new D(profit).mul(o.toPriceUsd).toDecimalPlaces(8)) : null;
+  const profitUsd = usdValue(profit, o.toPriceUsd);
 
   return (
     <>
@@ -78,19 +83,19 @@ export function OrderDetailView({ initial }: { initial: OrderDetail }) {
         <Card className="min-w-0 lg:col-span-2" aria-labelledby="amounts-title">
           <CardHeader id="amounts-title" title="Amounts" />
           <dl className="divide-y divide-zinc-100 text-sm tabular">
-            <Row label="Customer sends">{formatAmount(o.fromAmount, o.fromCurrency)}</Row>
-            {o.amountReceived !== null ? <Row label="Deposit received">{formatAmount(o.amountReceived, o.fromCurrency)}</Row> : null}
+            <Row label="Customer sends">{displayAmount(o.fromAmount, o.fromCurrency)}</Row>
+            {o.amountReceived !== null ? <Row label="Deposit received">{displayAmount(o.amountReceived, o.fromCurrency)}</Row> : null}
             <Row label="Rate after platform fee">
-              1 {o.fromCurrency.toUpperCase()} = {formatAmount(exact(new D(o.rate).toSignificantDigits(10, D.ROUND_DOWN)), to)}
+              1 {o.fromCurrency.toUpperCase()} = {displayAmount(formatAmount(new D(o.rate).toSignificantDigits(10, D.ROUND_DOWN)), to)}
             </Row>
-            <Row label={`Before your markup (platform fee ${bpsToPercent(o.platformFeeBps)})`}>{formatAmount(o.rawToAmount, to)}</Row>
+            <Row label={`Before your markup (platform fee ${bpsToPercent(o.platformFeeBps)})`}>{displayAmount(o.rawToAmount, to)}</Row>
             <Row label="Your markup">
               <span data-testid="order-markup">
                 {o.markupBps} bps ({bpsToPercent(o.markupBps)})
               </span>
             </Row>
             <Row label="Customer receives">
-              <span className="font-medium">{formatAmount(o.toAmount, to)}</span>
+              <span className="font-medium">{displayAmount(o.toAmount, to)}</span>
             </Row>
             <Row
               label={
@@ -106,9 +111,11 @@ export function OrderDetailView({ initial }: { initial: OrderDetail }) {
                 className={cx("font-semibold", o.profitState === "reversed" ? "text-zinc-400 line-through" : "text-emerald-700")}
                 data-testid="order-profit"
               >
-                {formatAmount(profit, to)}
+                {displayAmount(profit, to)}
               </span>
-              {profitUsd ? <span className="block text-xs text-zinc-500">≈ {formatUsd(profitUsd)} at reference prices</span> : null}
+              {profitUsd ? (
+                <span className="block text-xs text-zinc-500">≈ {formatUsd(formatAmount(profitUsd))} at reference prices</span>
+              ) : null}
             </Row>
           </dl>
         </Card>
@@ -142,11 +149,11 @@ export function OrderDetailView({ initial }: { initial: OrderDetail }) {
                 <Mono>{o.payoutHash}</Mono>
               </Row>
             ) : null}
-            {o.failureReason ? <Row label="Failure reason">{FAILURE_TEXT[o.failureReason] ?? o.failureReason}</Row> : null}
+            {o.failureReason ? <Row label="Failure reason">{FAILURE_TEXT[o.failureReason]}</Row> : null}
             {o.refund ? (
               <Row label="Refund">
                 {o.refund.state.replace(/_/g, " ")}
-                {o.refund.amount ? ` · ${formatAmount(o.refund.amount, o.fromCurrency)}` : ""}
+                {o.refund.amount ? ` · ${displayAmount(o.refund.amount, o.fromCurrency)}` : ""}
                 {o.refund.hash ? <Mono>{o.refund.hash}</Mono> : null}
               </Row>
             ) : null}
@@ -199,7 +206,7 @@ function Timeline({ o }: { o: OrderDetail }) {
         const done = i < currentIdx || (i === currentIdx && (s === "finished" || s === "failed"));
         const current = i === currentIdx && !done;
         const raw = o.events.find((e) => e.status === s)?.note;
-        const note = raw ? (FAILURE_TEXT[raw] ?? raw) : null;
+        const note = raw ? (FAILURE_TEXT[raw as FailureReason] ?? raw) : null;
         return (
           <li key={s} className="relative flex gap-3 pb-5 last:pb-0" data-step={s} data-reached={at.has(s) ? "true" : "false"}>
             {i < steps.length - 1 ? (

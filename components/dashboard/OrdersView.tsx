@@ -4,10 +4,13 @@ import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { useEffect, useId, useState } from "react";
-import { bpsToPercent, formatAmount, formatDateTime, shortId } from "@/components/format";
+import { listOrdersAction } from "@/app/dashboard/queries";
+import { displayAmount, formatDateTime, shortId } from "@/components/format";
 import { Alert, Button, Card, EmptyState, PageHeader, StatusBadge, TextLink } from "@/components/ui";
-import { ORDER_STATES, type OrderList } from "@/lib/dashboard/types";
-import { fetchJson } from "./fetch-json";
+import type { OrderList } from "@/lib/dashboard/types";
+import { bpsToPercent } from "@/lib/money/decimal";
+import { ORDER_STATES } from "@/lib/orders/state-machine";
+import { callAction } from "./call-action";
 
 interface Params {
   status: string;
@@ -33,10 +36,12 @@ export function OrdersView({ initial, initialParams }: { initial: OrderList; ini
     page: Math.max(1, Number(sp.get("page") ?? "1") || 1),
   };
   const qs = toQuery(params);
+  // The export has every page of the filtered list.
+  const exportQs = toQuery({ ...params, page: 1 });
   const isInitial = qs === toQuery(initialParams);
   const list = useQuery({
     queryKey: ["orders", qs],
-    queryFn: () => fetchJson<OrderList>(`/dashboard/api/orders${qs ? `?${qs}` : ""}`),
+    queryFn: () => callAction(listOrdersAction({ status: params.status || undefined, q: params.q || undefined, page: params.page })),
     initialData: isInitial ? initial : undefined,
     placeholderData: keepPreviousData,
     refetchInterval: 5_000,
@@ -53,7 +58,20 @@ export function OrdersView({ initial, initialParams }: { initial: OrderList; ini
 
   return (
     <>
-      <PageHeader title="Orders" description="Orders created with your API keys, newest first. The list refreshes on its own." />
+      <PageHeader
+        title="Orders"
+        description="Orders created with your API keys, newest first. The list refreshes on its own."
+        actions={
+          <a
+            href={`/dashboard/export/orders${exportQs ? `?${exportQs}` : ""}`}
+            download
+            className="inline-flex items-center rounded-md border border-zinc-300 bg-white px-3 py-1.5 text-sm font-medium text-zinc-700 shadow-sm hover:bg-zinc-50"
+            data-testid="export-orders"
+          >
+            Export CSV
+          </a>
+        }
+      />
       <Card>
         <search>
           <form
@@ -136,14 +154,14 @@ export function OrdersView({ initial, initialParams }: { initial: OrderList; ini
                       <StatusBadge status={o.status} />
                     </div>
                     <p className="mt-1 text-sm tabular">
-                      {formatAmount(o.fromAmount, o.fromCurrency)} → {formatAmount(o.toAmount, o.toCurrency)}
+                      {displayAmount(o.fromAmount, o.fromCurrency)} → {displayAmount(o.toAmount, o.toCurrency)}
                     </p>
                     <p className="mt-1 flex flex-wrap justify-between gap-x-3 text-xs text-zinc-500">
                       <span>{formatDateTime(o.createdAt)}</span>
                       <span className="tabular">
                         Profit{" "}
                         <span className={o.status === "failed" ? "text-zinc-400 line-through" : "font-medium text-zinc-700"}>
-                          {formatAmount(o.profit, o.toCurrency)}
+                          {displayAmount(o.profit, o.toCurrency)}
                         </span>
                       </span>
                     </p>
@@ -193,17 +211,17 @@ export function OrdersView({ initial, initialParams }: { initial: OrderList; ini
                       </td>
                       <td className="px-3 py-2.5 first:pl-5 last:pr-5 whitespace-nowrap text-zinc-600">{formatDateTime(o.createdAt)}</td>
                       <td className="px-3 py-2.5 first:pl-5 last:pr-5 text-right whitespace-nowrap">
-                        {formatAmount(o.fromAmount, o.fromCurrency)}
+                        {displayAmount(o.fromAmount, o.fromCurrency)}
                       </td>
                       <td className="px-3 py-2.5 first:pl-5 last:pr-5 text-right whitespace-nowrap">
-                        {formatAmount(o.toAmount, o.toCurrency)}
+                        {displayAmount(o.toAmount, o.toCurrency)}
                       </td>
                       <td className="px-3 py-2.5 first:pl-5 last:pr-5 text-right text-zinc-600">{bpsToPercent(o.markupBps)}</td>
                       <td
                         className={`px-3 py-2.5 first:pl-5 last:pr-5 text-right font-medium whitespace-nowrap ${o.status === "failed" ? "text-zinc-400 line-through" : ""}`}
                       >
                         {o.status === "failed" ? <span className="sr-only">Reversed: </span> : null}
-                        {formatAmount(o.profit, o.toCurrency)}
+                        {displayAmount(o.profit, o.toCurrency)}
                       </td>
                       <td className="px-3 py-2.5 first:pl-5 last:pr-5">
                         <StatusBadge status={o.status} />

@@ -3,27 +3,44 @@
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useId, useState } from "react";
-import { bpsToPercent, formatAmount, formatDay, formatUsd } from "@/components/format";
+import { getEarningsAction, getOverviewAction } from "@/app/dashboard/queries";
+import { displayAmount, formatDay, formatUsd } from "@/components/format";
 import { Alert, Card, CardHeader, cx, EmptyState, PageHeader, StatusBadge } from "@/components/ui";
-import { ORDER_STATES, type Overview, PERIODS, type PeriodDays } from "@/lib/dashboard/types";
+import { type EarningsSeries, type Overview, PERIODS, type PeriodDays } from "@/lib/dashboard/types";
+import { bpsToPercent, D, formatAmount } from "@/lib/money/decimal";
+import { ORDER_STATES } from "@/lib/orders/state-machine";
+import { callAction } from "./call-action";
 import { currencyColor, EarningsChart } from "./EarningsChart";
-import { fetchJson } from "./fetch-json";
 
-export function OverviewView({ initial }: { initial: Overview }) {
-  const [days, setDays] = useState<PeriodDays>(initial.period.days as PeriodDays);
+export function OverviewView({ initial }: { initial: { overview: Overview; earnings: EarningsSeries } }) {
+  const [days, setDays] = useState<PeriodDays>(initial.overview.period.days as PeriodDays);
   const [view, setView] = useState<string>("usd");
-  const q = useQuery({
+  const isInitial = days === initial.overview.period.days;
+  const query = { placeholderData: keepPreviousData, refetchInterval: 10_000 } as const;
+  const overview = useQuery({
     queryKey: ["overview", days],
-    queryFn: () => fetchJson<Overview>(`/dashboard/api/overview?days=${days}`),
-    initialData: days === initial.period.days ? initial : undefined,
-    placeholderData: keepPreviousData,
-    refetchInterval: 10_000,
+    queryFn: () => callAction(getOverviewAction(days)),
+    initialData: isInitial ? initial.overview : undefined,
+    ...query,
   });
-  const o = q.data ?? initial;
-  const tickers = o.currencies.map((c) => c.ticker);
-  const chartView = view === "usd" || tickers.includes(view) ? view : "usd";
+  const earnings = useQuery({
+    queryKey: ["earnings", days],
+    queryFn: () => callAction(getEarningsAction(days)),
+    initialData: isInitial ? initial.earnings : undefined,
+    ...query,
+  });
+  const o = overview.data ?? initial.overview;
+  const e = earnings.data ?? initial.earnings;
+  // One color per currency across the balances and the chart.
+  const currencies = [...new Map([...o.currencies, ...e.currencies].map((c) => [c.ticker, c])).values()].sort((a, b) =>
+    a.ticker.localeCompare(b.ticker),
+  );
+  const tickers = currencies.map((c) => c.ticker);
+  const chartTickers = e.currencies.map((c) => c.ticker);
+  const chartView = view === "usd" || chartTickers.includes(view) ? view : "usd";
   const viewId = useId();
-  const priceDate = o.currencies.find((c) => c.priceDate)?.priceDate;
+  const priceDate = currencies.find((c) => c.priceDate)?.priceDate;
+  const failed = overview.isError ? overview.error : earnings.isError ? earnings.error : null;
 
   return (
     <>
@@ -37,13 +54,13 @@ export function OverviewView({ initial }: { initial: Overview }) {
         }
         actions={<PeriodPicker value={days} onChange={setDays} />}
       />
-      {q.isError ? (
+      {failed ? (
         <div className="mb-4">
-          <Alert>Could not refresh the overview: {q.error.message}</Alert>
+          <Alert>Could not refresh the overview: {failed.message}</Alert>
         </div>
       ) : null}
 
-      <div className="grid grid-cols-2 gap-3 sm:gap-4 lg:grid-cols-4" aria-busy={q.isFetching}>
+      <div className="grid grid-cols-2 gap-3 sm:gap-4 lg:grid-cols-4" aria-busy={overview.isFetching || earnings.isFetching}>
         <Stat
           label="Available profit"
           value={formatUsd(o.totals.availableUsd)}
@@ -52,9 +69,9 @@ export function OverviewView({ initial }: { initial: Overview }) {
         />
         <Stat label="Pending profit" value={formatUsd(o.totals.pendingUsd)} hint="On orders still in progress" testId="stat-pending" />
         <Stat
-          label={`Earned, last ${o.period.days} days`}
-          value={formatUsd(o.totals.earnedUsd)}
-          hint={`${formatDay(o.period.from)} – ${formatDay(o.period.to)}`}
+          label={`Earned, last ${e.period.days} days`}
+          value={formatUsd(e.totalUsd)}
+          hint={`${formatDay(e.period.from)} – ${formatDay(e.period.to)}`}
           testId="stat-earned"
         />
         <Stat
@@ -82,7 +99,7 @@ export function OverviewView({ initial }: { initial: Overview }) {
                 className="rounded-md border border-zinc-300 bg-white py-1.5 pr-8 pl-2 text-sm"
               >
                 <option value="usd">All currencies, in USD</option>
-                {o.currencies.map((c) => (
+                {e.currencies.map((c) => (
                   <option key={c.ticker} value={c.ticker}>
                     {c.symbol} ({c.name})
                   </option>
@@ -92,8 +109,8 @@ export function OverviewView({ initial }: { initial: Overview }) {
           }
         />
         <div className="px-2 py-4 sm:px-4">
-          {o.earnings.some((d) => d.totalUsd !== "0" || Object.keys(d.amounts).length) ? (
-            <EarningsChart days={o.earnings} tickers={tickers} view={chartView} />
+          {e.days.some((d) => d.totalUsd !== "0" || Object.keys(d.amounts).length) ? (
+            <EarningsChart days={e.days} tickers={tickers} view={chartView} />
           ) : (
             <EmptyState title="No earnings in this period yet">
               Profit appears here when orders created with your API keys finish.{" "}
@@ -103,7 +120,7 @@ export function OverviewView({ initial }: { initial: Overview }) {
               .
             </EmptyState>
           )}
-          {o.earned.length ? (
+          {e.earned.length ? (
             <details className="mt-2 px-2 text-sm">
               <summary className="text-zinc-600">Earnings in this period as a table</summary>
               <div className="mt-2 overflow-x-auto">
@@ -111,23 +128,23 @@ export function OverviewView({ initial }: { initial: Overview }) {
                   <thead className="text-zinc-500">
                     <tr>
                       <th className="py-1 pr-4 font-medium">Day (UTC)</th>
-                      {o.earned.map((e) => (
-                        <th key={e.currency} className="py-1 pr-4 font-medium">
-                          {e.currency.toUpperCase()}
+                      {e.earned.map((x) => (
+                        <th key={x.currency} className="py-1 pr-4 font-medium">
+                          {x.currency.toUpperCase()}
                         </th>
                       ))}
                       <th className="py-1 font-medium">USD</th>
                     </tr>
                   </thead>
                   <tbody>
-                    {o.earnings
+                    {e.days
                       .filter((d) => Object.keys(d.amounts).length)
                       .map((d) => (
                         <tr key={d.date} className="border-t border-zinc-100">
                           <td className="py-1 pr-4">{formatDay(d.date)}</td>
-                          {o.earned.map((e) => (
-                            <td key={e.currency} className="py-1 pr-4">
-                              {d.amounts[e.currency] ?? "0"}
+                          {e.earned.map((x) => (
+                            <td key={x.currency} className="py-1 pr-4">
+                              {d.amounts[x.currency] ?? "0"}
                             </td>
                           ))}
                           <td className="py-1">{formatUsd(d.totalUsd)}</td>
@@ -147,6 +164,16 @@ export function OverviewView({ initial }: { initial: Overview }) {
             id="balances-title"
             title="Profit by currency"
             description="Pending becomes available when the order finishes; a failed order reverses it."
+            actions={
+              <a
+                href="/dashboard/export/ledger"
+                download
+                className="text-sm font-medium whitespace-nowrap text-indigo-700 hover:underline"
+                data-testid="export-ledger"
+              >
+                Ledger CSV
+              </a>
+            }
           />
           {o.balances.length ? (
             <>
@@ -162,13 +189,13 @@ export function OverviewView({ initial }: { initial: Overview }) {
                       <div>
                         <dt className="text-zinc-500">Available</dt>
                         <dd className="tabular font-medium" data-testid="available">
-                          {formatAmount(b.available)}
+                          {displayAmount(b.available)}
                         </dd>
                         <dd className="text-xs text-zinc-500">{formatUsd(b.availableUsd)}</dd>
                       </div>
                       <div>
                         <dt className="text-zinc-500">Pending</dt>
-                        <dd className="tabular">{formatAmount(b.pending)}</dd>
+                        <dd className="tabular">{displayAmount(b.pending)}</dd>
                         <dd className="text-xs text-zinc-500">{formatUsd(b.pendingUsd)}</dd>
                       </div>
                     </dl>
@@ -204,9 +231,9 @@ export function OverviewView({ initial }: { initial: Overview }) {
                           />
                         </td>
                         <td className="px-5 py-2.5 text-right font-medium" data-testid="available">
-                          {formatAmount(b.available)}
+                          {displayAmount(b.available)}
                         </td>
-                        <td className="px-5 py-2.5 text-right text-zinc-600">{formatAmount(b.pending)}</td>
+                        <td className="px-5 py-2.5 text-right text-zinc-600">{displayAmount(b.pending)}</td>
                         <td className="px-5 py-2.5 text-right text-zinc-600">{usdSum(b.availableUsd, b.pendingUsd)}</td>
                       </tr>
                     ))}
@@ -243,15 +270,10 @@ export function OverviewView({ initial }: { initial: Overview }) {
   );
 }
 
-/** Sum of two USD decimal strings for display, without floats. */
+/** Sum of two USD values for display, exact (lib/money/usd.ts). */
 function usdSum(a: string | null, b: string | null): string {
   if (a === null || b === null) return "—";
-  const scale = (s: string) => {
-    const [i, f = ""] = s.split(".");
-    return BigInt(i + `${f}00000000`.slice(0, 8));
-  };
-  const t = (scale(a) + scale(b)).toString().padStart(9, "0");
-  return formatUsd(`${t.slice(0, -8)}.${t.slice(-8)}`);
+  return formatUsd(formatAmount(new D(a).plus(b)));
 }
 
 function CurrencyName({ ticker, name, color }: { ticker: string; name?: string; color: string }) {

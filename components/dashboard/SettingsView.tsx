@@ -3,12 +3,15 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useId, useState } from "react";
 import { setMarkupAction } from "@/app/dashboard/actions";
-import { bpsToPercent, formatAmount, formatUsd } from "@/components/format";
+import { getSettingsAction } from "@/app/dashboard/queries";
+import { displayAmount, formatUsd } from "@/components/format";
 import { Alert, Button, Card, CardHeader, PageHeader } from "@/components/ui";
 import type { SettingsView as Settings } from "@/lib/dashboard/types";
-import { D, formatAmount as exact } from "@/lib/money/decimal";
+import { bpsToPercent, D, formatAmount } from "@/lib/money/decimal";
+import { usdValue } from "@/lib/money/usd";
 import { applyRate } from "@/lib/quotes/compute-quote";
-import { fetchJson } from "./fetch-json";
+import { callAction } from "./call-action";
+import { SessionsCard } from "./SessionsCard";
 
 function parseBps(raw: string, cap: number): { value: number | null; error: string | null } {
   const t = raw.trim();
@@ -21,7 +24,7 @@ function parseBps(raw: string, cap: number): { value: number | null; error: stri
 
 export function SettingsView({ initial }: { initial: Settings }) {
   const qc = useQueryClient();
-  const q = useQuery({ queryKey: ["settings"], queryFn: () => fetchJson<Settings>("/dashboard/api/settings"), initialData: initial });
+  const q = useQuery({ queryKey: ["settings"], queryFn: () => callAction(getSettingsAction()), initialData: initial });
   const s = q.data ?? initial;
   const [raw, setRaw] = useState(String(s.markupBps));
   const [saved, setSaved] = useState<number | null>(null);
@@ -31,11 +34,7 @@ export function SettingsView({ initial }: { initial: Settings }) {
   const helpId = useId();
   const { value, error } = parseBps(raw, s.capBps);
   const save = useMutation({
-    mutationFn: async (bps: number) => {
-      const r = await setMarkupAction(bps);
-      if (!r.ok) throw new Error(r.error.message);
-      return r.data;
-    },
+    mutationFn: (bps: number) => callAction(setMarkupAction(bps)),
     onSuccess: (d) => {
       setSaved(d.markupBps);
       void qc.invalidateQueries({ queryKey: ["settings"] });
@@ -142,6 +141,9 @@ export function SettingsView({ initial }: { initial: Settings }) {
           </div>
         </Card>
       </div>
+      <div className="mt-6 lg:w-3/5">
+        <SessionsCard />
+      </div>
     </>
   );
 }
@@ -152,8 +154,8 @@ function Example({ s, bps }: { s: Settings; bps: number }) {
   if (!sample) {
     return (
       <p className="text-sm text-zinc-600">
-        On an order worth $1,000, a markup of {bpsToPercent(bps)} earns you about ${(bps / 10).toFixed(2)}. The customer sees a total fee of{" "}
-        {totalFee}.
+        On an order worth $1,000, a markup of {bpsToPercent(bps)} earns you about{" "}
+        {formatUsd(formatAmount(new D(1000).mul(bps).div(10_000)))}. The customer sees a total fee of {totalFee}.
       </p>
     );
   }
@@ -161,32 +163,32 @@ function Example({ s, bps }: { s: Settings; bps: number }) {
   const raw = new D(sample.rawToAmount);
   const m = applyRate(raw, new D(1), sample.toPrecision, Math.min(bps, 9_999));
   const to = sample.to.toUpperCase();
-  const profitUsd = sample.toPriceUsd ? exact(m.profit.mul(sample.toPriceUsd).toDecimalPlaces(8)) : null;
+  const profitUsd = usdValue(m.profit, sample.toPriceUsd);
   return (
     <div data-testid="markup-example">
       <p className="text-sm text-zinc-600">
         A customer exchanges{" "}
         <span className="font-medium text-zinc-900">
-          {formatAmount(sample.fromAmount)} {sample.from.toUpperCase()}
+          {displayAmount(sample.fromAmount)} {sample.from.toUpperCase()}
         </span>{" "}
         to {to}.
       </p>
       <dl className="mt-3 space-y-2 text-sm tabular">
         <div className="flex justify-between gap-4">
           <dt className="text-zinc-500">Before your markup</dt>
-          <dd>{formatAmount(exact(m.rawToAmount), to)}</dd>
+          <dd>{displayAmount(formatAmount(m.rawToAmount), to)}</dd>
         </div>
         <div className="flex justify-between gap-4">
           <dt className="text-zinc-500">Customer receives</dt>
           <dd className="font-medium" data-testid="example-to-amount">
-            {formatAmount(exact(m.toAmount), to)}
+            {displayAmount(formatAmount(m.toAmount), to)}
           </dd>
         </div>
         <div className="flex justify-between gap-4 border-t border-zinc-100 pt-2">
           <dt className="font-medium text-zinc-900">Your profit</dt>
           <dd className="text-right font-semibold text-emerald-700" data-testid="example-profit">
-            {formatAmount(exact(m.profit), to)}
-            {profitUsd ? <span className="block text-xs font-normal text-zinc-500">≈ {formatUsd(profitUsd)}</span> : null}
+            {displayAmount(formatAmount(m.profit), to)}
+            {profitUsd ? <span className="block text-xs font-normal text-zinc-500">≈ {formatUsd(formatAmount(profitUsd))}</span> : null}
           </dd>
         </div>
       </dl>

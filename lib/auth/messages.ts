@@ -8,6 +8,7 @@ export type SiweFailure =
   | "MESSAGE_EXPIRED"
   | "MESSAGE_NOT_YET_VALID"
   | "BAD_SIGNATURE"
+  | "CONTRACT_WALLET_UNCHECKED"
   | "NONCE_INVALID";
 
 export const SIGN_IN_ERROR_TEXT: Record<string, string> = {
@@ -18,12 +19,24 @@ export const SIGN_IN_ERROR_TEXT: Record<string, string> = {
   MESSAGE_EXPIRED: "The sign-in message has expired. Please sign in again.",
   MESSAGE_NOT_YET_VALID: "The sign-in message is not valid yet. Check your device's clock.",
   BAD_SIGNATURE: "The signature does not match the wallet address.",
+  CONTRACT_WALLET_UNCHECKED:
+    "Your wallet is a smart-contract wallet, and the server could not reach its network to check the signature. Please try again later.",
   NONCE_INVALID: "This sign-in message was already used or has expired. Please sign in again.",
+  ACCOUNT_DISABLED: "This wallet's reseller account has been disabled by the operator.",
   SIGN_IN_FAILED: "Sign-in failed on the server. Please try again.",
   SessionRequired: "Please sign in to continue.",
 };
 
-export function signInErrorText(code: string | null | undefined): string | null {
+/** Added to BAD_SIGNATURE when the server has no RPC node for the chain the wallet signed on. */
+const CONTRACT_WALLET_HINT =
+  " If this is a smart-contract wallet (such as a Safe): this server can only check those on networks it has an RPC node for (SIWE_RPC_URL), and it has none for this one.";
+
+/**
+ * The text for a sign-in failure code. `contractWallets`: whether the server could have
+ * checked a smart-contract wallet's signature on the chain in question (false: say so).
+ */
+export function signInErrorText(code: string | null | undefined, opts: { contractWallets?: boolean } = {}): string | null {
   if (!code) return null;
-  return SIGN_IN_ERROR_TEXT[code] ?? "Sign-in failed. Please try again.";
+  const text = SIGN_IN_ERROR_TEXT[code] ?? "Sign-in failed. Please try again.";
+  return code === "BAD_SIGNATURE" && opts.contractWallets === false ? text + CONTRACT_WALLET_HINT : text;
 }

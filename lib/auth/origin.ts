@@ -1,3 +1,4 @@
+import "server-only";
 import { getConfig } from "@/lib/config";
 
 // The one origin the dashboard answers for. SIWE messages are checked against this value,
@@ -19,6 +20,28 @@ export function getAllowedChainIds(): number[] {
   const ids = raw.split(",").map((s) => Number(s.trim()));
   if (ids.some((n) => !Number.isSafeInteger(n) || n <= 0)) throw new Error(`invalid SIWE_CHAIN_IDS: ${raw}`);
   return ids;
+}
+
+/**
+ * The JSON-RPC node of each chain that has one (SIWE_RPC_URL "1=https://...,8453=https://...",
+ * validated in lib/config.ts). Only needed for smart-contract wallets: an ordinary wallet's
+ * signature is checked without any node. The URLs may embed a provider's key: never log them.
+ */
+export function getRpcUrls(): Map<number, string> {
+  const raw = getConfig().SIWE_RPC_URL?.trim();
+  const urls = new Map<number, string>();
+  if (!raw) return urls;
+  for (const item of raw.split(",")) {
+    const at = item.indexOf("=");
+    urls.set(Number(item.slice(0, at).trim()), item.slice(at + 1).trim());
+  }
+  return urls;
+}
+
+/** Allowed chains on which a smart-contract wallet can sign in (those with an RPC node). */
+export function getContractWalletChainIds(): number[] {
+  const rpc = getRpcUrls();
+  return getAllowedChainIds().filter((id) => rpc.has(id));
 }
 
 /**

@@ -1,3 +1,4 @@
+import "server-only";
 // Currency registry: the only module the rest of the service imports for currencies.
 // Pure and synchronous; the data is versioned JSON bundled with the code (nothing is
 // fetched at run time). See data/SOURCES.md for where each field comes from.

@@ -1,14 +1,23 @@
-import { isAppError } from "@/lib/errors";
+import "server-only";
+import { AppError } from "@/lib/errors";
+import { errorAnswer } from "@/lib/http/errors";
 import type { ActionResult } from "./types";
 
-/** Runs a dashboard mutation and turns every failure into data: nothing internal leaks. */
+// What every dashboard server action shares. An action is a public POST endpoint whatever
+// page shows its button, so each one re-checks the session (forSessionReseller in
+// app/_server/session.ts), hands only the session's reseller to lib/, and answers every
+// failure as data (nothing internal leaks).
+
+/**
+ * Runs a dashboard read or write and turns every failure into data: the error's code and
+ * message when it is an AppError, a masked INTERNAL_ERROR (logged) otherwise.
+ */
 export async function asResult<T>(fn: () => Promise<T>): Promise<ActionResult<T>> {
   try {
     return { ok: true, data: await fn() };
   } catch (e) {
-    if (isAppError(e) && e.status < 500) return { ok: false, error: { code: e.code, message: e.message } };
-    console.error("dashboard action failed", e);
-    return { ok: false, error: { code: "INTERNAL_ERROR", message: "Something went wrong. Please try again." } };
+    const { error } = errorAnswer(e, "a dashboard action").body;
+    return { ok: false, error: { code: error.code, message: error.message } };
   }
 }
 
@@ -16,3 +25,9 @@ export const UNAUTHORIZED = {
   ok: false,
   error: { code: "UNAUTHORIZED", message: "Your session has ended. Please sign in again." },
 } as const;
+
+/** A read of something the reseller does not have (or that is not theirs): NOT_FOUND. */
+export function found<T>(value: T | null): T {
+  if (value === null) throw new AppError("NOT_FOUND", "Not found.");
+  return value;
+}

@@ -1,5 +1,5 @@
+import "server-only";
 import { getCurrency } from "@/lib/currencies";
-import { D, type Dec, formatAmount } from "@/lib/money/decimal";
 import type { CurrencyInfo } from "./types";
 
 const cache = new Map<string, CurrencyInfo>();
@@ -20,13 +20,3 @@ export function currencyInfo(ticker: string): CurrencyInfo {
   cache.set(ticker, info);
   return info;
 }
-
-/** USD value kept to 8 places (exact decimal arithmetic; display rounds further). */
-export const USD_PLACES = 8;
-
-export function toUsd(amount: string | Dec, priceUsd: string | null): Dec | null {
-  if (priceUsd === null) return null;
-  return new D(amount).mul(priceUsd).toDecimalPlaces(USD_PLACES, D.ROUND_HALF_UP);
-}
-
-export const fmt = (x: Dec) => formatAmount(x);

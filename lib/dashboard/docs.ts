@@ -1,3 +1,4 @@
+import "server-only";
 import { getAppOrigin } from "@/lib/auth/origin";
 import { getConfig } from "@/lib/config";
 import { generateAddress, getCurrency } from "@/lib/currencies";

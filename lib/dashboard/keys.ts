@@ -1,3 +1,4 @@
+import "server-only";
 import type { Db } from "@/lib/db/client";
 import { listApiKeys, type PublicApiKey } from "@/lib/keys/api-keys";
 import type { ApiKeyRow } from "./types";

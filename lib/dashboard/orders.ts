@@ -1,8 +1,10 @@
+import "server-only";
 import type { Db, Order } from "@/lib/db/client";
-import { isAppError } from "@/lib/errors";
+import { AppError } from "@/lib/errors";
 import { getOrderForReseller, listOrders } from "@/lib/orders/get-order";
+import { failureReasonOf, ORDER_STATES, orderStateOf } from "@/lib/orders/state-machine";
 import { currencyInfo } from "./currency-info";
-import { ORDER_STATES, type OrderDetail, type OrderList, type OrderRow, type OrderStateName } from "./types";
+import type { OrderDetail, OrderList, OrderRow } from "./types";
 
 // Orders read models over lib/orders, always scoped by the reseller: an order of another
 // reseller is simply not found.
@@ -12,7 +14,7 @@ const ID_SEARCH_RE = /^[0-9a-zA-Z]{1,64}$/;
 
 const toRow = (o: Order): OrderRow => ({
   id: o.id,
-  status: o.status as OrderStateName,
+  status: orderStateOf(o.status),
   fromCurrency: o.fromCurrency,
   toCurrency: o.toCurrency,
   fromAmount: o.fromAmount,
@@ -61,7 +63,7 @@ export async function getResellerOrder(db: Db, opts: { resellerId: string; order
   try {
     o = await getOrderForReseller(db, { resellerId: opts.resellerId, orderId: opts.orderId.toLowerCase() });
   } catch (e) {
-    if (isAppError(e) && e.status === 404) return null;
+    if (e instanceof AppError && e.code === "ORDER_NOT_FOUND") return null;
     throw e;
   }
   const [apiKey, ledger] = await Promise.all([
@@ -87,7 +89,7 @@ export async function getResellerOrder(db: Db, opts: { resellerId: string; order
     payinHash: o.payinHash,
     payoutHash: o.payoutHash,
     refund: o.refundState ? { state: o.refundState, hash: o.refundHash, amount: o.refundAmount } : null,
-    failureReason: o.failureReason,
+    failureReason: failureReasonOf(o.failureReason),
     expiresAt: o.expiresAt.toISOString(),
     viaKey: apiKey,
     profitState: settle ? "available" : reversed || o.status === "failed" ? "reversed" : "pending",

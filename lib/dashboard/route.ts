@@ -1,36 +1,43 @@
-import { getSessionReseller, type SessionReseller } from "@/lib/auth/session";
+import "server-only";
+import { AppError } from "@/lib/errors";
+import { errorAnswer } from "@/lib/http/errors";
+import { SERVICE_INSTANCE_ID } from "@/lib/instance";
 
-// The dashboard's read endpoints (GET /dashboard/api/*): each request re-checks the session
-// and hands the reseller to the read model, which scopes every query by its id. Answers are
-// private to the signed-in user and never cached by anything in between.
+// Responses of the dashboard's few route handlers (the sign-in nonce, the CSV downloads).
+// Reads and writes of the pages are server actions; a download needs a plain GET. Errors
+// have the v1 API's shape and statuses (one builder: lib/http/errors.ts). Every answer
+// names the copy of lib/ that made it (Service-Instance; see lib/instance.ts).
 
-const HEADERS = { "Cache-Control": "private, no-store", Vary: "Cookie" };
+/** Answers private to the signed-in user, never cached by anything in between. */
+const PRIVATE = { "Cache-Control": "private, no-store", Vary: "Cookie" };
 
-/**
- * A JSON response built with `new Response` rather than the static `Response.json`: when
- * @hono/node-server overrides the global Response (its default), `Response.json` returns an
- * instance of the original class, which Next's route-handler check then rejects.
- */
 export function jsonResponse(data: unknown, init: { status?: number; headers?: Record<string, string> } = {}): Response {
   return new Response(JSON.stringify(data), {
     status: init.status ?? 200,
-    headers: { "Content-Type": "application/json; charset=utf-8", ...init.headers },
+    headers: { "Content-Type": "application/json; charset=utf-8", "Service-Instance": SERVICE_INSTANCE_ID, ...init.headers },
   });
 }
 
-export function dashboardError(status: number, code: string, message: string) {
-  return jsonResponse({ error: { code, message } }, { status, headers: HEADERS });
+/** The error answer to anything thrown (unknown errors are logged and masked as a 500). */
+export function dashboardError(e: unknown, headers: Record<string, string> = {}): Response {
+  const a = errorAnswer(e, "a dashboard route");
+  return jsonResponse(a.body, { status: a.status, headers: { ...headers, ...a.headers } });
 }
 
-export async function dashboardGet(read: (me: SessionReseller) => Promise<unknown>): Promise<Response> {
-  const me = await getSessionReseller();
-  if (!me) return dashboardError(401, "UNAUTHORIZED", "Sign in to continue.");
-  try {
-    const data = await read(me);
-    if (data === null) return dashboardError(404, "NOT_FOUND", "Not found.");
-    return jsonResponse(data, { headers: HEADERS });
-  } catch (e) {
-    console.error("dashboard read failed", e);
-    return dashboardError(500, "INTERNAL_ERROR", "Something went wrong.");
-  }
+/** A route handler's answer to a request without a current session. */
+export function unauthorizedResponse(): Response {
+  return dashboardError(new AppError("UNAUTHORIZED", "Sign in to continue."), PRIVATE);
+}
+
+/** A streamed CSV attachment; `name` is ours (ASCII, no quotes). */
+export function csvDownload(body: ReadableStream<Uint8Array>, name: string): Response {
+  return new Response(body, {
+    headers: {
+      "Content-Type": "text/csv; charset=utf-8",
+      "Content-Disposition": `attachment; filename="${name}"`,
+      "X-Content-Type-Options": "nosniff",
+      "Service-Instance": SERVICE_INSTANCE_ID,
+      ...PRIVATE,
+    },
+  });
 }

@@ -1,3 +1,4 @@
+import "server-only";
 import { getConfig } from "@/lib/config";
 import { getCurrency } from "@/lib/currencies";
 import type { Db } from "@/lib/db/client";

@@ -1,10 +1,9 @@
-// JSON shapes the dashboard's route handlers and server actions return. Plain data only
+// Plain shapes the dashboard's server actions (and its pages' first render) return. Plain data only
 // (dates as ISO strings, money as decimal strings) so the same object can be rendered on the
 // server, sent to the browser, and cached by react-query. Imported by client code: no
 // server-only imports here.
 
-export const ORDER_STATES = ["waiting", "confirming", "exchanging", "sending", "finished", "failed"] as const;
-export type OrderStateName = (typeof ORDER_STATES)[number];
+import type { FailureReason, OrderState } from "@/lib/orders/state-machine";
 
 export const PERIODS = [7, 30, 90] as const;
 export type PeriodDays = (typeof PERIODS)[number];
@@ -23,6 +22,8 @@ export interface BalanceRow {
   currency: string;
   pending: string;
   available: string;
+  /** Held by withdrawals that are under way. */
+  reserved: string;
   pendingUsd: string | null;
   availableUsd: string | null;
 }
@@ -37,18 +38,35 @@ export interface EarningsDay {
   totalUsd: string;
 }
 
+export interface Period {
+  days: number;
+  /** First and last UTC day, YYYY-MM-DD. */
+  from: string;
+  to: string;
+}
+
 export interface Overview {
-  period: { days: number; from: string; to: string };
+  period: Period;
+  /** The currencies of the balances. */
   currencies: CurrencyInfo[];
   balances: BalanceRow[];
-  totals: { pendingUsd: string; availableUsd: string; earnedUsd: string };
-  earnings: EarningsDay[];
-  /** Profit realised in the period, per currency. */
-  earned: { currency: string; amount: string; usd: string | null }[];
+  totals: { pendingUsd: string; availableUsd: string };
   /** Orders created in the period, by state. */
-  orderCounts: Record<OrderStateName, number>;
+  orderCounts: Record<OrderState, number>;
   ordersInPeriod: number;
   markupBps: number;
+}
+
+export interface EarningsSeries {
+  period: Period;
+  /** The currencies earned in the period. */
+  currencies: CurrencyInfo[];
+  /** Every UTC day of the period, oldest first. */
+  days: EarningsDay[];
+  /** Profit realised in the period, per currency. */
+  earned: { currency: string; amount: string; usd: string | null }[];
+  /** All of it in USD at reference prices. */
+  totalUsd: string;
 }
 
 export interface ApiKeyRow {
@@ -62,7 +80,7 @@ export interface ApiKeyRow {
 
 export interface OrderRow {
   id: string;
-  status: OrderStateName;
+  status: OrderState;
   fromCurrency: string;
   toCurrency: string;
   fromAmount: string;
@@ -101,7 +119,7 @@ export interface OrderDetail extends OrderRow {
   payinHash: string | null;
   payoutHash: string | null;
   refund: { state: string; hash: string | null; amount: string | null } | null;
-  failureReason: string | null;
+  failureReason: FailureReason | null;
   expiresAt: string;
   viaKey: { id: string; name: string; prefix: string } | null;
   /** Where the order's profit stands in the ledger. */

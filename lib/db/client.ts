@@ -1,3 +1,4 @@
+import "server-only";
 import fs from "node:fs";
 import path from "node:path";
 import { PrismaBetterSqlite3 } from "@prisma/adapter-better-sqlite3";
@@ -13,7 +14,7 @@ export type Db = SqliteClient;
 export type Tx = Omit<Db, "$connect" | "$disconnect" | "$on" | "$transaction" | "$extends">;
 export type { ApiKey, Order, OrderEvent, Reseller } from "./generated/sqlite/client";
 
-const g = globalThis as unknown as { __resellerDb?: { url: string; db: Db } };
+let shared: { url: string; db: Db } | null = null;
 
 export type DbProvider = "sqlite" | "postgresql";
 
@@ -59,11 +60,11 @@ export function providerOf(db: Db | Tx): DbProvider {
   return p;
 }
 
-/** The process-wide client (shared through globalThis by every bundle in the process). */
+/** The process-wide client (this module is loaded once per process: see README, Architecture). */
 export function getDb(): Db {
   const url = getConfig().DATABASE_URL;
-  if (!g.__resellerDb || g.__resellerDb.url !== url) g.__resellerDb = { url, db: createDb(url) };
-  return g.__resellerDb.db;
+  if (!shared || shared.url !== url) shared = { url, db: createDb(url) };
+  return shared.db;
 }
 
 export function isUniqueViolation(e: unknown): boolean {

@@ -1,3 +1,4 @@
+import "server-only";
 import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
@@ -105,11 +106,17 @@ export async function migrate(url: string, opts: { dryRun?: boolean; root?: stri
           throw new Error(`migration ${m.name} failed: ${(e as Error).message}`);
         }
       } else {
-        // Prisma-generated SQLite migrations may toggle PRAGMA foreign_keys, a no-op inside a
-        // transaction, so they run as a script, as Prisma's own engine does.
+        // Prisma-generated SQLite migrations rebuild a table to change it (create new, copy,
+        // DROP old, rename) between PRAGMA foreign_keys=OFF/ON. That pragma is a no-op inside a
+        // transaction, and with enforcement on, the DROP cascades (ON DELETE CASCADE) to every
+        // child row: switch enforcement off around the transaction instead, and check the
+        // foreign keys before committing.
+        await conn.exec("PRAGMA foreign_keys=OFF");
         await conn.exec("BEGIN IMMEDIATE");
         try {
           await conn.exec(m.sql);
+          const broken = await conn.all<{ table: string }>("PRAGMA foreign_key_check");
+          if (broken.length) throw new Error(`foreign keys broken in ${[...new Set(broken.map((b) => b.table))].join(", ")}`);
           await conn.run(
             `INSERT INTO "_prisma_migrations" (id, checksum, migration_name, started_at, finished_at, applied_steps_count) VALUES ($1, $2, $3, $4, $5, 1)`,
             [id, m.checksum, m.name, now, now],
@@ -118,6 +125,8 @@ export async function migrate(url: string, opts: { dryRun?: boolean; root?: stri
         } catch (e) {
           await conn.exec("ROLLBACK").catch(() => {});
           throw new Error(`migration ${m.name} failed: ${(e as Error).message}`);
+        } finally {
+          await conn.exec("PRAGMA foreign_keys=ON");
         }
       }
       applied.push(m.name);

@@ -1,3 +1,4 @@
+import "server-only";
 import { RateLimiterMemory } from "rate-limiter-flexible";
 import type { Dec } from "@/lib/money/decimal";
 import { isProviderError, ProviderError } from "./providers/http";

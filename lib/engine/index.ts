@@ -1,3 +1,4 @@
+import "server-only";
 import { getConfig } from "@/lib/config";
 import { ProvidersEngine } from "./providers/engine";
 import { SimulatedEngine } from "./simulated";
@@ -5,23 +6,21 @@ import type { Engine } from "./types";
 
 export type { Engine, EngineContext, EngineStep, OpenedSwap, OpenSwapRequest, PairTerms, SwapSnapshot } from "./types";
 
-const g = globalThis as unknown as { __resellerEngine?: Engine };
+let engine: Engine | null = null;
 
 /** The configured engine, one per process. */
 export function getEngine(): Engine {
-  if (!g.__resellerEngine) {
+  if (!engine) {
     const name = getConfig().ENGINE;
-    if (name === "providers") g.__resellerEngine = new ProvidersEngine();
-    else if (name === "simulated") g.__resellerEngine = new SimulatedEngine();
+    if (name === "providers") engine = new ProvidersEngine();
+    else if (name === "simulated") engine = new SimulatedEngine();
     else throw new Error(`unknown engine ${name}`);
   }
-  return g.__resellerEngine;
+  return engine;
 }
 
-/** The simulated engine when the sandbox is on (matched by shape: the instance may come from the other bundle). */
+/** The simulated engine when the sandbox is on. */
 export function getSandboxEngine(): SimulatedEngine | null {
   const e = getEngine();
-  return getConfig().SANDBOX && e.name === "simulated" && typeof (e as SimulatedEngine).depositStep === "function"
-    ? (e as SimulatedEngine)
-    : null;
+  return getConfig().SANDBOX && e instanceof SimulatedEngine ? e : null;
 }

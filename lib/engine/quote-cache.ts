@@ -1,3 +1,4 @@
+import "server-only";
 import { D, type Dec } from "@/lib/money/decimal";
 
 // Upstream quotes, shared: an answer is reused for its key until it is `ttlMs` old, and while

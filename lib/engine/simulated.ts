@@ -1,3 +1,4 @@
+import "server-only";
 import crypto from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
 import { getConfig } from "@/lib/config";

@@ -1,6 +1,6 @@
 import type { Currency } from "@/lib/currencies/types";
 import type { Dec } from "@/lib/money/decimal";
-import type { FailureReason, OrderState } from "@/lib/orders/state-machine";
+import type { FailureReason, OrderState, StateReason } from "@/lib/orders/state-machine";
 
 // The boundary between the order service and whoever fills orders: the simulated engine today,
 // upstream instant-exchange providers later. Everything crossing it is a plain value (registry
@@ -61,8 +61,8 @@ export interface UpstreamRef {
 export interface UpstreamStatus {
   /** The provider's raw status string. */
   status: string;
-  /** Why an open order is not moving on its own: hold | needs_action | refunding | unknown; null otherwise. */
-  reason: string | null;
+  /** Why an open order is not moving on its own; null otherwise. */
+  reason: StateReason | null;
 }
 
 /** Firm terms that replace the estimate's when the engine priced the order again at opening. */

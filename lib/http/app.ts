@@ -1,15 +1,19 @@
-import { Hono } from "hono";
+import "server-only";
+import type { HttpBindings } from "@hono/node-server";
+import { RESPONSE_ALREADY_SENT } from "@hono/node-server/utils/response";
+import { type Context, Hono } from "hono";
 import { AppError } from "@/lib/errors";
+import { SERVICE_INSTANCE_ID } from "@/lib/instance";
 import { openApiDocument } from "./openapi";
-import { emptyResponse, errorResponse, json } from "./respond";
+import { emptyReply, errorReply, json, type Reply } from "./respond";
 import { type ApiHandler, apiRoute, type RequestEnv } from "./route";
 import { getCurrencies } from "./v1/currencies";
 import { getEstimateHandler } from "./v1/estimate";
 import { getExchange, postExchange } from "./v1/exchange";
 import { getSandboxEngineCalls, postSandboxDeposit, postSandboxEngine } from "./v1/sandbox";
 
-// The v1 API on Hono: a light router in front of Web-standard handlers, served at
-// /api/v1 and at the /v1 alias. server.ts hands these paths here and the rest to Next.
+// The v1 API on Hono: a light router in front of the handlers, served at /api/v1 and at the
+// /v1 alias. server.ts hands these paths here and the rest to Next.
 
 type Method = "GET" | "POST";
 interface RouteDef {
@@ -57,33 +61,47 @@ export const API_PREFIXES = ["/api/v1", "/v1"] as const;
 /** The client IP of a request, from the adapter's env (server.ts passes lib/http/client-ip.ts). */
 export type ClientIp = (req: Request, env: unknown) => string;
 
+/**
+ * Writes a reply. Under @hono/node-server (env.outgoing is the Node response) the bytes go
+ * to the socket in one writeHead + end, and the adapter is told the response is already
+ * sent: a standard Response would be read back through a ReadableStream (measured: 3.5x
+ * fewer requests/s, README Benchmarks). Anywhere else, a standard Response.
+ */
+function send(c: Context, reply: Reply): Response {
+  const outgoing = (c.env as Partial<HttpBindings> | undefined)?.outgoing;
+  if (!outgoing) return new Response(reply.body as BodyInit | null, { status: reply.status, headers: reply.headers });
+  if (outgoing.headersSent) return RESPONSE_ALREADY_SENT; // an error after the answer went out
+  outgoing.writeHead(reply.status, reply.headers);
+  outgoing.end(reply.body ?? undefined);
+  return RESPONSE_ALREADY_SENT;
+}
+
 export function createApiApp(ipOf: ClientIp) {
   const app = new Hono();
 
-  app.get("/healthz", () => json({ status: "ok" }));
+  app.get("/healthz", (c) => send(c, json({ status: "ok", instance: SERVICE_INSTANCE_ID })));
 
   for (const prefix of API_PREFIXES) {
     const v1 = new Hono();
-    // CORS preflight. (Not hono/cors: it re-wraps every response, which pushes
-    // @hono/node-server off its fast path and costs ~40% of throughput.)
-    v1.options("*", () => emptyResponse(204, PREFLIGHT_HEADERS));
+    // CORS preflight. (Not hono/cors: it re-wraps every response as a standard Response.)
+    v1.options("*", (c) => send(c, emptyReply(204, PREFLIGHT_HEADERS)));
     for (const r of ROUTES) {
-      const run = (c: { req: { raw: Request; param: () => Record<string, string> }; env: unknown }) => {
+      const run = (c: Context) => {
         const env: RequestEnv = { ip: ipOf(c.req.raw, c.env), params: c.req.param() };
-        return r.handler(c.req.raw, env);
+        return r.handler(c.req.raw, env).then((reply) => send(c, reply));
       };
       if (r.method === "GET") v1.get(r.path, run);
       else v1.post(r.path, run);
     }
     // Anything else under the prefix: 405 for a known path, 404 otherwise, in the error shape.
-    v1.all("*", (c) => {
+    v1.all("*", async (c) => {
       const rel = c.req.path.slice(prefix.length) || "/";
       const allowed = PATTERNS.filter((p) => p.re.test(rel)).map((p) => p.method);
-      return unmatched(c.req.raw, { ip: ipOf(c.req.raw, c.env), params: {} }, { rel: `${prefix}${rel}`, allowed });
+      return send(c, await unmatched(c.req.raw, { ip: ipOf(c.req.raw, c.env), params: {} }, { rel: `${prefix}${rel}`, allowed }));
     });
     app.route(prefix, v1);
   }
-  app.onError((e) => errorResponse(e));
-  app.notFound(() => errorResponse(new AppError("NOT_FOUND", "Not found.")));
+  app.onError((e, c) => send(c, errorReply(e)));
+  app.notFound((c) => send(c, errorReply(new AppError("NOT_FOUND", "Not found."))));
   return app;
 }

@@ -1,5 +1,7 @@
+import "server-only";
 import { z } from "zod";
-import { DASHBOARD_ONLY_CODES, ERROR_STATUS, type ErrorCode } from "@/lib/errors";
+import { DASHBOARD_ONLY_CODES, type ErrorCode } from "@/lib/errors";
+import { HTTP_STATUS } from "./errors";
 import * as s from "./schemas";
 
 // The OpenAPI 3.1 document of the v1 API, generated from the zod schemas that validate
@@ -11,7 +13,7 @@ const schema = (t: z.ZodType, io: "input" | "output" = "output") => {
 };
 
 const codesFor = (status: number) =>
-  (Object.entries(ERROR_STATUS) as [ErrorCode, number][])
+  (Object.entries(HTTP_STATUS) as [ErrorCode, number][])
     .filter(([c, st]) => st === status && !DASHBOARD_ONLY_CODES.includes(c))
     .map(([c]) => c);
 

@@ -1,20 +1,21 @@
+import "server-only";
 import type { z } from "zod";
 import { getDb } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 import { authenticateApiKey, type Caller } from "@/lib/keys/api-keys";
 import { type LimitState, limitKeylessCreation, limitRequest, rateLimitHeaders } from "@/lib/ratelimit/limiter";
-import { errorResponse, json } from "./respond";
+import { errorReply, json, type Reply } from "./respond";
 
 // The one wrapper every v1 endpoint goes through: identify the caller (API key or client
 // IP), apply the tier's limits, run the handler, and shape every outcome, success or
-// failure, with the rate-limit headers. Handlers are Web-standard Request -> Response.
+// failure, with the rate-limit headers. Handlers take a Web Request and give a Reply.
 
 export interface RequestEnv {
   ip: string;
   params: Record<string, string>;
 }
 
-export type ApiHandler = (req: Request, env: RequestEnv) => Promise<Response>;
+export type ApiHandler = (req: Request, env: RequestEnv) => Promise<Reply>;
 
 export interface ApiContext {
   req: Request;
@@ -68,7 +69,7 @@ export function apiRoute(fn: (ctx: ApiContext) => Promise<ApiResult>, opts: { cr
       return json(result.body, result.status ?? 200, { ...rateLimitHeaders(limits), ...(result.headers ?? {}) });
     } catch (e) {
       if (refund) await refund();
-      return errorResponse(e, rateLimitHeaders(limits));
+      return errorReply(e, rateLimitHeaders(limits));
     }
   };
 }

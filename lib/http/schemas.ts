@@ -1,13 +1,19 @@
+import "server-only";
+import { LosslessNumber } from "lossless-json";
 import { z } from "zod";
-import { ORDER_STATES } from "@/lib/orders/state-machine";
+import { FAILURE_REASONS, ORDER_STATES, STATE_REASONS } from "@/lib/orders/state-machine";
 
 // The v1 request schemas (they validate every request) and response schemas (they document
 // the responses). lib/http/openapi.ts builds the OpenAPI document from these same objects.
 
 const ticker = z.string().min(1).max(32).describe("Currency ticker, case-insensitive (answered lower-case)");
+/** A JSON number in a request body, kept as its exact text (lib/http/respond.ts parses losslessly). */
+const jsonNumber = z.instanceof(LosslessNumber).meta({ type: "number" });
 const amount = z
-  .union([z.string().max(64), z.number()])
-  .describe('Decimal amount; a string such as "0.5" is exact, a JSON number is accepted too');
+  .union([z.string().max(64), jsonNumber])
+  .describe(
+    'Decimal amount, as a string ("0.5") or a JSON number, read exactly: at most 15 significant digits and the currency\'s decimal places',
+  );
 const optionalText = (max: number, what: string) => z.string().max(max).nullable().optional().describe(what);
 
 export const estimateQuery = z.object({
@@ -34,7 +40,7 @@ export const sandboxEngineBody = z.object({
   fault: z.enum(["unavailable", "error"]).nullable().describe("Make the engine fail for your own requests; null restores it"),
 });
 
-const dec = z.number().describe("Exact decimal printed at the currency's precision");
+const dec = z.number().describe("Exact decimal: at most 15 significant digits and the currency's decimal places");
 const iso = z.string().describe("ISO 8601 UTC timestamp");
 
 export const currencySchema = z.object({
@@ -94,11 +100,11 @@ export const orderStatusResponse = orderResponse.extend({
     })
     .nullable(),
   failureReason: z
-    .enum(["expired", "deposit_below_minimum", "deposit_above_maximum", "engine_error", "refunded", "provider_failed"])
+    .enum(FAILURE_REASONS)
     .nullable()
     .describe("refunded / provider_failed: an upstream provider refunded the deposit / reported the exchange failed"),
   stateReason: z
-    .enum(["hold", "needs_action", "refunding", "unknown"])
+    .enum(STATE_REASONS)
     .nullable()
     .describe("While open: why the upstream provider holds the order (a refund in progress stays open until it is sent)"),
   history: z.array(z.object({ status: z.enum(ORDER_STATES), at: iso })).describe("Every state so far, oldest first"),

@@ -1,3 +1,4 @@
+import "server-only";
 import { type Db, providerOf, type Tx } from "@/lib/db/client";
 import { D, type Dec } from "@/lib/money/decimal";
 import { BUCKETS, type Bucket, ENTRY_KINDS } from "./ledger";

@@ -1,3 +1,4 @@
+import "server-only";
 import { type Db, providerOf, type Tx } from "@/lib/db/client";
 import { D, type Dec, formatAmount } from "@/lib/money/decimal";
 

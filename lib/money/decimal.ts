@@ -13,7 +13,32 @@ export function parseDecimal(input: string): Dec | null {
   return new D(input);
 }
 
-export const floorTo = (x: Dec, places: number): Dec => x.toDecimalPlaces(places, D.ROUND_DOWN);
+/**
+ * The most significant digits an amount may have, in a request or a response. A decimal of
+ * at most 15 significant digits survives a round trip through an IEEE-754 double (DBL_DIG),
+ * which is what JavaScript's JSON.parse, and most JSON libraries, make of a JSON number:
+ * every client reads exactly the amount the service wrote (README, Amounts).
+ */
+export const MAX_SIGNIFICANT_DIGITS = 15;
+
+/** Rounds x to a whole number of 10^-places (places may be negative: 10s, 100s, ...). */
+function roundTo(x: Dec, places: number, rounding: Decimal.Rounding): Dec {
+  if (places >= 0) return x.toDecimalPlaces(places, rounding);
+  const unit = new D(10).pow(-places);
+  return x.div(unit).toDecimalPlaces(0, rounding).mul(unit);
+}
+
+export const floorTo = (x: Dec, places: number): Dec => roundTo(x, places, D.ROUND_FLOOR);
+
+/** Decimal places an amount of x's size keeps: the currency's, fewer where 15 significant digits end first. */
+export function amountPlaces(x: Dec, precision: number): number {
+  return x.isZero() ? precision : Math.min(precision, MAX_SIGNIFICANT_DIGITS - 1 - x.e);
+}
+
+/** x rounded down to an amount: at most `precision` decimal places and 15 significant digits. */
+export const floorAmount = (x: Dec, precision: number): Dec => floorTo(x, amountPlaces(x, precision));
+/** x rounded up to an amount (for a minimum: the smallest amount at or above it). */
+export const ceilAmount = (x: Dec, precision: number): Dec => roundTo(x, amountPlaces(x, precision), D.ROUND_CEIL);
 
 /** Canonical text of an amount: fixed notation, no trailing zeros ("1.5", "0.00000001", "3"). */
 export function formatAmount(x: Dec): string {

@@ -1,22 +1,26 @@
-import crypto from "node:crypto";
-import { type Dec, formatAmount } from "./decimal";
+import "server-only";
+import { LosslessNumber, stringify } from "lossless-json";
+import { D, type Dec, formatAmount, MAX_SIGNIFICANT_DIGITS } from "./decimal";
 
-// The spec shows amounts as JSON numbers; JSON.stringify of a JS number would go through a
-// binary float. A JsonNumber carries the exact decimal text and stringifyJson prints it
-// as a bare number. (JSON.rawJSON would do this natively but needs Node 21+.)
-export class JsonNumber {
-  constructor(readonly text: string) {}
-  toJSON() {
-    return MARK + this.text + MARK;
-  }
+// The spec shows amounts as JSON numbers. A JavaScript number would pass through a binary
+// float; a LosslessNumber (lossless-json) carries the exact decimal text, and stringifyJson
+// prints it as a bare JSON number.
+
+/**
+ * An amount as a JSON number, written from its exact decimal. Amounts keep to 15
+ * significant digits (README, Amounts); a longer one is a bug upstream and fails here
+ * rather than reaching a client that would round it.
+ */
+export function num(x: Dec | string): LosslessNumber {
+  const d = typeof x === "string" ? new D(x) : x;
+  if (d.sd() > MAX_SIGNIFICANT_DIGITS)
+    throw new Error(`amount ${formatAmount(d)} has more than ${MAX_SIGNIFICANT_DIGITS} significant digits`);
+  return new LosslessNumber(formatAmount(d));
 }
 
-const MARK = `__num_${crypto.randomBytes(8).toString("hex")}__`;
-const MARK_RE = new RegExp(`"${MARK}(-?[0-9.]+)${MARK}"`, "g");
+export const numOrNull = (x: string | null | undefined): LosslessNumber | null => (x == null ? null : num(x));
 
-export const num = (x: Dec | string): JsonNumber => new JsonNumber(typeof x === "string" ? x : formatAmount(x));
-export const numOrNull = (x: string | null | undefined): JsonNumber | null => (x == null ? null : new JsonNumber(x));
-
+/** JSON text of a response body: like JSON.stringify, with amounts (LosslessNumber) as exact numbers. */
 export function stringifyJson(value: unknown): string {
-  return JSON.stringify(value).replace(MARK_RE, "$1");
+  return stringify(value) ?? "null";
 }

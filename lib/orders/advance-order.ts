@@ -1,3 +1,4 @@
+import "server-only";
 import { getCurrency } from "@/lib/currencies";
 import type { Db, Order } from "@/lib/db/client";
 import { type EngineStep, getEngine } from "@/lib/engine";

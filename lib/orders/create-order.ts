@@ -1,5 +1,7 @@
+import "server-only";
 import crypto from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
+import type { LosslessNumber } from "lossless-json";
 import { getConfig } from "@/lib/config";
 import { addressRejectionReason, type Currency, validateAddress, validateExtraId } from "@/lib/currencies";
 import type { Db, Order } from "@/lib/db/client";
@@ -18,7 +20,8 @@ import { engineDeadlineMs, leaseMs, newLeaseToken, openSwapRequest } from "./swa
 export interface CreateOrderInput {
   from: string;
   to: string;
-  amount: string | number;
+  /** A decimal string, or a JSON number as sent (lossless-json). */
+  amount: string | LosslessNumber;
   address: string;
   extraId?: string | null;
   refundAddress?: string | null;

@@ -1,3 +1,4 @@
+import "server-only";
 import type { Db, Order, OrderEvent } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 import type { Caller } from "@/lib/keys/api-keys";

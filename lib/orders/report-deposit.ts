@@ -1,3 +1,4 @@
+import "server-only";
 import { getCurrency } from "@/lib/currencies";
 import type { Db, Order, OrderEvent } from "@/lib/db/client";
 import { getSandboxEngine } from "@/lib/engine";

@@ -1,5 +1,7 @@
+import "server-only";
 import type { Order, OrderEvent } from "@/lib/db/client";
 import { num, numOrNull } from "@/lib/money/json-number";
+import { failureReasonOf, orderStateOf, stateReasonOf } from "./state-machine";
 
 /** The creation response: exactly the spec's Exchange order fields. */
 export function serializeCreatedOrder(o: Order) {
@@ -13,7 +15,7 @@ export function serializeCreatedOrder(o: Order) {
     toCurrency: o.toCurrency,
     fromAmount: num(o.fromAmount),
     toAmount: num(o.toAmount),
-    status: o.status,
+    status: orderStateOf(o.status),
   };
 }
 
@@ -30,9 +32,9 @@ export function serializeOrderStatus(o: Order, events?: Pick<OrderEvent, "status
     refundAddress: o.refundAddress,
     refundExtraId: o.refundExtraId,
     refund: o.refundState ? { state: o.refundState, amount: numOrNull(o.refundAmount), hash: o.refundHash } : null,
-    failureReason: o.failureReason,
-    /** While open, why the provider holds the order: hold | needs_action | refunding | unknown (an addition to the spec). */
-    stateReason: o.stateReason,
+    failureReason: failureReasonOf(o.failureReason),
+    /** While open, why the provider holds the order (an addition to the spec). */
+    stateReason: stateReasonOf(o.stateReason),
     /** Every state the order has been in, oldest first (an addition to the spec). */
     ...(events ? { history: events.map((e) => ({ status: e.status, at: e.at.toISOString() })) } : {}),
   };

@@ -1,5 +1,7 @@
 // The six states of the spec and the only moves between them (product.md): forward along
-// the happy path one step at a time, or from any non-final state to failed.
+// the happy path one step at a time, or from any non-final state to failed; and why an
+// order fails. The one list of each, shared by the service, the API's schemas and the
+// dashboard (a shared module: pure, imported by the browser too).
 
 export const ORDER_STATES = ["waiting", "confirming", "exchanging", "sending", "finished", "failed"] as const;
 export type OrderState = (typeof ORDER_STATES)[number];
@@ -22,9 +24,45 @@ export function assertTransition(from: OrderState, to: OrderState): void {
   if (!canTransition(from, to)) throw new Error(`illegal order transition ${from} -> ${to}`);
 }
 
+/** A state read back from the database (a text column), checked against the list. */
+export function orderStateOf(value: string): OrderState {
+  if (!(ORDER_STATES as readonly string[]).includes(value)) throw new Error(`unknown order state ${value}`);
+  return value as OrderState;
+}
+
 /**
- * Why an order failed; stable strings returned as `failureReason`. `refunded`: an upstream
- * provider sent the deposit back (the refund's hash is on the order); `provider_failed`: the
- * provider reported the exchange failed.
+ * Why an order failed: the stable strings answered as `failureReason` by the API, its OpenAPI
+ * document and the dashboard. `refunded`: an upstream provider sent the deposit back (the
+ * refund's hash is on the order); `provider_failed`: the provider reported the exchange failed.
  */
-export type FailureReason = "expired" | "deposit_below_minimum" | "deposit_above_maximum" | "engine_error" | "refunded" | "provider_failed";
+export const FAILURE_REASONS = [
+  "expired",
+  "deposit_below_minimum",
+  "deposit_above_maximum",
+  "engine_error",
+  "refunded",
+  "provider_failed",
+] as const;
+export type FailureReason = (typeof FAILURE_REASONS)[number];
+
+/** A failure reason read back from the database, checked against the list. */
+export function failureReasonOf(value: string | null): FailureReason | null {
+  if (value === null) return null;
+  if (!(FAILURE_REASONS as readonly string[]).includes(value)) throw new Error(`unknown failure reason ${value}`);
+  return value as FailureReason;
+}
+
+/**
+ * Why an open order is not moving on its own, answered as `stateReason` (an addition to the
+ * spec): an upstream provider holds it, needs the user to act, is sending a refund (a refund in
+ * progress stays open until it is sent), or said something we do not know.
+ */
+export const STATE_REASONS = ["hold", "needs_action", "refunding", "unknown"] as const;
+export type StateReason = (typeof STATE_REASONS)[number];
+
+/** A state reason read back from the database, checked against the list. */
+export function stateReasonOf(value: string | null): StateReason | null {
+  if (value === null) return null;
+  if (!(STATE_REASONS as readonly string[]).includes(value)) throw new Error(`unknown state reason ${value}`);
+  return value as StateReason;
+}

@@ -1,3 +1,4 @@
+import "server-only";
 import type { Db, Order } from "@/lib/db/client";
 import { getLogger } from "@/lib/log";
 

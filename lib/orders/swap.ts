@@ -1,3 +1,4 @@
+import "server-only";
 import crypto from "node:crypto";
 import { getConfig } from "@/lib/config";
 import { getCurrency } from "@/lib/currencies";

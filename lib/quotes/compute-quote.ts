@@ -1,13 +1,13 @@
-import { D, type Dec, floorTo } from "@/lib/money/decimal";
+import { amountPlaces, D, type Dec, floorAmount, floorTo } from "@/lib/money/decimal";
 
 export const BPS = 10_000;
 
 export interface QuoteMath {
   /** The engine's rate (market rate less the platform fee); what the user gets per unit before markup. */
   rate: Dec;
-  /** Output before the reseller's markup, rounded down to the destination precision. */
+  /** Output before the reseller's markup, rounded down to an amount of the destination currency. */
   rawToAmount: Dec;
-  /** Output the user receives: rawToAmount less markup, rounded down to the destination precision. */
+  /** Output the user receives: rawToAmount less markup, rounded down at rawToAmount's last place. */
   toAmount: Dec;
   /** The reseller's profit in the destination currency: exactly rawToAmount - toAmount. */
   profit: Dec;
@@ -15,15 +15,17 @@ export interface QuoteMath {
 
 /**
  * The markup math of product.md, pure and exact:
- *   rawToAmount = floor(fromAmount * rate, precision)
- *   toAmount    = floor(rawToAmount * (1 - bps/10000), precision)
+ *   rawToAmount = floor(fromAmount * rate) to an amount (the destination's precision, 15 significant digits)
+ *   toAmount    = floor(rawToAmount * (1 - bps/10000)) at rawToAmount's last place
  *   profit      = rawToAmount - toAmount
  * Rounding the raw amount first makes a keyed toAmount equal floor(keyless toAmount * (1 - bps/10000)).
+ * Flooring toAmount at rawToAmount's last place keeps all three within 15 significant
+ * digits (README, Amounts): both are multiples of that place and no larger than rawToAmount.
  */
 export function applyRate(fromAmount: Dec, rate: Dec, toPrecision: number, markupBps: number): QuoteMath {
   if (!Number.isInteger(markupBps) || markupBps < 0 || markupBps >= BPS) throw new RangeError(`markup out of range: ${markupBps}`);
-  const rawToAmount = floorTo(fromAmount.mul(rate), toPrecision);
-  const toAmount = floorTo(rawToAmount.mul(BPS - markupBps).div(BPS), toPrecision);
+  const rawToAmount = floorAmount(fromAmount.mul(rate), toPrecision);
+  const toAmount = floorTo(rawToAmount.mul(BPS - markupBps).div(BPS), amountPlaces(rawToAmount, toPrecision));
   return { rate, rawToAmount, toAmount, profit: rawToAmount.minus(toAmount) };
 }
 

@@ -1,3 +1,4 @@
+import "server-only";
 import { getConfig } from "@/lib/config";
 import type { Currency } from "@/lib/currencies/types";
 import type { EngineContext } from "@/lib/engine";

@@ -1,9 +1,11 @@
+import "server-only";
+import { isLosslessNumber } from "lossless-json";
 import { getCurrency } from "@/lib/currencies";
 import type { Currency } from "@/lib/currencies/types";
 import type { EngineContext, PairTerms } from "@/lib/engine";
 import { getEngine } from "@/lib/engine";
 import { AppError } from "@/lib/errors";
-import { type Dec, formatAmount, parseDecimal } from "@/lib/money/decimal";
+import { ceilAmount, D, type Dec, floorAmount, formatAmount, MAX_SIGNIFICANT_DIGITS, parseDecimal } from "@/lib/money/decimal";
 import { num } from "@/lib/money/json-number";
 
 // Checks shared by /estimate and /exchange, in the order a client would want to hear them.
@@ -22,14 +24,35 @@ export function resolvePair(fromTicker: unknown, toTicker: unknown): { from: Cur
   return { from, to };
 }
 
-/** A positive decimal with no more places than the currency's precision. */
+/**
+ * The amount a client sent: a decimal string ("0.5"), or a JSON number read from its exact
+ * text (request bodies are parsed losslessly, lib/http/respond.ts), which may use an
+ * exponent ("5e-1"). Positive, with at most the currency's decimal places and at most 15
+ * significant digits, so that every amount the API echoes is exact for every client
+ * (README, Amounts). A refusal quotes the value exactly as received.
+ */
 export function parseAmount(input: unknown, currency: Currency): Dec {
-  const text = typeof input === "number" && Number.isFinite(input) ? String(input) : input;
-  const amount = typeof text === "string" ? parseDecimal(text.trim()) : null;
-  if (!amount || amount.lte(0)) throw new AppError("INVALID_AMOUNT", 'The amount must be a positive decimal number, e.g. "0.5".');
+  const number = isLosslessNumber(input);
+  const text = number ? input.toString() : typeof input === "string" ? input.trim() : null;
+  const amount = text === null ? null : number ? new D(text) : parseDecimal(text);
+  if (!amount || amount.lte(0))
+    throw new AppError("INVALID_AMOUNT", `The amount must be a positive decimal number, e.g. "0.5"${text ? `; received ${text}` : ""}.`);
   if (amount.decimalPlaces() > currency.precision)
-    throw new AppError("INVALID_AMOUNT", `${currency.ticker} amounts have at most ${currency.precision} decimal places.`);
+    throw new AppError(
+      "INVALID_AMOUNT",
+      `${currency.ticker} amounts have at most ${currency.precision} decimal places; received ${text} (${amount.decimalPlaces()}).`,
+    );
+  if (amount.sd() > MAX_SIGNIFICANT_DIGITS)
+    throw new AppError(
+      "INVALID_AMOUNT",
+      `Amounts have at most ${MAX_SIGNIFICANT_DIGITS} significant digits, so that every client reads them exactly; received ${text} (${amount.sd()}).`,
+    );
   return amount;
+}
+
+/** A currency's limits as clients see them: rounded inward to amounts (a minimum up, a maximum down). */
+export function amountLimits(limits: { minAmount: Dec; maxAmount: Dec }, precision: number) {
+  return { minAmount: ceilAmount(limits.minAmount, precision), maxAmount: floorAmount(limits.maxAmount, precision) };
 }
 
 export async function getTermsWithinLimits(
@@ -39,7 +62,8 @@ export async function getTermsWithinLimits(
   ctx: EngineContext,
   markupBps = 0,
 ): Promise<PairTerms> {
-  const terms = await getEngine().quote({ from, to, fromAmount: amount, markupBps }, ctx);
+  const engineTerms = await getEngine().quote({ from, to, fromAmount: amount, markupBps }, ctx);
+  const terms = { ...engineTerms, ...amountLimits(engineTerms, from.precision) };
   const limits = { minAmount: num(terms.minAmount), maxAmount: num(terms.maxAmount) };
   if (amount.lt(terms.minAmount))
     throw new AppError(

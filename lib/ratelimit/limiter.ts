@@ -1,10 +1,5 @@
-import {
-  type RateLimiterAbstract,
-  RateLimiterMemory,
-  RateLimiterPostgres,
-  RateLimiterRedis,
-  type RateLimiterRes,
-} from "rate-limiter-flexible";
+import "server-only";
+import { type RateLimiterAbstract, RateLimiterMemory, RateLimiterPostgres, RateLimiterRedis, RateLimiterRes } from "rate-limiter-flexible";
 import { getConfig } from "@/lib/config";
 import { AppError } from "@/lib/errors";
 
@@ -36,7 +31,7 @@ interface Limiters {
   ready: Promise<void>;
 }
 
-const g = globalThis as unknown as { __resellerLimiters?: Limiters };
+let shared: Limiters | undefined;
 
 function storeOf(): Store {
   const c = getConfig();
@@ -94,27 +89,21 @@ async function build(): Promise<Omit<Limiters, "ready">> {
 }
 
 async function limiters(): Promise<Limiters> {
-  if (!g.__resellerLimiters) {
+  if (!shared) {
     const ready = build();
     const pending = { ready: ready.then(() => {}) } as Limiters;
-    g.__resellerLimiters = pending;
+    shared = pending;
     Object.assign(
       pending,
       await ready.catch((e) => {
-        g.__resellerLimiters = undefined;
+        shared = undefined;
         throw e;
       }),
     );
   }
-  await g.__resellerLimiters.ready;
-  return g.__resellerLimiters;
+  await shared.ready;
+  return shared;
 }
-
-const isLimiterRes = (e: unknown): e is RateLimiterRes =>
-  typeof e === "object" &&
-  e !== null &&
-  typeof (e as RateLimiterRes).msBeforeNext === "number" &&
-  typeof (e as RateLimiterRes).remainingPoints === "number";
 
 function stateOf(policy: Policy, r: RateLimiterRes): LimitState {
   return { policy, remaining: Math.max(0, r.remainingPoints), resetSec: Math.max(1, Math.ceil(r.msBeforeNext / 1000)) };
@@ -124,9 +113,8 @@ async function consume(l: RateLimiterAbstract, policy: Policy, key: string): Pro
   try {
     return { ok: true, state: stateOf(policy, await l.consume(key, 1)) };
   } catch (e) {
-    // A rejection is a RateLimiterRes; matched by shape, since the limiter may have been built
-    // by the other bundle in this process (see lib/errors.ts) with its own copy of the class.
-    if (isLimiterRes(e)) return { ok: false, state: stateOf(policy, e) };
+    // A rejection is a RateLimiterRes; anything else (a store failure) is an error.
+    if (e instanceof RateLimiterRes) return { ok: false, state: stateOf(policy, e) };
     throw e;
   }
 }

@@ -1,6 +1,7 @@
+import "server-only";
 import { getAddress, isAddress } from "viem";
 import { getConfig } from "@/lib/config";
-import type { Db, Reseller } from "@/lib/db/client";
+import { type Db, isUniqueViolation, type Reseller } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 import { newId } from "@/lib/ids";
 
@@ -10,10 +11,23 @@ export function normalizeWallet(address: string): string {
   return getAddress(address).toLowerCase();
 }
 
-/** The first sign-in of a wallet creates its reseller; later ones find it. */
+/**
+ * The first sign-in of a wallet creates its reseller; later ones find it. A find, then an
+ * insert that loses gracefully to a concurrent one, rather than Prisma's upsert: on SQLite
+ * the upsert reads and then writes in one deferred transaction, which fails at once with
+ * SQLITE_BUSY (no busy wait) when another connection commits in between, as the worker does
+ * all the time. Each statement on its own waits for the lock like any other write.
+ */
 export async function getOrCreateReseller(db: Db, opts: { walletAddress: string }): Promise<Reseller> {
   const walletAddress = normalizeWallet(opts.walletAddress);
-  return db.reseller.upsert({ where: { walletAddress }, update: {}, create: { id: newId(), walletAddress } });
+  const found = await db.reseller.findUnique({ where: { walletAddress } });
+  if (found) return found;
+  try {
+    return await db.reseller.create({ data: { id: newId(), walletAddress } });
+  } catch (e) {
+    if (!isUniqueViolation(e)) throw e;
+    return db.reseller.findUniqueOrThrow({ where: { walletAddress } });
+  }
 }
 
 export function getResellerById(db: Db, opts: { resellerId: string }) {
@@ -30,4 +44,31 @@ export async function setMarkup(db: Db, opts: { resellerId: string; markupBps: n
   if (!Number.isInteger(opts.markupBps) || opts.markupBps < 0 || opts.markupBps > cap)
     throw new AppError("INVALID_MARKUP", `Markup must be a whole number of basis points from 0 to ${cap}.`, { maxBps: cap });
   return db.reseller.update({ where: { id: opts.resellerId }, data: { markupBps: opts.markupBps } });
+}
+
+/**
+ * Ends every dashboard session of the reseller at once ("Sign out everywhere"): a session
+ * carries the version it was issued under and stops being accepted once the version moves on.
+ */
+export async function endAllSessions(db: Db, opts: { resellerId: string }): Promise<{ sessionVersion: number }> {
+  const r = await db.reseller.update({ where: { id: opts.resellerId }, data: { sessionVersion: { increment: 1 } } });
+  return { sessionVersion: r.sessionVersion };
+}
+
+/**
+ * The operator takes a reseller off the platform: its sessions end, its API keys stop working,
+ * and its wallet can no longer sign in (until restoreReseller). Orders and ledger stay.
+ */
+export async function revokeReseller(db: Db, opts: { resellerId: string; now?: Date }): Promise<{ keysRevoked: number }> {
+  const now = opts.now ?? new Date();
+  return db.$transaction(async (tx) => {
+    await tx.reseller.update({ where: { id: opts.resellerId }, data: { revokedAt: now, sessionVersion: { increment: 1 } } });
+    const keys = await tx.apiKey.updateMany({ where: { resellerId: opts.resellerId, revokedAt: null }, data: { revokedAt: now } });
+    return { keysRevoked: keys.count };
+  });
+}
+
+/** Lets a revoked reseller's wallet sign in again; the keys revoked with it stay revoked. */
+export async function restoreReseller(db: Db, opts: { resellerId: string }): Promise<Reseller> {
+  return db.reseller.update({ where: { id: opts.resellerId }, data: { revokedAt: null } });
 }

@@ -14,7 +14,7 @@ let db: TestDatabase | null = null;
 async function cli(...args: string[]) {
   db ??= await createDatabase("sqlite");
   try {
-    const r = await run(process.execPath, ["--import", "tsx", "scripts/cli.ts", ...args], {
+    const r = await run(process.execPath, ["--conditions=react-server", "--import", "tsx", "scripts/cli.ts", ...args], {
       env: { ...process.env, DATABASE_URL: db.url },
     });
     return { code: 0, out: r.stdout, err: r.stderr };
@@ -61,6 +61,27 @@ describe("operator CLI", () => {
     expect(broken.err.split("\n")[0]).toBe(
       `ledger VIOLATION (each balance equals the sum of its entries and is not negative): balance ${r.id}/xmr available is 1.75 but its entries sum to 0.75`,
     );
+    await conn.$disconnect();
+  }, 60_000);
+
+  it("revokes a reseller: its keys stop, its session version moves on, and it can be restored", async () => {
+    const w = "0x000000000000000000000000000000000000beef";
+    await cli("reseller:create", w);
+    const key = (await cli("key:create", w)).out.match(/rsk_live_[1-9A-HJ-NP-Za-km-z]+/)![0];
+    const conn = createDb(db!.url);
+    const before = (await conn.reseller.findUnique({ where: { walletAddress: w } }))!;
+    const r = await cli("reseller:revoke", w);
+    expect(r.out).toMatch(/sessions ended, 1 API key\(s\) revoked/);
+    const after = (await conn.reseller.findUnique({ where: { walletAddress: w } }))!;
+    expect(after.revokedAt).not.toBeNull();
+    expect(after.sessionVersion).toBe(before.sessionVersion + 1);
+    await expect(authenticateApiKey(conn, key)).rejects.toMatchObject({ code: "INVALID_API_KEY" });
+    expect((await cli("reseller:show", w)).out).toMatch(/REVOKED/);
+    expect((await cli("sessions:end", w)).out).toMatch(/ended every dashboard session/);
+    expect((await conn.reseller.findUnique({ where: { walletAddress: w } }))!.sessionVersion).toBe(before.sessionVersion + 2);
+    await cli("reseller:restore", w);
+    expect((await conn.reseller.findUnique({ where: { walletAddress: w } }))!.revokedAt).toBeNull();
+    await expect(authenticateApiKey(conn, key)).rejects.toMatchObject({ code: "INVALID_API_KEY" });
     await conn.$disconnect();
   }, 60_000);
 

@@ -25,6 +25,10 @@ const OVERLAPS: Array<[string, string]> = [
   ["graphene-account", "near-account"],
   ["hedera-account", "near-account"], // "0.0.N" is also a syntactically valid NEAR name
   ["icp-account", "near-account"], // 64 hex = NEAR implicit account
+  // NEAR ETH-implicit accounts (NEP-518) are 0x + 40 lower-case hex: an EIP-55 address whose
+  // checksum leaves every letter lower case is one too (seed -849981071 drew one).
+  ["evm", "near-account"],
+  ["evm:xdc", "near-account"],
   ["solana", "arweave"], // 43-char base58 strings can be base64url
 ];
 const overlap = new Set(OVERLAPS.flatMap(([a, b]) => [`${a}|${b}`, `${b}|${a}`]));

@@ -106,4 +106,47 @@ describe("migrations", () => {
     },
     60_000,
   );
+  it("SQLite: a migration that rebuilds a parent table the way Prisma writes it keeps the child rows", async () => {
+    // Prisma's SQLite migrations change a table by create-copy-DROP-rename between PRAGMA
+    // foreign_keys=OFF/ON; run inside a transaction with enforcement on, the DROP would
+    // cascade to every ApiKey and LedgerEntry of every reseller.
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), "migrate-rebuild-"));
+    try {
+      const dir = path.join(root, "prisma/migrations/sqlite");
+      fs.mkdirSync(dir, { recursive: true });
+      const first = fs
+        .readdirSync("prisma/migrations/sqlite")
+        .filter((d) => !d.endsWith(".toml"))
+        .sort()[0];
+      fs.cpSync(path.join("prisma/migrations/sqlite", first), path.join(dir, first), { recursive: true });
+      const url = `file:${path.join(root, "t.db")}`;
+      await migrate(url, { root });
+      const s = new Database(url.slice("file:".length));
+      s.exec(`INSERT INTO "Reseller" (id, walletAddress, markupBps, updatedAt) VALUES ('r1', '0x01', 0, 0);
+        INSERT INTO "ApiKey" (id, resellerId, name, prefix, hash) VALUES ('k1', 'r1', 'n', 'p', 'h');
+        INSERT INTO "LedgerEntry" (resellerId, currency, bucket, kind, amount) VALUES ('r1', 'eth', 'pending', 'order_profit_pending', '1');`);
+      s.close();
+      fs.mkdirSync(path.join(dir, "29990101000000_rebuild"));
+      fs.writeFileSync(
+        path.join(dir, "29990101000000_rebuild", "migration.sql"),
+        `PRAGMA defer_foreign_keys=ON;
+PRAGMA foreign_keys=OFF;
+CREATE TABLE "new_Reseller" ("id" TEXT NOT NULL PRIMARY KEY, "walletAddress" TEXT NOT NULL, "markupBps" INTEGER NOT NULL DEFAULT 0,
+  "createdAt" DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP, "updatedAt" DATETIME NOT NULL, "note" TEXT);
+INSERT INTO "new_Reseller" ("id", "walletAddress", "markupBps", "createdAt", "updatedAt") SELECT "id", "walletAddress", "markupBps", "createdAt", "updatedAt" FROM "Reseller";
+DROP TABLE "Reseller";
+ALTER TABLE "new_Reseller" RENAME TO "Reseller";
+PRAGMA foreign_keys=ON;
+PRAGMA defer_foreign_keys=OFF;
+`,
+      );
+      expect((await migrate(url, { root })).applied).toEqual(["29990101000000_rebuild"]);
+      const after = new Database(url.slice("file:".length), { readonly: true });
+      const count = (t: string) => (after.prepare(`SELECT count(*) AS n FROM "${t}"`).get() as { n: number }).n;
+      expect([count("Reseller"), count("ApiKey"), count("LedgerEntry")]).toEqual([1, 1, 1]);
+      after.close();
+    } finally {
+      fs.rmSync(root, { recursive: true, force: true });
+    }
+  });
 });

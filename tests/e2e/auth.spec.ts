@@ -1,6 +1,6 @@
 import { expect, test } from "@playwright/test";
 import { createSiweMessage } from "viem/siwe";
-import { apiContext, newWallet, signIn } from "./helpers";
+import { apiContext, injectWallet, newWallet, signIn } from "./helpers";
 
 // Sign-In with Ethereum: the happy path through the page, and the server refusing what it
 // must refuse, checked over plain HTTP with real signatures.
@@ -9,7 +9,7 @@ test("a visitor without a session is sent to the sign-in page", async ({ page })
   await page.goto("/dashboard/keys");
   await expect(page).toHaveURL(/\/signin/);
   await expect(page.getByRole("heading", { name: "Sign in with your wallet" })).toBeVisible();
-  const res = await page.request.get("/dashboard/api/keys");
+  const res = await page.request.get("/dashboard/export/orders");
   expect(res.status()).toBe(401);
 });
 
@@ -120,4 +120,53 @@ test("messages for another domain, URI or chain, bad signatures and unknown nonc
   const good = await submitSignIn(baseURL!, ok.message, ok.signature);
   expect(good.error).toBeNull();
   expect(good.session.wallet).toBe(wallet.account.address.toLowerCase());
+});
+
+test("Sign out everywhere ends the wallet's sessions in every browser: an old session cookie gets the sign-in page", async ({
+  browser,
+}) => {
+  const wallet = newWallet();
+  const laptop = await browser.newContext();
+  const phone = await browser.newContext();
+  const laptopPage = await laptop.newPage();
+  const phonePage = await phone.newPage();
+  await signIn(laptopPage, wallet);
+  await signIn(phonePage, wallet);
+  // A copy of the laptop's cookie as it is now, to replay after the sign-out.
+  const oldCookies = await laptop.cookies();
+
+  await laptopPage.goto("/dashboard/settings");
+  await laptopPage.getByRole("button", { name: "Sign out everywhere" }).click();
+  await laptopPage.getByRole("dialog").getByRole("button", { name: "Sign out everywhere" }).click();
+  await laptopPage.waitForURL("**/signin");
+
+  // The phone's session ended too: its next page is the sign-in page.
+  await phonePage.goto("/dashboard/orders");
+  await expect(phonePage).toHaveURL(/\/signin/);
+  await expect(phonePage.getByRole("heading", { name: "Sign in with your wallet" })).toBeVisible();
+
+  // The laptop's old cookie, replayed in a fresh browser, is no session either.
+  const replay = await browser.newContext();
+  await replay.addCookies(oldCookies);
+  const replayPage = await replay.newPage();
+  await replayPage.goto("/dashboard");
+  await expect(replayPage).toHaveURL(/\/signin/);
+  await expect(replayPage.getByRole("heading", { name: "Sign in with your wallet" })).toBeVisible();
+
+  // Signing in again works.
+  const again = await browser.newContext();
+  await signIn(await again.newPage(), wallet);
+  for (const c of [laptop, phone, replay, again]) await c.close();
+});
+
+test("a signature that does not match the wallet says that contract wallets need an RPC node here", async ({ page }) => {
+  const wallet = newWallet();
+  await injectWallet(page, wallet, { signer: newWallet() });
+  await page.goto("/signin");
+  await page.getByRole("button", { name: "Connect wallet" }).click();
+  const alert = page.getByRole("alert").filter({ hasText: "signature" });
+  await expect(alert).toContainText("The signature does not match the wallet address.");
+  await expect(alert).toContainText("smart-contract wallet");
+  await expect(alert).toContainText("SIWE_RPC_URL");
+  await expect(page).toHaveURL(/\/signin/);
 });

@@ -20,12 +20,13 @@ export function newWallet(privateKey: Hex = generatePrivateKey()): TestWallet {
  * Gives the page an injected EIP-1193 provider (window.ethereum), the way a wallet extension
  * does. personal_sign is forwarded to Node, where the viem account signs the message.
  */
-export async function injectWallet(page: Page, wallet: TestWallet, opts: { chainId?: number } = {}) {
+export async function injectWallet(page: Page, wallet: TestWallet, opts: { chainId?: number; signer?: TestWallet } = {}) {
   await page.exposeFunction("__e2eWalletSign", async (payload: string, address: string) => {
     if (address.toLowerCase() !== wallet.account.address.toLowerCase()) throw new Error("personal_sign for an unknown account");
     // Wallets receive personal_sign data hex-encoded (dapps are told to send it so).
     const message = isHex(payload) ? hexToString(payload) : payload;
-    const signature = await wallet.account.signMessage({ message });
+    // `signer`: a broken wallet that signs with another key than the account it reports.
+    const signature = await (opts.signer ?? wallet).account.signMessage({ message });
     wallet.signed.push({ message, signature });
     return signature;
   });

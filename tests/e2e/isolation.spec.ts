@@ -1,4 +1,6 @@
-import { expect, test } from "@playwright/test";
+import fs from "node:fs";
+import { expect, type Page, test } from "@playwright/test";
+import { parse } from "csv-parse/sync";
 import {
   apiContext,
   createKeyInUi,
@@ -51,13 +53,21 @@ test("a second wallet sees none of the first wallet's keys, orders or profit", a
   await expect(pageB.getByTestId("not-found")).toBeVisible();
   await expect(pageB.getByText(orderA.payinAddress)).toHaveCount(0);
 
-  // The dashboard's read endpoints, with B's session cookie.
-  expect((await pageB.request.get(`/dashboard/api/orders/${orderA.id}`)).status()).toBe(404);
-  expect(await (await pageB.request.get("/dashboard/api/orders")).json()).toMatchObject({ total: 0, items: [] });
-  expect(await (await pageB.request.get("/dashboard/api/keys?revoked=1")).json()).toEqual([]);
-  const ov = (await (await pageB.request.get("/dashboard/api/overview?days=7")).json()) as { balances: unknown[]; ordersInPeriod: number };
-  expect(ov.balances).toEqual([]);
-  expect(ov.ordersInPeriod).toBe(0);
+  // The CSV downloads, from each wallet's Orders and Overview pages: A's has its order, B's nothing.
+  const csvOf = async (page: Page, url: string, testId: string) => {
+    await page.goto(url);
+    const [download] = await Promise.all([page.waitForEvent("download"), page.getByTestId(testId).click()]);
+    return parse(fs.readFileSync((await download.path())!, "utf8"), { columns: true }) as Record<string, string>[];
+  };
+  const ordersA = await csvOf(pageA, "/dashboard/orders", "export-orders");
+  expect(ordersA.map((r) => r.id)).toEqual([orderA.id]);
+  expect(ordersA[0]).toMatchObject({ status: "finished", markup_bps: "200", api_key_name: "A's key" });
+  expect((await csvOf(pageA, "/dashboard", "export-ledger")).map((r) => r.kind).sort()).toEqual(
+    ["order_profit_pending", "order_profit_release", "order_profit_settle"].sort(),
+  );
+  expect(await csvOf(pageB, "/dashboard/orders", "export-orders")).toEqual([]);
+  expect(await csvOf(pageB, "/dashboard", "export-ledger")).toEqual([]);
+  expect(await (await pageB.request.get(`/dashboard/export/orders?q=${orderA.id}`)).text()).not.toContain(orderA.id);
 
   // And through the API: B's key cannot read A's order.
   const keyB = await createKeyInUi(pageB, "B's key");

@@ -12,11 +12,13 @@ import {
   signIn,
 } from "./helpers";
 
-// Captures every page into docs/screenshots/ (README material), with an account that has
-// keys and orders in several states, at desktop width and at phone width (390x844). At
-// phone width each page is also checked for sideways overflow.
+// Captures every page, with an account that has keys and orders in several states, at
+// desktop width and at phone width (390x844). At phone width each page is also checked for
+// sideways overflow. The pictures go to test-results/screenshots/ (ignored by git), or, with
+// `npm run screenshots` (UPDATE_SCREENSHOTS=1), over the committed docs/screenshots/ (README
+// material): a test run never changes the tree.
 
-const DIR = "docs/screenshots";
+const DIR = process.env.UPDATE_SCREENSHOTS === "1" ? "docs/screenshots" : "test-results/screenshots";
 
 async function shoot(page: Page, name: string) {
   await page.waitForLoadState("networkidle");
@@ -104,7 +106,8 @@ test("screenshots of every page, desktop and phone", async ({ browser, baseURL }
 });
 
 async function firstFinished(page: Page): Promise<string> {
-  const res = await page.request.get("/dashboard/api/orders?status=finished");
-  const list = (await res.json()) as { items: { id: string }[] };
-  return list.items[0].id;
+  await page.goto("/dashboard/orders?status=finished");
+  const id = await page.locator('[data-testid="order-row"]').first().getAttribute("data-order-id");
+  if (!id) throw new Error("no finished order listed");
+  return id;
 }

@@ -4,11 +4,11 @@ import { BestRate, type Candidate } from "@/lib/engine/best-rate";
 import { termsForUserAmount } from "@/lib/engine/providers/engine";
 import { ProviderError } from "@/lib/engine/providers/http";
 import { getMapping } from "@/lib/engine/providers/mapping";
-import type { ProviderAdapter, ProviderName, ProviderQuote, QuoteInput } from "@/lib/engine/providers/types";
+import type { ProviderAdapter, ProviderName, ProviderQuote, QuoteInput, SwapReading } from "@/lib/engine/providers/types";
 import { amountBand, QuoteCache } from "@/lib/engine/quote-cache";
-import { D } from "@/lib/money/decimal";
+import { amountPlaces, ceilAmount, D, floorAmount, formatAmount, MAX_SIGNIFICANT_DIGITS } from "@/lib/money/decimal";
 import { applyRate } from "@/lib/quotes/compute-quote";
-import { cur, engineWith } from "./providers/helpers";
+import { cur, engineWith, snapshot } from "./providers/helpers";
 
 // The pieces of best-rate routing on their own: the cache's single flight, ranking with a
 // deadline, cool-downs and budgets, and the commission math of docs/providers.md.
@@ -40,8 +40,11 @@ class ScriptedAdapter implements ProviderAdapter {
   async createSwap(): Promise<never> {
     throw new Error("not here");
   }
-  async readSwap(): Promise<never> {
-    throw new Error("not here");
+  /** What readSwap answers, when a test scripts it. */
+  reading: SwapReading | null = null;
+  async readSwap(): Promise<SwapReading> {
+    if (!this.reading) throw new Error("not here");
+    return this.reading;
   }
 }
 
@@ -160,10 +163,10 @@ describe("commission math (docs/providers.md section 1)", () => {
     expect([t.toAmount.toFixed(), t.rawToAmount.toFixed(), t.profit.toFixed()]).toEqual(["49.3125", "50.06345178", "0.75095178"]);
   });
 
-  it("for any amounts: the user gets exactly the provider's amount, the markup math reproduces it, and profit <= q x m / (1 - m)", () => {
+  it("for any amounts: the user gets the provider's amount as an amount, the markup math reproduces it, and profit <= toAmount x m / (1 - m)", () => {
     fc.assert(
       fc.property(
-        fc.bigInt({ min: 1n, max: 10n ** 16n }),
+        fc.bigInt({ min: 1n, max: 10n ** 17n }),
         fc.bigInt({ min: 1n, max: 10n ** 14n }),
         fc.integer({ min: 0, max: 999 }),
         fc.integer({ min: 2, max: 18 }),
@@ -171,17 +174,25 @@ describe("commission math (docs/providers.md section 1)", () => {
           const q = new D(qUnits.toString()).div(new D(10).pow(p));
           const from = new D(fromUnits.toString()).div(1e8);
           const t = termsForUserAmount(q, from, p, bps);
-          expect(t.toAmount.eq(q)).toBe(true);
+          // Amounts (README, Amounts): 15 significant digits at most, so no answer can throw in num().
+          for (const x of [t.toAmount, t.rawToAmount, t.profit]) expect(x.sd()).toBeLessThanOrEqual(MAX_SIGNIFICANT_DIGITS);
+          // Never more than the provider commits to; exactly it when it fits in 14 digits;
+          // otherwise less by under one unit of rawToAmount's last place.
+          const unit = new D(10).pow(-amountPlaces(t.rawToAmount, p));
+          expect(t.toAmount.lte(q)).toBe(true);
+          if (q.sd() <= 14) expect(t.toAmount.toFixed()).toBe(q.toFixed());
+          expect(q.minus(t.toAmount).lt(unit)).toBe(true);
           const again = applyRate(from, t.rate, p, bps);
-          expect([again.rawToAmount.eq(t.rawToAmount), again.toAmount.eq(q)]).toEqual([true, true]);
-          const bound = q
+          expect([again.rawToAmount.eq(t.rawToAmount), again.toAmount.eq(t.toAmount)]).toEqual([true, true]);
+          // The profit is the markup on what the user is shown, never the digits cut off it.
+          const bound = t.toAmount
             .mul(bps)
             .div(10_000 - bps)
-            .plus(new D(10).pow(-p));
+            .plus(unit);
           expect(t.profit.lte(bound)).toBe(true);
         },
       ),
-      { numRuns: 500 },
+      { numRuns: 1000 },
     );
   });
 });
@@ -206,5 +217,53 @@ describe("routing by commission", () => {
     // 25 + 200 = 225 > 200 (SideShift's maximum) and > 100: nobody can fill it.
     await expect(q(200)).rejects.toMatchObject({ code: "ENGINE_UNAVAILABLE" });
     expect([acct.calls.length, req.calls.length]).toEqual([1, 2]);
+  });
+});
+
+describe("provider amounts become amounts (README, Amounts)", () => {
+  const digits = "0.123456789012345678901";
+  const engine = (a: ScriptedAdapter) => engineWith([a], { CHANGENOW_ENABLED: "false", FIXEDFLOAT_ENABLED: "false" });
+
+  it("limits a provider states with more digits than an amount has are rounded inward", async () => {
+    const a = new ScriptedAdapter("sideshift");
+    const btc = cur("btc");
+    a.fail = new ProviderError("sideshift", "amount_too_low", "below", {
+      min: new D("0.00123456789012345678"),
+      max: new D("12345.123456789123456"),
+    });
+    const e = await engine(a)
+      .quote({ from: btc, to: cur("eth"), fromAmount: new D("0.001"), markupBps: 0 }, { scope: "t" })
+      .catch((x) => x);
+    expect([e.code, e.details.minAmount.toString(), e.details.maxAmount.toString()]).toEqual([
+      "AMOUNT_TOO_LOW",
+      formatAmount(ceilAmount(new D("0.00123456789012345678"), btc.precision)),
+      formatAmount(floorAmount(new D("12345.123456789123456"), btc.precision)),
+    ]);
+    expect(e.details.minAmount.toString()).toBe("0.00123457");
+  });
+
+  it("a deposit and a refund the provider reports with more digits are rounded down to amounts of the source currency", async () => {
+    const a = new ScriptedAdapter("sideshift");
+    const e = engine(a);
+    const up = { provider: "sideshift", id: "s1", data: null, status: "waiting", reason: null };
+    const reading = { payinHash: "0xin", payoutHash: null, refundHash: null, refundAmount: null };
+    a.reading = {
+      ...reading,
+      status: "processing",
+      mapped: { state: "exchanging", reason: null, final: false },
+      amountReceived: new D(digits),
+    };
+    const step = await e.readSwap(snapshot({ state: "waiting", fromCurrency: "btc", upstream: up }), { scope: "w" });
+    expect(step).toMatchObject({ to: "confirming", amountReceived: "0.12345678" });
+    a.reading = {
+      ...reading,
+      status: "refunded",
+      mapped: { state: "failed", reason: "refunded", final: true },
+      amountReceived: new D(digits),
+      refundAmount: new D("12345678.123456789"),
+      refundHash: "0xback",
+    };
+    const failed = await e.readSwap(snapshot({ state: "confirming", fromCurrency: "btc", upstream: up }), { scope: "w" });
+    expect(failed).toMatchObject({ to: "failed", reason: "refunded", refund: { amount: "12345678.1234567", hash: "0xback" } });
   });
 });

@@ -26,9 +26,11 @@ describe("dashboard HTTP surface", () => {
   });
 
   it("dashboard data needs a session; pages redirect to sign-in; pages cannot be framed", async () => {
-    const data = await fetch(`${origin()}/dashboard/api/overview`);
+    const data = await fetch(`${origin()}/dashboard/export/orders`);
     expect(data.status).toBe(401);
     expect((await data.json()).error.code).toBe("UNAUTHORIZED");
+    // The read endpoints of before are gone: reads are server actions now.
+    expect((await fetch(`${origin()}/dashboard/api/overview`, { redirect: "manual" })).status).not.toBe(200);
     const page = await fetch(`${origin()}/dashboard`, { redirect: "manual" });
     expect([302, 303, 307, 308]).toContain(page.status);
     expect(page.headers.get("location")).toMatch(/\/signin/);
@@ -36,5 +38,25 @@ describe("dashboard HTTP surface", () => {
     expect(signin.status).toBe(200);
     expect(signin.headers.get("x-frame-options")).toBe("DENY");
     expect(signin.headers.get("content-security-policy")).toContain("frame-ancestors 'none'");
+  });
+
+  it("the nonce answer says where contract wallets can sign in: nowhere without SIWE_RPC_URL", async () => {
+    const r = await fetch(`${origin()}/api/auth/nonce`, { method: "POST", headers: { "x-forwarded-for": newIp() } });
+    const body = await r.json();
+    expect(body).toMatchObject({ chainIds: [1], contractWalletChainIds: [] });
+    expect(body.nonce).toMatch(/^[0-9a-f]{32}$/);
+  });
+
+  it("the sign-in page ships neither ethers nor siwe to the browser (they verify on the server)", async () => {
+    const html = await (await fetch(`${origin()}/signin`)).text();
+    const scripts = [...html.matchAll(/<script[^>]*\ssrc="([^"]+)"/g)].map((m) => m[1].replace(/&amp;/g, "&"));
+    expect(scripts.length).toBeGreaterThan(0);
+    let js = "";
+    for (const src of scripts) js += await (await fetch(new URL(src, origin()))).text();
+    // The page does build its message with viem: the check looks at the right bundle.
+    expect(js).toContain("wants you to sign in with your Ethereum account");
+    // String literals that minification keeps: ethers' error helper and siwe's error texts.
+    expect(js).not.toContain("value will overwrite populated values");
+    expect(js).not.toContain("Signature does not match address of the message");
   });
 });

@@ -209,7 +209,7 @@ describe("ENGINE=providers order flow", () => {
     fakes.sideshift.script(payout, ["waiting"]);
     const created = await call("/exchange", { body: { from: "btc", to: "eth", amount: "0.1", address: payout } });
     const run = promisify(execFile);
-    const out = await run(process.execPath, ["--import", "tsx", "scripts/cli.ts", "orders:stuck"], {
+    const out = await run(process.execPath, ["--conditions=react-server", "--import", "tsx", "scripts/cli.ts", "orders:stuck"], {
       cwd: ROOT,
       env: { ...process.env, DATABASE_URL: db.url, PROVIDERS_STUCK_AFTER_MINUTES: "0" },
     });

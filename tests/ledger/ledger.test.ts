@@ -141,7 +141,7 @@ describe.each(["sqlite", "postgres"] as const)("ledger on %s", (kind) => {
       new Promise<{ reserved: number; refused: number }>((resolve, reject) => {
         execFile(
           process.execPath,
-          ["--import", "tsx", "tests/ledger/reserve-child.ts"],
+          ["--conditions=react-server", "--import", "tsx", "tests/ledger/reserve-child.ts"],
           { env: { ...process.env, DATABASE_URL: t.url, RESELLER_ID: r, RESERVE_COUNT: "5" } },
           (err, stdout, stderr) => (err ? reject(new Error(`${err.message}\n${stderr}`)) : resolve(JSON.parse(stdout))),
         );

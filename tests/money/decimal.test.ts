@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { bpsToPercent, D, formatAmount, parseDecimal } from "@/lib/money/decimal";
+import { amountPlaces, bpsToPercent, ceilAmount, D, floorAmount, formatAmount, parseDecimal } from "@/lib/money/decimal";
 import { num, stringifyJson } from "@/lib/money/json-number";
 
 describe("decimal helpers", () => {
@@ -24,8 +24,25 @@ describe("decimal helpers", () => {
   });
 
   it("JSON numbers keep every digit of the exact decimal", () => {
-    const text = stringifyJson({ a: num("123456789.123456789012345678"), b: [num("0.1")], c: "text", d: null });
-    expect(text).toBe('{"a":123456789.123456789012345678,"b":[0.1],"c":"text","d":null}');
-    expect(stringifyJson({ s: "__num_x__1__num_x__" })).toBe('{"s":"__num_x__1__num_x__"}');
+    const text = stringifyJson({ a: num("123456789.123456"), b: [num("0.1")], c: "text", d: null, e: undefined });
+    expect(text).toBe('{"a":123456789.123456,"b":[0.1],"c":"text","d":null}');
+    expect(stringifyJson({ s: "1.5" })).toBe('{"s":"1.5"}');
+  });
+
+  it("an amount beyond 15 significant digits never reaches a client", () => {
+    expect(() => num("9123456789.12345678")).toThrow(/significant digits/);
+    expect(num("1000000000000000000000").toString()).toBe("1000000000000000000000");
+  });
+
+  it("amounts are rounded to the precision and to 15 significant digits, limits inward", () => {
+    expect(floorAmount(new D("9123456789.12345678"), 8).toFixed()).toBe("9123456789.12345");
+    expect(ceilAmount(new D("9123456789.12345678"), 8).toFixed()).toBe("9123456789.12346");
+    expect(floorAmount(new D("0.123456789"), 8).toFixed()).toBe("0.12345678");
+    expect(ceilAmount(new D("0.123456781"), 8).toFixed()).toBe("0.12345679");
+    expect(floorAmount(new D("1234567890123456789"), 0).toFixed()).toBe("1234567890123450000");
+    expect(floorAmount(new D("0"), 8).toFixed()).toBe("0");
+    expect(amountPlaces(new D("0.5"), 18)).toBe(15);
+    expect(amountPlaces(new D("1234.5"), 18)).toBe(11);
+    expect(amountPlaces(new D("1234.5"), 2)).toBe(2);
   });
 });

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { D } from "@/lib/money/decimal";
+import { amountPlaces, D, floorTo, formatAmount } from "@/lib/money/decimal";
 import { applyRate, effectiveRate } from "@/lib/quotes/compute-quote";
 
 describe("markup math", () => {
@@ -40,17 +40,45 @@ describe("markup math", () => {
         const keyed = applyRate(a, r, precision, bps);
         expect(keyless.toAmount.eq(keyless.rawToAmount)).toBe(true);
         expect(keyed.rawToAmount.eq(keyless.toAmount)).toBe(true);
-        const expected = keyless.toAmount.mul(new D(10_000 - bps).div(10_000)).toDecimalPlaces(precision, D.ROUND_DOWN);
+        // The user's amount is floored at the raw amount's last place.
+        const places = amountPlaces(keyless.toAmount, precision);
+        const expected = floorTo(keyless.toAmount.mul(new D(10_000 - bps).div(10_000)), places);
         expect(keyed.toAmount.eq(expected)).toBe(true);
         expect(keyed.profit.eq(keyed.rawToAmount.minus(keyed.toAmount))).toBe(true);
         expect(keyed.profit.gte(0)).toBe(true);
-        expect(keyed.toAmount.decimalPlaces()).toBeLessThanOrEqual(precision);
-        expect(keyed.profit.decimalPlaces()).toBeLessThanOrEqual(precision);
         // Rounding down never gives the user more than the exact markup formula.
         expect(keyed.toAmount.lte(a.mul(r).mul(new D(10_000 - bps).div(10_000)))).toBe(true);
       }),
       { numRuns: 3000 },
     );
+  });
+
+  it("property: every amount it makes has at most the precision's places and 15 significant digits, exact as a double", () => {
+    fc.assert(
+      fc.property(amount, rate, fc.integer({ min: 0, max: 18 }), fc.integer({ min: 0, max: 9999 }), (a, r, precision, bps) => {
+        const q = applyRate(a, r, precision, bps);
+        // The raw amount is the largest such amount not above the exact product.
+        const unit = new D(10).pow(-amountPlaces(q.rawToAmount, precision));
+        expect(q.rawToAmount.lte(a.mul(r))).toBe(true);
+        expect(q.rawToAmount.plus(unit).gt(a.mul(r))).toBe(true);
+        for (const x of [q.rawToAmount, q.toAmount, q.profit]) {
+          expect(x.decimalPlaces()).toBeLessThanOrEqual(precision);
+          expect(x.sd()).toBeLessThanOrEqual(15);
+          // What JavaScript's JSON.parse makes of it prints back as the same decimal.
+          expect(new D(String(Number(formatAmount(x)))).eq(x)).toBe(true);
+        }
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
+  it("an output beyond 15 significant digits is floored to 15; the markup comes off at the same place", () => {
+    // 1.5 BTC at 20.123456789012345678 ETH each: 30.185185183518518517 -> 30.1851851835185 (15 digits).
+    const q = applyRate(new D("1.5"), new D("20.123456789012345678"), 18, 150);
+    expect(q.rawToAmount.toFixed()).toBe("30.1851851835185");
+    // 30.1851851835185 * 0.985 = 29.7324074057657225 -> 29.7324074057657 (the raw amount's 13th place)
+    expect(q.toAmount.toFixed()).toBe("29.7324074057657");
+    expect(q.profit.toFixed()).toBe("0.4527777777528");
   });
 
   it("effectiveRate is toAmount / fromAmount to 12 significant digits, rounded down", () => {

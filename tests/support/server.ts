@@ -74,7 +74,7 @@ export const TEST_ENV = {
 export async function startServer(opts: { databaseUrl: string; env?: Record<string, string> }): Promise<RunningServer> {
   // TEST_API_ONLY=1 skips the dashboard, for a quick loop on the API without `next build`.
   const apiOnly = process.env.TEST_API_ONLY === "1";
-  for (const f of apiOnly ? ["dist/server.mjs"] : ["dist/server.mjs", ".next/BUILD_ID"])
+  for (const f of apiOnly ? ["lib/dist/index.mjs", "dist/server.mjs"] : ["lib/dist/index.mjs", "dist/server.mjs", ".next/BUILD_ID"])
     if (!fs.existsSync(path.join(ROOT, f))) throw new Error(`${f} is missing: run \`npm run build\` before the HTTP tests`);
   const port = await freePort();
   let out = "";

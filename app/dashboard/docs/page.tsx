@@ -1,9 +1,9 @@
 import type { Metadata } from "next";
 import type { ReactNode } from "react";
+import { getDocsData } from "@/app/_server/lib";
+import { requireSessionReseller } from "@/app/_server/session";
 import { CodeBlock } from "@/components/dashboard/CodeBlock";
 import { Card, CardHeader, PageHeader, TextLink } from "@/components/ui";
-import { requireSessionReseller } from "@/lib/auth/session";
-import { getDocsData } from "@/lib/dashboard/docs";
 
 export const metadata: Metadata = { title: "API quick start" };
 

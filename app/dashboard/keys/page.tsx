@@ -1,8 +1,7 @@
 import type { Metadata } from "next";
+import { getDb, listKeyRows } from "@/app/_server/lib";
+import { requireSessionReseller } from "@/app/_server/session";
 import { KeysView } from "@/components/dashboard/KeysView";
-import { requireSessionReseller } from "@/lib/auth/session";
-import { listKeyRows } from "@/lib/dashboard/keys";
-import { getDb } from "@/lib/db/client";
 
 export const metadata: Metadata = { title: "API keys" };
 

@@ -1,9 +1,8 @@
 import type { Metadata } from "next";
 import { Suspense } from "react";
+import { getDb, listResellerOrders, parseOrderQuery } from "@/app/_server/lib";
+import { requireSessionReseller } from "@/app/_server/session";
 import { OrdersView } from "@/components/dashboard/OrdersView";
-import { requireSessionReseller } from "@/lib/auth/session";
-import { listResellerOrders, parseOrderQuery } from "@/lib/dashboard/orders";
-import { getDb } from "@/lib/db/client";
 
 export const metadata: Metadata = { title: "Orders" };
 

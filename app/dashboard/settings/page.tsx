@@ -1,8 +1,7 @@
 import type { Metadata } from "next";
+import { getDb, getSettingsView } from "@/app/_server/lib";
+import { requireSessionReseller } from "@/app/_server/session";
 import { SettingsView } from "@/components/dashboard/SettingsView";
-import { requireSessionReseller } from "@/lib/auth/session";
-import { getSettingsView } from "@/lib/dashboard/settings";
-import { getDb } from "@/lib/db/client";
 
 export const metadata: Metadata = { title: "Settings" };
 

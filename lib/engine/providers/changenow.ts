@@ -1,3 +1,4 @@
+import "server-only";
 import { type Dec, formatAmount } from "@/lib/money/decimal";
 import { dec, decOrNull, httpJson, messageOf, obj, ProviderError, type ProviderErrorKind, str } from "./http";
 import type {

@@ -1,10 +1,19 @@
+import "server-only";
 import { type Config, getConfig } from "@/lib/config";
+import { getCurrency } from "@/lib/currencies";
 import type { Currency } from "@/lib/currencies/types";
 import { AppError } from "@/lib/errors";
 import { getLogger } from "@/lib/log";
-import { D, type Dec, floorTo, formatAmount } from "@/lib/money/decimal";
+import { amountPlaces, ceilAmount, D, type Dec, floorAmount, floorTo, formatAmount } from "@/lib/money/decimal";
 import { num } from "@/lib/money/json-number";
-import { type FailureReason, nextOnHappyPath, ORDER_STATES, type OrderState } from "@/lib/orders/state-machine";
+import {
+  type FailureReason,
+  nextOnHappyPath,
+  ORDER_STATES,
+  type OrderState,
+  STATE_REASONS,
+  type StateReason,
+} from "@/lib/orders/state-machine";
 import { applyRate, BPS } from "@/lib/quotes/compute-quote";
 import { BestRate, type Candidate, type RankedQuote } from "../best-rate";
 import type {
@@ -25,7 +34,7 @@ import { isProviderError, ProviderError } from "./http";
 import { getMapping } from "./mapping";
 import { SideShiftAdapter } from "./sideshift";
 import { syncProvider } from "./sync";
-import type { ProviderAdapter, ProviderName, SwapReading } from "./types";
+import type { ProviderAdapter, ProviderName, StatusReason, SwapReading } from "./types";
 
 // ENGINE=providers: quotes, orders and status from upstream instant-exchange providers
 // (docs/providers.md). The engine keeps no order state of its own: the order row carries the
@@ -36,13 +45,22 @@ import type { ProviderAdapter, ProviderName, SwapReading } from "./types";
  * The user's amount `q` as firm terms in our markup math: rawToAmount = ceil(q / (1 - m)),
  * rate = rawToAmount / fromAmount rounded up, so floor(fromAmount x rate) = rawToAmount and
  * floor(rawToAmount x (1 - m)) = q exactly (docs/providers.md section 1).
+ *
+ * All three are amounts (README, Amounts): at most 15 significant digits and the currency's
+ * decimals. So `q` is rounded down to one (the user gets at least what is shown), and where
+ * rawToAmount is a power of ten larger than `q` it keeps one decimal place fewer: `q` is then
+ * rounded down to that place too, or the markup math would shave the difference off the
+ * user's amount and count it as profit the operator never receives.
  */
 export function termsForUserAmount(q: Dec, fromAmount: Dec, precision: number, markupBps: number): FirmTerms {
-  const userAmount = floorTo(q, precision);
-  const raw = userAmount
-    .mul(BPS)
-    .div(BPS - markupBps)
-    .toDecimalPlaces(precision, D.ROUND_UP);
+  const rawFor = (user: Dec) => ceilAmount(user.mul(BPS).div(BPS - markupBps), precision);
+  let userAmount = floorAmount(q, precision);
+  let raw = rawFor(userAmount);
+  const places = amountPlaces(raw, precision);
+  if (userAmount.decimalPlaces() > places) {
+    userAmount = floorTo(userAmount, places);
+    raw = rawFor(userAmount);
+  }
   const rate = raw.div(fromAmount).toSignificantDigits(32, D.ROUND_UP);
   const m = applyRate(fromAmount, rate, precision, markupBps);
   if (m.toAmount.gt(userAmount)) throw new Error(`terms would promise ${m.toAmount} > ${userAmount}`);
@@ -51,10 +69,25 @@ export function termsForUserAmount(q: Dec, fromAmount: Dec, precision: number, m
 
 const RANK: Record<OrderState, number> = Object.fromEntries(ORDER_STATES.map((s, i) => [s, i])) as Record<OrderState, number>;
 
-/** Reasons an open order shows while it waits on the provider. */
-const OPEN_REASONS = new Set(["hold", "needs_action", "refunding", "unknown"]);
+/** The reasons an open order shows while it waits on the provider (the status body's `stateReason`). */
+const openReason = (reason: StatusReason | null): StateReason | null =>
+  reason && (STATE_REASONS as readonly string[]).includes(reason) ? (reason as StateReason) : null;
 
-const FAILURE_REASONS: Record<string, FailureReason> = { refunded: "refunded", expired: "expired", provider_failed: "provider_failed" };
+/** How a final failure reading ends the order; anything else the provider calls failed is `provider_failed`. */
+const FAILURE_OF: Partial<Record<StatusReason, FailureReason>> = {
+  refunded: "refunded",
+  expired: "expired",
+  provider_failed: "provider_failed",
+};
+
+/**
+ * A deposit or refund amount the provider reported, as an amount of the source currency
+ * (README, Amounts): rounded down, so the user is never shown more than was moved and a
+ * deposit re-priced with the order's rate never pays or credits more than arrived.
+ */
+function depositAmount(swap: SwapSnapshot, x: Dec): string {
+  return formatAmount(floorAmount(x, getCurrency(swap.fromCurrency)?.precision ?? 8));
+}
 
 export function createAdapters(cfg: Config): ProviderAdapter[] {
   const timeoutMs = cfg.PROVIDERS_HTTP_TIMEOUT_MS;
@@ -186,8 +219,9 @@ export class ProvidersEngine implements Engine {
       // Every provider that answered says the amount is out of its range: the widest range any offers.
       const mins = errors.flatMap((e) => (e.minAmount ? [e.minAmount] : []));
       const maxes = errors.flatMap((e) => (e.maxAmount ? [e.maxAmount] : []));
-      const min = mins.length ? D.min(...mins) : null;
-      const max = maxes.length ? D.max(...maxes) : null;
+      // Limits as amounts of the source currency, rounded inward (README, Amounts).
+      const min = mins.length ? ceilAmount(D.min(...mins), from.precision) : null;
+      const max = maxes.length ? floorAmount(D.max(...maxes), from.precision) : null;
       const limits = { ...(min ? { minAmount: num(min) } : {}), ...(max ? { maxAmount: num(max) } : {}) };
       const tooHigh = !lows.some((e) => !e.minAmount || amount.lt(e.minAmount));
       if (tooHigh && max)
@@ -206,7 +240,7 @@ export class ProvidersEngine implements Engine {
     }
     if (highs.length && highs.length === errors.length) {
       const maxes = highs.flatMap((e) => (e.maxAmount ? [e.maxAmount] : []));
-      const max = maxes.length ? D.max(...maxes) : null;
+      const max = maxes.length ? floorAmount(D.max(...maxes), from.precision) : null;
       return new AppError(
         "AMOUNT_TOO_HIGH",
         max
@@ -366,7 +400,7 @@ export class ProvidersEngine implements Engine {
   /** What the order does next given the provider's reading (docs/providers.md section 3). */
   private stepFor(swap: SwapSnapshot, r: SwapReading): EngineStep | null {
     const m = r.mapped;
-    const upstream: UpstreamStatus = { status: r.status, reason: m.reason && OPEN_REASONS.has(m.reason) ? m.reason : null };
+    const upstream: UpstreamStatus = { status: r.status, reason: openReason(m.reason) };
     const changed = swap.upstream?.status !== upstream.status || swap.upstream?.reason !== upstream.reason;
     const stay = (): EngineStep | null => (changed ? { to: null, upstream } : null);
     if (m.reason === "unknown") {
@@ -376,11 +410,11 @@ export class ProvidersEngine implements Engine {
     }
     if (m.state === "failed") {
       if (!m.final) return stay(); // refund in progress, or waiting for a refund address
-      const reason = FAILURE_REASONS[m.reason ?? ""] ?? "provider_failed";
-      const received = r.amountReceived ? formatAmount(r.amountReceived) : null;
+      const reason = (m.reason && FAILURE_OF[m.reason]) || "provider_failed";
+      const received = r.amountReceived ? depositAmount(swap, r.amountReceived) : null;
       const refund =
         reason === "refunded"
-          ? { amount: formatAmount(r.refundAmount ?? r.amountReceived ?? new D(0)), hash: r.refundHash }
+          ? { amount: depositAmount(swap, r.refundAmount ?? r.amountReceived ?? new D(0)), hash: r.refundHash }
           : received
             ? { amount: received, hash: r.refundHash }
             : null;
@@ -394,7 +428,7 @@ export class ProvidersEngine implements Engine {
         upstream,
         ...(r.payinHash ? { payinHash: r.payinHash } : {}),
         ...(r.payoutHash ? { payoutHash: r.payoutHash } : {}),
-        ...(r.amountReceived ? { amountReceived: formatAmount(r.amountReceived) } : {}),
+        ...(r.amountReceived ? { amountReceived: depositAmount(swap, r.amountReceived) } : {}),
       };
     }
     // Still waiting on the provider's clock long after the deadline: the order expires here.

@@ -1,3 +1,4 @@
+import "server-only";
 import crypto from "node:crypto";
 import { D, type Dec } from "@/lib/money/decimal";
 import { dec, decOrNull, httpJson, jsonBody, messageOf, obj, ProviderError, type ProviderErrorKind, str } from "./http";

@@ -1,3 +1,4 @@
+import "server-only";
 import { LosslessNumber, parse, stringify } from "lossless-json";
 import { D, type Dec } from "@/lib/money/decimal";
 import type { ProviderName } from "./types";

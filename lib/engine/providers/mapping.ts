@@ -1,3 +1,4 @@
+import "server-only";
 import { z } from "zod";
 import changenow from "./mappings/changenow.json";
 import fixedfloat from "./mappings/fixedfloat.json";

@@ -1,3 +1,4 @@
+import "server-only";
 import { D, type Dec, formatAmount } from "@/lib/money/decimal";
 import { dec, decOrNull, httpJson, jsonBody, messageOf, obj, ProviderError, type ProviderErrorKind, str } from "./http";
 import type {

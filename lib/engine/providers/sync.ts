@@ -1,3 +1,4 @@
+import "server-only";
 import { listCurrencies } from "@/lib/currencies";
 import type { ProviderMapping } from "./mapping";
 import type { ProviderAdapter, ProviderAsset } from "./types";

@@ -1,3 +1,4 @@
+import "server-only";
 import { AppError } from "@/lib/errors";
 import { bpsToPercent } from "@/lib/money/decimal";
 import { num } from "@/lib/money/json-number";

@@ -1,3 +1,4 @@
+import "server-only";
 import { getConfig } from "@/lib/config";
 import { getDb } from "@/lib/db/client";
 import { getSandboxEngine } from "@/lib/engine";

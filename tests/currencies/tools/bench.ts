@@ -1,4 +1,4 @@
-// Rough timing of validateAddress on the request path: npx tsx tests/currencies/tools/bench.ts
+// Rough timing of validateAddress on the request path: npx tsx --conditions=react-server tests/currencies/tools/bench.ts
 import { generateAddress, listCurrencies, validateAddress } from "../../../lib/currencies/index";
 
 const cs = listCurrencies();

@@ -203,7 +203,7 @@ describe("ChangeNOW adapter: every error of the reference, as the API answers it
     onEstimate({ status: 400, body: { error: "out_of_range", message: "Amount is less then minimal: 0.0223925 BTC" } });
     const e = await quote("0.01").catch((x) => x);
     expect(e.code).toBe("AMOUNT_TOO_LOW");
-    expect(e.details.minAmount.text).toBe("0.0223925");
+    expect(e.details.minAmount.toString()).toBe("0.0223925");
   });
 
   it("429, 5xx and no answer in time are outages (ENGINE_UNAVAILABLE), never amount errors", async () => {

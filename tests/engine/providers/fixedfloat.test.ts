@@ -245,7 +245,7 @@ describe("FixedFloat in the engine", () => {
 
   it("limits come from price's errors: below min and above max", async () => {
     const low = await quote("0.0001").catch((e) => e);
-    expect([low.code, low.details.minAmount.text]).toEqual(["AMOUNT_TOO_LOW", "0.001"]);
+    expect([low.code, low.details.minAmount.toString()]).toEqual(["AMOUNT_TOO_LOW", "0.001"]);
     expect(await codeOf(quote("5"))).toBe("AMOUNT_TOO_HIGH");
     expect(await codeOf(open("invalid-address"))).toBe("INVALID_ADDRESS");
   });

@@ -4,7 +4,7 @@ import type { Currency } from "@/lib/currencies/types";
 import { ProvidersEngine } from "@/lib/engine/providers/engine";
 import type { ProviderAdapter } from "@/lib/engine/providers/types";
 import type { SwapSnapshot } from "@/lib/engine/types";
-import { isAppError } from "@/lib/errors";
+import { AppError } from "@/lib/errors";
 import type { OrderState } from "@/lib/orders/state-machine";
 
 export const cur = (t: string): Currency => getCurrency(t)!;
@@ -53,7 +53,7 @@ export async function codeOf(p: Promise<unknown>): Promise<string> {
   try {
     await p;
   } catch (e) {
-    if (isAppError(e)) return e.code;
+    if (e instanceof AppError) return e.code;
     throw e;
   }
   throw new Error("did not fail");

@@ -260,7 +260,7 @@ describe("SideShift adapter: every error of the reference, as the API answers it
     expect(await codeOf(open("bc1qrefund", "invalid-payout"))).toBe("INVALID_ADDRESS");
     expect(await codeOf(open("invalid-refund"))).toBe("INVALID_REFUND_ADDRESS");
     const low = await quote("0.0001").catch((e) => e);
-    expect([low.code, low.details.minAmount.text, low.details.maxAmount.text]).toEqual(["AMOUNT_TOO_LOW", "0.001", "2"]);
+    expect([low.code, low.details.minAmount.toString(), low.details.maxAmount.toString()]).toEqual(["AMOUNT_TOO_LOW", "0.001", "2"]);
     expect(await codeOf(quote("3"))).toBe("AMOUNT_TOO_HIGH");
   });
 });

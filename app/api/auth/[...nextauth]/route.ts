@@ -1,5 +1,5 @@
 import NextAuth from "next-auth";
-import { getAuthOptions } from "@/lib/auth/options";
+import { getAuthOptions } from "@/app/_server/auth-options";
 
 // next-auth's own endpoints (csrf, callback/siwe, session, signout). The options are built
 // on the first request, not at import, so the build never reads or creates the secret.

@@ -1,9 +1,8 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
+import { getDb, getResellerOrder } from "@/app/_server/lib";
+import { requireSessionReseller } from "@/app/_server/session";
 import { OrderDetailView } from "@/components/dashboard/OrderDetailView";
-import { requireSessionReseller } from "@/lib/auth/session";
-import { getResellerOrder } from "@/lib/dashboard/orders";
-import { getDb } from "@/lib/db/client";
 
 export const metadata: Metadata = { title: "Order" };
 

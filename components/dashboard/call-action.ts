@@ -1,0 +1,14 @@
+import type { ActionResult } from "@/lib/dashboard/types";
+
+/**
+ * Awaits a dashboard server action for react-query: its data, or an Error with the message
+ * to show. A lost session (UNAUTHORIZED) sends the browser to the sign-in page, back here after.
+ */
+export async function callAction<T>(result: Promise<ActionResult<T>>): Promise<T> {
+  const r = await result;
+  if (r.ok) return r.data;
+  if (r.error.code === "UNAUTHORIZED") {
+    window.location.assign(`/signin?callbackUrl=${encodeURIComponent(window.location.pathname + window.location.search)}`);
+  }
+  throw new Error(r.error.message);
+}

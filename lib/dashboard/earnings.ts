@@ -1,0 +1,61 @@
+import "server-only";
+import type { Db } from "@/lib/db/client";
+import { D, type Dec, formatAmount } from "@/lib/money/decimal";
+import { usdValue } from "@/lib/money/usd";
+import { currencyInfo } from "./currency-info";
+import { daysOf, describePeriod, periodOf, utcDay } from "./period";
+import type { EarningsDay, EarningsSeries } from "./types";
+
+/**
+ * Realised earnings of one reseller per UTC day over the last `days` days (today included):
+ * the profit credited to `available` when an order finished, per currency and in USD at
+ * reference prices. Every day of the period is present, so the chart's axis has no gaps.
+ */
+export async function getEarningsSeries(db: Db, opts: { resellerId: string; days: number; now?: Date }): Promise<EarningsSeries> {
+  const period = periodOf(opts.days, opts.now ?? new Date());
+  const settled = await db.ledgerEntry.findMany({
+    where: { resellerId: opts.resellerId, kind: "order_profit_settle", bucket: "available", createdAt: { gte: period.start } },
+    select: { currency: true, amount: true, createdAt: true },
+  });
+
+  const currencies = [...new Set(settled.map((e) => e.currency))].sort().map(currencyInfo);
+  const price = new Map(currencies.map((c) => [c.ticker, c.priceUsd]));
+  const byDay = new Map<string, Map<string, Dec>>(daysOf(period).map((d) => [d, new Map()]));
+  const earnedBy = new Map<string, Dec>();
+  for (const e of settled) {
+    const day = byDay.get(utcDay(e.createdAt));
+    if (!day) continue; // after today (clock skew between writers): not in this period
+    day.set(e.currency, (day.get(e.currency) ?? new D(0)).plus(e.amount));
+    earnedBy.set(e.currency, (earnedBy.get(e.currency) ?? new D(0)).plus(e.amount));
+  }
+
+  let totalUsd = new D(0);
+  const days: EarningsDay[] = [...byDay.entries()].map(([date, m]) => {
+    const amounts: Record<string, string> = {};
+    const usd: Record<string, string> = {};
+    let total = new D(0);
+    for (const [cur, amt] of [...m.entries()].sort(([a], [b]) => a.localeCompare(b))) {
+      amounts[cur] = formatAmount(amt);
+      const u = usdValue(amt, price.get(cur) ?? null);
+      if (u) {
+        usd[cur] = formatAmount(u);
+        total = total.plus(u);
+      }
+    }
+    totalUsd = totalUsd.plus(total);
+    return { date, amounts, usd, totalUsd: formatAmount(total) };
+  });
+
+  return {
+    period: describePeriod(period),
+    currencies,
+    days,
+    earned: [...earnedBy.entries()]
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([currency, amount]) => {
+        const u = usdValue(amount, price.get(currency) ?? null);
+        return { currency, amount: formatAmount(amount), usd: u ? formatAmount(u) : null };
+      }),
+    totalUsd: formatAmount(totalUsd),
+  };
+}

@@ -1,0 +1,172 @@
+import "server-only";
+import { stringify } from "csv-stringify/sync";
+import type { Db } from "@/lib/db/client";
+import { getLogger } from "@/lib/log";
+import type { OrderQuery } from "./orders";
+
+// CSV downloads of the dashboard: a reseller's orders (with the list page's filters) and its
+// profit ledger. Streamed in keyset-paginated batches, so an export of any size holds one
+// batch in memory; always scoped by the reseller id the caller got from the session.
+
+const BATCH = 500;
+const DECIMAL_RE = /^-?\d+(\.\d+)?$/;
+/** First characters that make a spreadsheet read a cell as a formula (OWASP CSV injection, and the full-width forms some apps normalise). */
+const FORMULA_START = /^[=+\-@\t\r\uFF1D\uFF0B\uFF0D\uFF20]/;
+
+/**
+ * One cell, safe to open in a spreadsheet. Exact decimals (our amounts, possibly negative)
+ * stay numbers; any other text that could start a formula gets a leading apostrophe, which
+ * spreadsheets show as text. csv-stringify's own escape_formulas cannot be used: it would
+ * prefix a negative amount unless it were a JS number, and amounts must not become floats.
+ */
+export function csvCell(value: string | number | Date | null | undefined): string {
+  if (value === null || value === undefined) return "";
+  if (value instanceof Date) return value.toISOString();
+  if (typeof value === "number") return String(value);
+  if (DECIMAL_RE.test(value)) return value;
+  return FORMULA_START.test(value) ? `'${value}` : value;
+}
+
+function csvStream<Row>(columns: readonly string[], batches: () => AsyncGenerator<Row[]>, toCells: (r: Row) => unknown[], what: string) {
+  const encoder = new TextEncoder();
+  const line = (cells: unknown[]) =>
+    stringify([cells.map((c) => csvCell(c as Parameters<typeof csvCell>[0]))], { record_delimiter: "\r\n", eof: true });
+  let it: AsyncGenerator<Row[]> | null = null;
+  return new ReadableStream<Uint8Array>({
+    start(controller) {
+      controller.enqueue(encoder.encode(line([...columns])));
+    },
+    async pull(controller) {
+      it ??= batches();
+      try {
+        const next = await it.next();
+        if (next.done) return controller.close();
+        controller.enqueue(encoder.encode(next.value.map((r) => line(toCells(r))).join("")));
+      } catch (e) {
+        getLogger().error({ err: e }, `${what} export failed`);
+        controller.error(e);
+      }
+    },
+    async cancel() {
+      await it?.return(undefined);
+    },
+  });
+}
+
+export const ORDER_CSV_COLUMNS = [
+  "id",
+  "created_at",
+  "updated_at",
+  "status",
+  "from_currency",
+  "from_amount",
+  "amount_received",
+  "to_currency",
+  "to_amount",
+  "amount_before_markup",
+  "markup_bps",
+  "platform_fee_bps",
+  "expected_profit",
+  "realised_profit",
+  "payin_address",
+  "payin_extra_id",
+  "payout_address",
+  "payout_extra_id",
+  "refund_address",
+  "refund_extra_id",
+  "payin_hash",
+  "payout_hash",
+  "refund_state",
+  "failure_reason",
+  "api_key_prefix",
+  "api_key_name",
+] as const;
+
+/** Orders newest first, filtered like the Orders page (state, id prefix). */
+export function ordersCsv(db: Db, q: Pick<OrderQuery, "resellerId" | "status" | "search">): ReadableStream<Uint8Array> {
+  const search = q.search?.trim().toLowerCase() ?? "";
+  const where = {
+    resellerId: q.resellerId,
+    ...(q.status ? { status: q.status } : {}),
+    ...(search ? { id: { startsWith: search } } : {}),
+  };
+  async function* batches() {
+    // An id search that cannot match any id (the page refuses the same) exports only the header.
+    if (search && !/^[0-9a-z]{1,64}$/.test(search)) return;
+    const page = (after: string | null) =>
+      db.order.findMany({
+        where,
+        orderBy: [{ createdAt: "desc" }, { id: "asc" }],
+        take: BATCH,
+        ...(after ? { cursor: { id: after }, skip: 1 } : {}),
+        include: { apiKey: { select: { prefix: true, name: true } } },
+      });
+    let cursor: string | null = null;
+    for (;;) {
+      const orders = await page(cursor);
+      if (!orders.length) return;
+      const settled = await db.ledgerEntry.findMany({
+        where: { resellerId: q.resellerId, kind: "order_profit_settle", orderId: { in: orders.map((o) => o.id) } },
+        select: { orderId: true, amount: true },
+      });
+      const realised = new Map(settled.map((e) => [e.orderId, e.amount]));
+      yield orders.map((o) => ({ ...o, realisedProfit: realised.get(o.id) ?? null }));
+      if (orders.length < BATCH) return;
+      cursor = orders[orders.length - 1].id;
+    }
+  }
+  return csvStream(
+    ORDER_CSV_COLUMNS,
+    batches,
+    (o) => [
+      o.id,
+      o.createdAt,
+      o.updatedAt,
+      o.status,
+      o.fromCurrency,
+      o.fromAmount,
+      o.amountReceived,
+      o.toCurrency,
+      o.toAmount,
+      o.rawToAmount,
+      o.markupBps,
+      o.platformFeeBps,
+      o.profit,
+      o.realisedProfit,
+      o.payinAddress,
+      o.payinExtraId,
+      o.payoutAddress,
+      o.payoutExtraId,
+      o.refundAddress,
+      o.refundExtraId,
+      o.payinHash,
+      o.payoutHash,
+      o.refundState,
+      o.failureReason,
+      o.apiKey?.prefix ?? null,
+      o.apiKey?.name ?? null,
+    ],
+    "orders",
+  );
+}
+
+export const LEDGER_CSV_COLUMNS = ["entry_id", "created_at", "currency", "bucket", "kind", "amount", "order_id"] as const;
+
+/** Every entry of the reseller's profit ledger, oldest first: summing `amount` per currency and bucket gives the balances. */
+export function ledgerCsv(db: Db, opts: { resellerId: string }): ReadableStream<Uint8Array> {
+  async function* batches() {
+    let after = 0;
+    for (;;) {
+      const rows = await db.ledgerEntry.findMany({
+        where: { resellerId: opts.resellerId, id: { gt: after } },
+        orderBy: { id: "asc" },
+        take: BATCH,
+      });
+      if (!rows.length) return;
+      yield rows;
+      if (rows.length < BATCH) return;
+      after = rows[rows.length - 1].id;
+    }
+  }
+  return csvStream(LEDGER_CSV_COLUMNS, batches, (e) => [e.id, e.createdAt, e.currency, e.bucket, e.kind, e.amount, e.orderId], "ledger");
+}

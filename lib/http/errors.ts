@@ -1,0 +1,61 @@
+import "server-only";
+import { AppError, type ErrorCode } from "@/lib/errors";
+import { getLogger } from "@/lib/log";
+
+// Where errors become HTTP answers (the v1 API, the dashboard's routes and actions): the one
+// code -> status table, and the one builder of the spec's body {"error":{"code","message",...}}.
+
+export const HTTP_STATUS: Record<ErrorCode, number> = {
+  INVALID_REQUEST: 400,
+  MALFORMED_JSON: 400,
+  INVALID_IDEMPOTENCY_KEY: 400,
+  INVALID_API_KEY: 401,
+  UNAUTHORIZED: 401,
+  NOT_FOUND: 404,
+  ORDER_NOT_FOUND: 404,
+  METHOD_NOT_ALLOWED: 405,
+  IDEMPOTENCY_CONFLICT: 409,
+  INVALID_ORDER_STATE: 409,
+  PAYLOAD_TOO_LARGE: 413,
+  INVALID_ADDRESS: 422,
+  INVALID_EXTRA_ID: 422,
+  INVALID_REFUND_ADDRESS: 422,
+  INVALID_REFUND_EXTRA_ID: 422,
+  UNKNOWN_CURRENCY: 422,
+  CURRENCY_UNAVAILABLE: 422,
+  SAME_CURRENCY: 422,
+  INVALID_AMOUNT: 422,
+  AMOUNT_TOO_LOW: 422,
+  AMOUNT_TOO_HIGH: 422,
+  INVALID_MARKUP: 422,
+  RATE_LIMITED: 429,
+  DAILY_LIMIT_EXCEEDED: 429,
+  INTERNAL_ERROR: 500,
+  ENGINE_UNAVAILABLE: 503,
+};
+
+export interface ErrorBody {
+  error: { code: ErrorCode; message: string; [detail: string]: unknown };
+}
+
+export interface ErrorAnswer {
+  status: number;
+  body: ErrorBody;
+  headers: Record<string, string>;
+}
+
+const MASKED = new AppError("INTERNAL_ERROR", "Something went wrong on our side. It has been logged.");
+
+/**
+ * The answer to anything thrown. An AppError answers its own code, message and details; any
+ * other error is logged (with `where`) and answered as a masked INTERNAL_ERROR.
+ */
+export function errorAnswer(e: unknown, where: string): ErrorAnswer {
+  if (!(e instanceof AppError)) getLogger().error({ err: e }, `unhandled error in ${where}`);
+  const err = e instanceof AppError ? e : MASKED;
+  return {
+    status: HTTP_STATUS[err.code],
+    body: { error: { code: err.code, message: err.message, ...(err.details ?? {}) } },
+    headers: err.headers ?? {},
+  };
+}

@@ -1,0 +1,37 @@
+import "server-only";
+
+// The service layer as the adapters outside lib/ see it: server.ts and worker.ts import
+// "@reseller/lib", the dashboard imports app/_server/lib.ts, and all of them get this module
+// compiled once to lib/dist/index.mjs and loaded by Node, so the process holds one instance
+// of every lib module (README, Architecture). Inside lib/, modules import each other
+// directly; scripts and unit tests import lib/ sources directly too (their processes load
+// no second copy). Sorted by module; add what an adapter needs, nothing more.
+
+export { issueNonce } from "./auth/nonce";
+export { ensureNextAuthUrl, getAllowedChainIds, getAppOrigin, getContractWalletChainIds } from "./auth/origin";
+export { getAuthSecret } from "./auth/secret";
+export { SessionEndedError, sessionReseller } from "./auth/session-version";
+export { signInWithEthereum } from "./auth/sign-in";
+export { getConfig } from "./config";
+export { asResult, found, UNAUTHORIZED } from "./dashboard/actions-core";
+export { getDocsData } from "./dashboard/docs";
+export { getEarningsSeries } from "./dashboard/earnings";
+export { ledgerCsv, ordersCsv } from "./dashboard/export";
+export { listKeyRows, toKeyRow } from "./dashboard/keys";
+export { getResellerOrder, listResellerOrders, parseOrderQuery } from "./dashboard/orders";
+export { getOverview } from "./dashboard/overview";
+export { csvDownload, dashboardError, jsonResponse, unauthorizedResponse } from "./dashboard/route";
+export { getSettingsView } from "./dashboard/settings";
+export { getDb } from "./db/client";
+export { migrate } from "./db/migrate";
+export { AppError } from "./errors";
+export { createApiApp } from "./http/app";
+export { clientIpOf } from "./http/client-ip";
+export { errorAnswer } from "./http/errors";
+export { SERVICE_INSTANCE_ID } from "./instance";
+export { createApiKey, revokeApiKey, rotateApiKey } from "./keys/api-keys";
+export { getLogger } from "./log";
+export { limitSigninNonce, rateLimitHeaders } from "./ratelimit/limiter";
+export { endAllSessions, setMarkup } from "./resellers/resellers";
+export { projectRoot } from "./root";
+export { startWorker } from "./worker/run-worker";

@@ -1,0 +1,221 @@
+import crypto from "node:crypto";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { getCurrency } from "@/lib/currencies";
+import { getEarningsSeries } from "@/lib/dashboard/earnings";
+import { getResellerOrder, listResellerOrders } from "@/lib/dashboard/orders";
+import { getOverview } from "@/lib/dashboard/overview";
+import type { Db, Order } from "@/lib/db/client";
+import { type Caller, createApiKey } from "@/lib/keys/api-keys";
+import { D } from "@/lib/money/decimal";
+import { usdValue } from "@/lib/money/usd";
+import { createOrder } from "@/lib/orders/create-order";
+import { reportSandboxDeposit } from "@/lib/orders/report-deposit";
+import { getOrCreateReseller, setMarkup } from "@/lib/resellers/resellers";
+import { runWorkerOnce } from "@/lib/worker/run-worker";
+import { tempSqlite } from "../support/sqlite-db";
+
+// The dashboard's read models on a real SQLite database, fed by the same service functions
+// the API and the worker use (create, sandbox deposit, worker steps post the ledger). Every
+// figure is recomputed here from the orders themselves, so a read model that drops, zeroes
+// or misdates a posting fails.
+
+let db: Db;
+let cleanup: () => Promise<void>;
+const DAY = 86_400_000;
+const ETH_USD = getCurrency("eth")!.priceUsd;
+const BTC_USD = getCurrency("btc")!.priceUsd;
+
+beforeAll(async () => {
+  ({ db, cleanup } = await tempSqlite());
+});
+afterAll(() => cleanup());
+afterEach(() => vi.useRealTimers());
+
+/** Runs `fn` with the clock (and so every row's createdAt) at `at`. */
+async function at<T>(when: Date, fn: () => Promise<T>): Promise<T> {
+  vi.useFakeTimers({ toFake: ["Date"] });
+  vi.setSystemTime(when);
+  try {
+    return await fn();
+  } finally {
+    vi.useRealTimers();
+  }
+}
+
+async function newReseller(markupBps: number): Promise<Caller> {
+  const r = await getOrCreateReseller(db, { walletAddress: `0x${crypto.randomBytes(20).toString("hex")}` });
+  await setMarkup(db, { resellerId: r.id, markupBps });
+  const { apiKey } = await createApiKey(db, { resellerId: r.id, name: "test" });
+  return { resellerId: r.id, apiKeyId: apiKey.id, markupBps };
+}
+
+const ethAddress = () => `0x${"ab".repeat(20)}`;
+
+function order(caller: Caller, input: { from: string; to: string; amount: string }) {
+  const address = input.to === "eth" ? ethAddress() : "bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq";
+  return createOrder(db, { input: { ...input, address }, caller, ctx: { scope: `reseller:${caller.resellerId}` } }).then((r) => r.order);
+}
+
+/** Deposit (the quoted amount unless given) and let the worker take every step; returns the final order. */
+async function settle(o: Order, caller: Caller, amount?: string): Promise<Order> {
+  await reportSandboxDeposit(db, { orderId: o.id, caller, amount });
+  for (let i = 0; i < 20; i++) {
+    const now = await db.order.findUniqueOrThrow({ where: { id: o.id } });
+    if (now.status === "finished" || now.status === "failed") return now;
+    await runWorkerOnce(db, new Date(Date.now() + 60_000 * (i + 1)));
+  }
+  throw new Error(`order ${o.id} did not settle`);
+}
+
+const usd = (amount: string, price: string) => usdValue(amount, price)!.toFixed();
+
+describe("overview", () => {
+  it("balances, USD totals and order counts come from the ledger and the orders, for this reseller only", async () => {
+    const me = await newReseller(150);
+    const other = await newReseller(300);
+    const done = await settle(await order(me, { from: "btc", to: "eth", amount: "0.1" }), me);
+    const waiting = await order(me, { from: "btc", to: "eth", amount: "0.2" });
+    const failed = await settle(await order(me, { from: "btc", to: "eth", amount: "0.1" }), me, "0.00000001");
+    await settle(await order(other, { from: "btc", to: "eth", amount: "0.3" }), other);
+    expect([done.status, failed.status]).toEqual(["finished", "failed"]);
+
+    const o = await getOverview(db, { resellerId: me.resellerId, days: 30 });
+    // Available: the profit of the finished order; pending: the waiting one's; the failed one's is reversed.
+    expect(o.balances).toEqual([
+      {
+        currency: "eth",
+        available: done.profit,
+        pending: waiting.profit,
+        reserved: "0",
+        availableUsd: usd(done.profit, ETH_USD),
+        pendingUsd: usd(waiting.profit, ETH_USD),
+      },
+    ]);
+    expect(new D(done.profit).gt(0)).toBe(true);
+    expect(o.totals).toEqual({ availableUsd: usd(done.profit, ETH_USD), pendingUsd: usd(waiting.profit, ETH_USD) });
+    expect(o.orderCounts).toEqual({ waiting: 1, confirming: 0, exchanging: 0, sending: 0, finished: 1, failed: 1 });
+    expect(o.ordersInPeriod).toBe(3);
+    expect(o.markupBps).toBe(150);
+    expect(o.currencies.map((c) => [c.ticker, c.priceUsd])).toEqual([["eth", ETH_USD]]);
+  });
+
+  it("counts only orders created in the period", async () => {
+    const me = await newReseller(100);
+    await at(new Date(Date.now() - 40 * DAY), () => order(me, { from: "btc", to: "eth", amount: "0.1" }));
+    await order(me, { from: "btc", to: "eth", amount: "0.1" });
+    expect((await getOverview(db, { resellerId: me.resellerId, days: 30 })).ordersInPeriod).toBe(1);
+    expect((await getOverview(db, { resellerId: me.resellerId, days: 90 })).ordersInPeriod).toBe(2);
+  });
+});
+
+describe("earnings series", () => {
+  it("puts each realised profit on the UTC day it was credited, per currency and in USD, with every day present", async () => {
+    const me = await newReseller(200);
+    const now = new Date();
+    const today = now.toISOString().slice(0, 10);
+    const twoDaysAgo = new Date(now.getTime() - 2 * DAY);
+    // Two ETH profits two days ago, one BTC profit today; one order that fails earns nothing.
+    const a = await at(twoDaysAgo, async () => settle(await order(me, { from: "btc", to: "eth", amount: "0.1" }), me));
+    const b = await at(twoDaysAgo, async () => settle(await order(me, { from: "btc", to: "eth", amount: "0.25" }), me));
+    const c = await settle(await order(me, { from: "eth", to: "btc", amount: "2" }), me);
+    await settle(await order(me, { from: "btc", to: "eth", amount: "0.1" }), me, "0.00000001");
+
+    const s = await getEarningsSeries(db, { resellerId: me.resellerId, days: 7, now });
+    expect(s.period).toEqual({ days: 7, from: new Date(now.getTime() - 6 * DAY).toISOString().slice(0, 10), to: today });
+    expect(s.days.map((d) => d.date)).toEqual(
+      Array.from({ length: 7 }, (_, i) => new Date(now.getTime() - (6 - i) * DAY).toISOString().slice(0, 10)),
+    );
+
+    const ethEarned = new D(a.profit).plus(b.profit);
+    const day2 = s.days.find((d) => d.date === twoDaysAgo.toISOString().slice(0, 10))!;
+    expect(day2.amounts).toEqual({ eth: ethEarned.toFixed() });
+    expect(day2.usd).toEqual({ eth: usd(ethEarned.toFixed(), ETH_USD) });
+    expect(day2.totalUsd).toBe(usd(ethEarned.toFixed(), ETH_USD));
+    const last = s.days[6];
+    expect(last.amounts).toEqual({ btc: c.profit });
+    expect(last.totalUsd).toBe(usd(c.profit, BTC_USD));
+    expect(s.days.filter((d) => Object.keys(d.amounts).length)).toHaveLength(2);
+
+    // The period's total is the exact sum of the days; it is not zero.
+    const total = new D(usd(ethEarned.toFixed(), ETH_USD)).plus(usd(c.profit, BTC_USD));
+    expect(s.totalUsd).toBe(total.toFixed());
+    expect(total.gt(0)).toBe(true);
+    expect(s.earned).toEqual([
+      { currency: "btc", amount: c.profit, usd: usd(c.profit, BTC_USD) },
+      { currency: "eth", amount: ethEarned.toFixed(), usd: usd(ethEarned.toFixed(), ETH_USD) },
+    ]);
+    expect(s.currencies.map((x) => x.ticker)).toEqual(["btc", "eth"]);
+  });
+
+  it("leaves out profit credited before the period, and other resellers' profit", async () => {
+    const me = await newReseller(100);
+    const other = await newReseller(100);
+    const old = await at(new Date(Date.now() - 10 * DAY), async () =>
+      settle(await order(me, { from: "btc", to: "eth", amount: "0.1" }), me),
+    );
+    await settle(await order(other, { from: "btc", to: "eth", amount: "0.1" }), other);
+    const week = await getEarningsSeries(db, { resellerId: me.resellerId, days: 7 });
+    expect(week.totalUsd).toBe("0");
+    expect(week.earned).toEqual([]);
+    const month = await getEarningsSeries(db, { resellerId: me.resellerId, days: 30 });
+    expect(month.earned).toEqual([{ currency: "eth", amount: old.profit, usd: usd(old.profit, ETH_USD) }]);
+  });
+});
+
+describe("orders", () => {
+  it("lists newest first with state and id-prefix filters and pages, only the reseller's own", async () => {
+    const me = await newReseller(100);
+    const other = await newReseller(100);
+    const mine: Order[] = [];
+    for (let i = 0; i < 5; i++)
+      mine.push(await at(new Date(Date.now() - (5 - i) * 60_000), () => order(me, { from: "btc", to: "eth", amount: "0.1" })));
+    const done = await settle(mine[1], me);
+    const theirs = await order(other, { from: "btc", to: "eth", amount: "0.1" });
+    const newestFirst = [...mine].reverse().map((o) => o.id);
+
+    const all = await listResellerOrders(db, { resellerId: me.resellerId });
+    expect(all.items.map((o) => o.id)).toEqual(newestFirst);
+    expect(all).toMatchObject({ total: 5, page: 1, pageCount: 1 });
+    expect(all.items.find((o) => o.id === done.id)).toMatchObject({ status: "finished", profit: done.profit, markupBps: 100 });
+
+    const paged = await listResellerOrders(db, { resellerId: me.resellerId, page: 2, pageSize: 2 });
+    expect(paged.items.map((o) => o.id)).toEqual(newestFirst.slice(2, 4));
+    expect(paged).toMatchObject({ total: 5, page: 2, pageSize: 2, pageCount: 3 });
+    // A page past the end shows the last page.
+    expect((await listResellerOrders(db, { resellerId: me.resellerId, page: 9, pageSize: 2 })).items.map((o) => o.id)).toEqual(
+      newestFirst.slice(4),
+    );
+
+    expect((await listResellerOrders(db, { resellerId: me.resellerId, status: "finished" })).items.map((o) => o.id)).toEqual([done.id]);
+    expect(
+      (await listResellerOrders(db, { resellerId: me.resellerId, search: done.id.slice(0, 12).toUpperCase() })).items.map((o) => o.id),
+    ).toEqual([done.id]);
+    expect((await listResellerOrders(db, { resellerId: me.resellerId, search: theirs.id })).total).toBe(0);
+    expect((await listResellerOrders(db, { resellerId: me.resellerId, search: "x' OR 1=1 --" })).total).toBe(0);
+  });
+
+  it("the detail has the timeline and where the profit stands; another reseller's order is not found", async () => {
+    const me = await newReseller(150);
+    const other = await newReseller(150);
+    const done = await settle(await order(me, { from: "btc", to: "eth", amount: "0.1" }), me);
+    const failed = await settle(await order(me, { from: "btc", to: "eth", amount: "0.1" }), me, "0.00000001");
+    const waiting = await order(me, { from: "btc", to: "eth", amount: "0.1" });
+
+    const d = (await getResellerOrder(db, { resellerId: me.resellerId, orderId: done.id }))!;
+    expect(d.events.map((e) => e.status)).toEqual(["waiting", "confirming", "exchanging", "sending", "finished"]);
+    expect(d).toMatchObject({
+      profitState: "available",
+      realisedProfit: done.profit,
+      toPriceUsd: ETH_USD,
+      viaKey: { id: me.apiKeyId, name: "test" },
+    });
+    expect((await getResellerOrder(db, { resellerId: me.resellerId, orderId: failed.id }))!).toMatchObject({
+      profitState: "reversed",
+      realisedProfit: null,
+      failureReason: "deposit_below_minimum",
+    });
+    expect((await getResellerOrder(db, { resellerId: me.resellerId, orderId: waiting.id }))!.profitState).toBe("pending");
+    expect(await getResellerOrder(db, { resellerId: other.resellerId, orderId: done.id })).toBeNull();
+    expect(await getResellerOrder(db, { resellerId: me.resellerId, orderId: "../../etc" })).toBeNull();
+  });
+});

@@ -1,0 +1,38 @@
+import { describe, expect, it } from "vitest";
+import { baseUrl, newIp } from "../support/api";
+
+// How the v1 API's answers reach the socket (lib/http/app.ts writes them itself): lengths,
+// empty answers, and the headers browsers need.
+describe("v1 answers on the wire", () => {
+  it("a JSON answer has an exact Content-Length and the CORS headers", async () => {
+    const r = await fetch(`${baseUrl()}/estimate?from=btc&to=eth&amount=0.1`, { headers: { "x-forwarded-for": newIp() } });
+    const bytes = Buffer.from(await r.arrayBuffer());
+    expect(r.status).toBe(200);
+    expect(Number(r.headers.get("content-length"))).toBe(bytes.length);
+    expect(r.headers.get("content-type")).toBe("application/json; charset=utf-8");
+    expect(r.headers.get("access-control-allow-origin")).toBe("*");
+    expect(JSON.parse(bytes.toString("utf8")).fromCurrency).toBe("btc");
+  });
+
+  it("the currency list answers a conditional request with 304 and no body", async () => {
+    const first = await fetch(`${baseUrl()}/currencies`, { headers: { "x-forwarded-for": newIp() } });
+    const etag = first.headers.get("etag");
+    expect(etag).toMatch(/^".+"$/);
+    expect(Number(first.headers.get("content-length"))).toBe((await first.arrayBuffer()).byteLength);
+    const again = await fetch(`${baseUrl()}/currencies`, { headers: { "x-forwarded-for": newIp(), "if-none-match": etag! } });
+    expect(again.status).toBe(304);
+    expect(again.headers.get("etag")).toBe(etag);
+    expect((await again.arrayBuffer()).byteLength).toBe(0);
+  });
+
+  it("a CORS preflight is 204 with the allowed methods and headers", async () => {
+    const r = await fetch(`${baseUrl()}/exchange`, {
+      method: "OPTIONS",
+      headers: { origin: "https://app.example", "access-control-request-method": "POST", "x-forwarded-for": newIp() },
+    });
+    expect(r.status).toBe(204);
+    expect(r.headers.get("access-control-allow-methods")).toBe("GET, POST, OPTIONS");
+    expect(r.headers.get("access-control-allow-headers")).toContain("X-API-Key");
+    expect((await r.arrayBuffer()).byteLength).toBe(0);
+  });
+});
