@@ -13,6 +13,7 @@ export default defineConfig({
   resolve: { alias },
   test: {
     include: ["tests/{quotes,orders,ledger,money}/**/*.test.ts"],
+    env: { MUTATION_RUN: "1" },
     testTimeout: 60_000,
     hookTimeout: 120_000,
   },

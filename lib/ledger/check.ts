@@ -26,6 +26,8 @@ export interface LedgerReport {
 }
 
 const PAGE = 2000;
+/** Orders per page of the profit check: their ids become one IN (...) list, and SQLite's driver takes at most 999 parameters. */
+const ORDER_PAGE = 500;
 const CANONICAL_AMOUNT = /^-?(?:0|[1-9]\d*)(?:\.\d*[1-9])?$/;
 
 type EntryRow = { id: number; resellerId: string; orderId: string | null; currency: string; bucket: string; kind: string; amount: string };
@@ -89,7 +91,7 @@ const orderProfitPostedOnce: LedgerInvariant = {
       const orders = await tx.order.findMany({
         where: { resellerId: { not: null }, id: { gt: after } },
         orderBy: { id: "asc" },
-        take: PAGE,
+        take: ORDER_PAGE,
         select: { id: true, resellerId: true, toCurrency: true, status: true, profit: true },
       });
       if (!orders.length) return;

@@ -115,7 +115,14 @@ describe("createOrder", () => {
 
   it("stores a destination tag for a currency that has one, and gives an extra id for a deposit that needs one", async () => {
     const { order } = await createOrder(db, {
-      input: { from: "xrp", to: "btc", amount: "100", address: BTC_ADDR, refundAddress: "rPEPPER7kfTD9w2To4CQk6UCfuHM9c6GDY", refundExtraId: "123" },
+      input: {
+        from: "xrp",
+        to: "btc",
+        amount: "100",
+        address: BTC_ADDR,
+        refundAddress: "rPEPPER7kfTD9w2To4CQk6UCfuHM9c6GDY",
+        refundExtraId: "123",
+      },
       caller: null,
       ctx,
     });
@@ -133,18 +140,39 @@ describe("createOrder", () => {
       message: "eth does not use an extra ID.",
     });
     expect(
-      await code(createOrder(db, { input: { from: "btc", to: "xrp", amount: "0.1", address: "rPEPPER7kfTD9w2To4CQk6UCfuHM9c6GDY", extraId: "x1" }, caller: null, ctx })),
+      await code(
+        createOrder(db, {
+          input: { from: "btc", to: "xrp", amount: "0.1", address: "rPEPPER7kfTD9w2To4CQk6UCfuHM9c6GDY", extraId: "x1" },
+          caller: null,
+          ctx,
+        }),
+      ),
     ).toMatchObject({ code: "INVALID_EXTRA_ID", message: expect.stringMatching(/^The .* is not valid for xrp\.$/) });
     expect(await code(createOrder(db, { input: input({ refundAddress: ETH_ADDR }), caller: null, ctx }))).toMatchObject({
       code: "INVALID_REFUND_ADDRESS",
       message: expect.stringContaining("Bitcoin"),
     });
-    expect(await code(createOrder(db, { input: input({ refundAddress: BTC_ADDR, refundExtraId: "7" }), caller: null, ctx }))).toMatchObject({
-      code: "INVALID_REFUND_EXTRA_ID",
-      message: "btc does not use an extra ID.",
-    });
+    expect(await code(createOrder(db, { input: input({ refundAddress: BTC_ADDR, refundExtraId: "7" }), caller: null, ctx }))).toMatchObject(
+      {
+        code: "INVALID_REFUND_EXTRA_ID",
+        message: "btc does not use an extra ID.",
+      },
+    );
     expect(
-      await code(createOrder(db, { input: { from: "xrp", to: "btc", amount: "100", address: BTC_ADDR, refundAddress: "rPEPPER7kfTD9w2To4CQk6UCfuHM9c6GDY", refundExtraId: "tag" }, caller: null, ctx })),
+      await code(
+        createOrder(db, {
+          input: {
+            from: "xrp",
+            to: "btc",
+            amount: "100",
+            address: BTC_ADDR,
+            refundAddress: "rPEPPER7kfTD9w2To4CQk6UCfuHM9c6GDY",
+            refundExtraId: "tag",
+          },
+          caller: null,
+          ctx,
+        }),
+      ),
     ).toMatchObject({ code: "INVALID_REFUND_EXTRA_ID", message: expect.stringMatching(/^The refund .* is not valid for xrp\.$/) });
     expect(await code(createOrder(db, { input: input({ to: "xmr", address: ETH_ADDR }), caller: null, ctx }))).toMatchObject({
       code: "INVALID_ADDRESS",
@@ -158,12 +186,19 @@ describe("createOrder", () => {
     expect(first.replayed).toBe(false);
     expect(first.order.idempotencyKey).toBe("k-1");
     expect(first.order.requestHash).toMatch(/^[0-9a-f]{64}$/);
-    const again = await createOrder(db, { input: input({ from: "BTC", to: "Eth", address: ` ${ETH_ADDR}` }), caller: null, ctx, idempotencyKey: "k-1" });
+    const again = await createOrder(db, {
+      input: input({ from: "BTC", to: "Eth", address: ` ${ETH_ADDR}` }),
+      caller: null,
+      ctx,
+      idempotencyKey: "k-1",
+    });
     expect(again).toMatchObject({ replayed: true, order: { id: first.order.id } });
     expect(await code(createOrder(db, { input: input({ amount: "0.2" }), caller: null, ctx, idempotencyKey: "k-1" }))).toMatchObject({
       code: "IDEMPOTENCY_CONFLICT",
     });
-    expect(await code(createOrder(db, { input: input({ refundAddress: BTC_ADDR }), caller: null, ctx, idempotencyKey: "k-1" }))).toMatchObject({
+    expect(
+      await code(createOrder(db, { input: input({ refundAddress: BTC_ADDR }), caller: null, ctx, idempotencyKey: "k-1" })),
+    ).toMatchObject({
       code: "IDEMPOTENCY_CONFLICT",
     });
     // The same key in another scope (another caller) is another order.
@@ -231,11 +266,17 @@ describe("createOrder", () => {
 
   it("a reserved order the engine never opened is invisible, and a replay waits for it", async () => {
     const first = await createOrder(db, { input: input(), caller: null, ctx, idempotencyKey: "slow" });
-    await db.order.update({ where: { id: first.order.id }, data: { payinAddress: null, leaseToken: "live", leaseUntil: new Date(Date.now() + 60_000) } });
+    await db.order.update({
+      where: { id: first.order.id },
+      data: { payinAddress: null, leaseToken: "live", leaseUntil: new Date(Date.now() + 60_000) },
+    });
     expect(await code(getOrderForCaller(db, { orderId: first.order.id, caller: null }))).toMatchObject({ code: "ORDER_NOT_FOUND" });
     const waiting = createOrder(db, { input: input(), caller: null, ctx, idempotencyKey: "slow" });
     await new Promise((r) => setTimeout(r, 100));
-    await db.order.update({ where: { id: first.order.id }, data: { payinAddress: first.order.payinAddress, leaseToken: null, leaseUntil: null } });
+    await db.order.update({
+      where: { id: first.order.id },
+      data: { payinAddress: first.order.payinAddress, leaseToken: null, leaseUntil: null },
+    });
     const r = await waiting;
     expect(r).toMatchObject({ replayed: true, order: { id: first.order.id, payinAddress: first.order.payinAddress } });
   });
@@ -254,7 +295,14 @@ describe("applyStep", () => {
     expect(u).toMatchObject({ status: "confirming", amountReceived: "0.1", payinHash: "ab", attempts: 0, lastError: null, stuckAt: null });
     expect(u?.nextActionAt?.toISOString()).toBe("2026-11-22T12:00:03.000Z");
     const stored = await db.order.findUniqueOrThrow({ where: { id: o.id } });
-    expect(stored).toMatchObject({ status: "confirming", amountReceived: "0.1", payinHash: "ab", attempts: 0, lastError: null, stuckAt: null });
+    expect(stored).toMatchObject({
+      status: "confirming",
+      amountReceived: "0.1",
+      payinHash: "ab",
+      attempts: 0,
+      lastError: null,
+      stuckAt: null,
+    });
     expect(stored.updatedAt.toISOString()).toBe(now.toISOString());
     expect(stored.nextActionAt?.toISOString()).toBe("2026-11-22T12:00:03.000Z");
     const events = await db.orderEvent.findMany({ where: { orderId: o.id }, orderBy: { id: "asc" } });
@@ -324,9 +372,13 @@ describe("applyStep", () => {
   it("finishing settles the profit (pending -> available); the final state needs no more checks", async () => {
     const caller = await newCaller(100);
     let o: Order | null = await fresh(caller);
-    for (const step of [{ to: "confirming" as const, amountReceived: o.fromAmount }, { to: "exchanging" as const }, { to: "sending" as const, payoutHash: "cd" }])
+    for (const step of [
+      { to: "confirming" as const, amountReceived: o.fromAmount },
+      { to: "exchanging" as const },
+      { to: "sending" as const, payoutHash: "cd" },
+    ])
       o = await applyStep(db, o!, step);
-    o = await applyStep(db, o!, { to: "finished", upstream: { status: "done", reason: "x" } });
+    o = await applyStep(db, o!, { to: "finished", upstream: { status: "done", reason: "hold" } });
     expect(o).toMatchObject({ status: "finished", nextActionAt: null, stateReason: null, payoutHash: "cd" });
     const [b] = await getBalances(db, caller.resellerId);
     expect(b).toMatchObject({ currency: "eth", pending: "0", available: o!.profit });
@@ -339,14 +391,24 @@ describe("applyStep", () => {
     const caller = await newCaller(100);
     const withRefund = await fresh(caller, { refundAddress: BTC_ADDR });
     const f1 = await applyStep(db, withRefund, { to: "failed", reason: "deposit_below_minimum", refund: { amount: "0.0001", hash: "ee" } });
-    expect(f1).toMatchObject({ status: "failed", failureReason: "deposit_below_minimum", refundAmount: "0.0001", refundHash: "ee", refundState: "sent" });
+    expect(f1).toMatchObject({
+      status: "failed",
+      failureReason: "deposit_below_minimum",
+      refundAmount: "0.0001",
+      refundHash: "ee",
+      refundState: "sent",
+    });
     const events = await db.orderEvent.findMany({ where: { orderId: withRefund.id }, orderBy: { id: "asc" } });
     expect(events.at(-1)).toMatchObject({ status: "failed", note: "deposit_below_minimum" });
-    const f2 = await applyStep(db, await fresh(caller, { refundAddress: BTC_ADDR }), { to: "failed", reason: "expired", refund: { amount: "0.1", hash: null } });
+    const f2 = await applyStep(db, await fresh(caller, { refundAddress: BTC_ADDR }), {
+      to: "failed",
+      reason: "expired",
+      refund: { amount: "0.1", hash: null },
+    });
     expect(f2?.refundState).toBe("pending");
     const f3 = await applyStep(db, await fresh(caller), { to: "failed", reason: "expired", refund: { amount: "0.1", hash: null } });
     expect(f3?.refundState).toBe("awaiting_address");
-    const f4 = await applyStep(db, await fresh(caller), { to: "failed", reason: "expired" });
+    const f4 = await applyStep(db, await fresh(caller), { to: "failed", reason: "expired", refund: null });
     expect(f4).toMatchObject({ refundState: null, refundAmount: null });
     const [b] = await getBalances(db, caller.resellerId);
     expect(b).toMatchObject({ pending: "0", available: "0" });
@@ -415,7 +477,18 @@ describe("reading orders", () => {
     expect("history" in serializeOrderStatus(full)).toBe(false);
     const created = serializeCreatedOrder(o);
     expect(Object.keys(created).sort()).toEqual(
-      ["id", "payinAddress", "payinExtraId", "payoutAddress", "payoutExtraId", "fromCurrency", "toCurrency", "fromAmount", "toAmount", "status"].sort(),
+      [
+        "id",
+        "payinAddress",
+        "payinExtraId",
+        "payoutAddress",
+        "payoutExtraId",
+        "fromCurrency",
+        "toCurrency",
+        "fromAmount",
+        "toAmount",
+        "status",
+      ].sort(),
     );
     expect(serializeOrderStatus(o).refund).toBeNull();
   });
@@ -436,11 +509,13 @@ describe("sandbox deposits", () => {
     expect((await reportSandboxDeposit(db, { orderId: o2.id, caller: null, amount: "0.05" })).amountReceived).toBe("0.05");
     const o3 = (await createOrder(db, { input: input(), caller: null, ctx })).order;
     expect(await code(reportSandboxDeposit(db, { orderId: o3.id, caller: null, amount: "-1" }))).toMatchObject({ code: "INVALID_AMOUNT" });
-    expect(
-      await code(reportSandboxDeposit(db, { orderId: o3.id, caller: null, now: new Date(o3.expiresAt.getTime() + 1) })),
-    ).toMatchObject({ code: "INVALID_ORDER_STATE", message: expect.stringContaining("this one is expired") });
+    expect(await code(reportSandboxDeposit(db, { orderId: o3.id, caller: null, now: new Date(o3.expiresAt.getTime() + 1) }))).toMatchObject(
+      { code: "INVALID_ORDER_STATE", message: expect.stringContaining("this one is expired") },
+    );
     // Exactly at expiry it is too late as well.
-    expect(await code(reportSandboxDeposit(db, { orderId: o3.id, caller: null, now: o3.expiresAt }))).toMatchObject({ code: "INVALID_ORDER_STATE" });
+    expect(await code(reportSandboxDeposit(db, { orderId: o3.id, caller: null, now: o3.expiresAt }))).toMatchObject({
+      code: "INVALID_ORDER_STATE",
+    });
   });
 });
 
@@ -491,7 +566,9 @@ describe("orders as the engine sees them", () => {
     });
     expect(swapSnapshot({ ...o, provider: "p", upstreamId: null }).upstream).toBeNull();
     expect(swapSnapshot({ ...o, provider: null, upstreamId: "u" }).upstream).toBeNull();
-    expect(swapSnapshot({ ...o, provider: "p", upstreamId: "u", upstreamData: "d", upstreamStatus: "s", stateReason: "r" }).upstream).toEqual({
+    expect(
+      swapSnapshot({ ...o, provider: "p", upstreamId: "u", upstreamData: "d", upstreamStatus: "s", stateReason: "r" }).upstream,
+    ).toEqual({
       provider: "p",
       id: "u",
       data: "d",
@@ -499,7 +576,14 @@ describe("orders as the engine sees them", () => {
       reason: "r",
     });
     const req = openSwapRequest(o);
-    expect(req).toMatchObject({ orderId: o.id, payoutAddress: ETH_ADDR, refundAddress: BTC_ADDR, markupBps: 0, payoutExtraId: null, refundExtraId: null });
+    expect(req).toMatchObject({
+      orderId: o.id,
+      payoutAddress: ETH_ADDR,
+      refundAddress: BTC_ADDR,
+      markupBps: 0,
+      payoutExtraId: null,
+      refundExtraId: null,
+    });
     expect(req.from.ticker).toBe("btc");
     expect(req.to.ticker).toBe("eth");
     expect(req.fromAmount.toFixed()).toBe("0.1");

@@ -46,7 +46,11 @@ afterAll(() => {
 describe("currencies and pairs", () => {
   it("resolves tickers case-insensitively and names the field it refuses", () => {
     expect(resolveCurrency("BTC", "from").ticker).toBe("btc");
-    expect(fail(() => resolveCurrency("nope", "to"))).toEqual({ code: "UNKNOWN_CURRENCY", message: "Unknown currency 'nope'.", details: { field: "to" } });
+    expect(fail(() => resolveCurrency("nope", "to"))).toEqual({
+      code: "UNKNOWN_CURRENCY",
+      message: "Unknown currency 'nope'.",
+      details: { field: "to" },
+    });
     expect(fail(() => resolveCurrency(42, "from"))).toMatchObject({ code: "UNKNOWN_CURRENCY", details: { field: "from" } });
     expect(fail(() => resolveCurrency(undefined, "from"))).toMatchObject({ message: "Unknown currency 'undefined'." });
     const { from, to } = resolvePair("btc", "eth");
@@ -100,7 +104,9 @@ describe("parseAmount", () => {
       message: expect.stringContaining("received 9123456789.12345678 (18)"),
     });
     expect(parseAmount("123456789012345", eth).toFixed()).toBe("123456789012345");
-    expect(fail(() => parseAmount("1234567890123456", eth))).toMatchObject({ message: expect.stringContaining("at most 15 significant digits") });
+    expect(fail(() => parseAmount("1234567890123456", eth))).toMatchObject({
+      message: expect.stringContaining("at most 15 significant digits"),
+    });
   });
 });
 
