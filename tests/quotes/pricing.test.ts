@@ -55,7 +55,10 @@ describe("currencies and pairs", () => {
     expect(fail(() => resolveCurrency(undefined, "from"))).toMatchObject({ message: "Unknown currency 'undefined'." });
     const { from, to } = resolvePair("btc", "eth");
     expect([from.ticker, to.ticker]).toEqual(["btc", "eth"]);
-    expect(fail(() => resolvePair("btc", "BTC"))).toMatchObject({ code: "SAME_CURRENCY" });
+    expect(fail(() => resolvePair("btc", "BTC"))).toMatchObject({
+      code: "SAME_CURRENCY",
+      message: "Source and destination currencies must differ.",
+    });
     expect(fail(() => resolvePair("nope", "btc"))).toMatchObject({ code: "UNKNOWN_CURRENCY", details: { field: "from" } });
     expect(fail(() => resolvePair("btc", "nope"))).toMatchObject({ code: "UNKNOWN_CURRENCY", details: { field: "to" } });
   });
