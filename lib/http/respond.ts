@@ -55,8 +55,8 @@ export function json(body: unknown, status = 200, headers: Record<string, string
 }
 
 /** The spec's error shape for anything thrown; unknown errors are logged and masked as a 500. */
-export function errorReply(e: unknown, headers: Record<string, string> = {}): Reply {
-  const a = errorAnswer(e, "the v1 API");
+export function errorReply(e: unknown, headers: Record<string, string> = {}, reqId?: string | null): Reply {
+  const a = errorAnswer(e, "the v1 API", reqId);
   return json(a.body, a.status, { ...headers, ...a.headers });
 }
 
