@@ -8,7 +8,7 @@ const JSON_TYPE = "application/json; charset=utf-8";
 /** The API is meant to be callable from browsers too (the Public tier needs no secret). */
 const CORS = {
   "Access-Control-Allow-Origin": "*",
-  "Access-Control-Expose-Headers": "RateLimit, RateLimit-Policy, Retry-After, Location, Idempotent-Replayed",
+  "Access-Control-Expose-Headers": "RateLimit, RateLimit-Policy, Retry-After, Location, Idempotent-Replayed, ETag, Poll-After",
 };
 
 /**
