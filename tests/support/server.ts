@@ -57,6 +57,8 @@ export interface RunningServer {
   port: number;
   databaseUrl: string;
   logs: () => string;
+  /** The server process (to signal it directly). */
+  child: ChildProcess;
   stop(): Promise<void>;
   /** Kills the process at once (SIGKILL), as a crash would. */
   crash(): Promise<void>;
@@ -116,6 +118,7 @@ export async function startServer(opts: { databaseUrl: string; env?: Record<stri
     port,
     databaseUrl: opts.databaseUrl,
     logs: () => out,
+    child,
     crash: () =>
       new Promise<void>((resolve) => {
         if (child.exitCode !== null || child.signalCode !== null) return resolve();
