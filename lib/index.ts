@@ -34,4 +34,5 @@ export { getLogger } from "./log";
 export { limitSigninNonce, rateLimitHeaders } from "./ratelimit/limiter";
 export { endAllSessions, setMarkup } from "./resellers/resellers";
 export { projectRoot } from "./root";
+export { confirmWithdrawal, getWithdrawalsView, quoteWithdrawal } from "./withdrawals/withdrawals";
 export { startWorker } from "./worker/run-worker";

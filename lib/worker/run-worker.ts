@@ -7,6 +7,8 @@ import { getLogger } from "@/lib/log";
 import { applyStep } from "@/lib/orders/advance-order";
 import { flagStuckOrders } from "@/lib/orders/stuck";
 import { engineDeadlineMs, leaseMs, newLeaseToken, swapSnapshot } from "@/lib/orders/swap";
+import { runWithdrawalsOnce } from "@/lib/withdrawals/process";
+import { getPayoutSender } from "@/lib/withdrawals/sender";
 import { retryDelayMs } from "./backoff";
 
 // The order worker. Any number of them may run against one database: an order is only
@@ -143,11 +145,13 @@ export function startWorker(db: Db, opts: { pollMs: number }): { stop: () => Pro
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<unknown> = Promise.resolve();
   const tick = () => {
-    running = runWorkerOnce(db)
-      .catch((e) => getLogger().error({ err: e }, "worker pass failed"))
-      .finally(() => {
-        if (!stopped) timer = setTimeout(tick, opts.pollMs);
-      });
+    running = Promise.all([
+      runWorkerOnce(db).catch((e) => getLogger().error({ err: e }, "worker pass failed")),
+      // Withdrawals (lib/withdrawals/process.ts) are paid by the same workers, each under its own lease.
+      runWithdrawalsOnce(db, getPayoutSender()).catch((e) => getLogger().error({ err: e }, "withdrawal pass failed")),
+    ]).finally(() => {
+      if (!stopped) timer = setTimeout(tick, opts.pollMs);
+    });
   };
   tick();
   return {
