@@ -85,6 +85,12 @@ const schema = z.object({
   /** Serve the dashboard (Next.js) from this process; false for API-only instances. */
   SERVE_DASHBOARD: bool.default(true),
   MAX_BODY_BYTES: int(16 * 1024, 256),
+  /** Serve /metrics on this port only (not on PORT); 0 or unset: on PORT. The worker process serves it only here. */
+  METRICS_PORT: int(0, 0),
+  /** When set, /metrics answers only requests with "Authorization: Bearer <token>". */
+  METRICS_TOKEN: z.string().min(16).optional(),
+  /** On SIGTERM: how long in-flight requests and worker steps may take before the process exits anyway. */
+  SHUTDOWN_TIMEOUT_MS: int(25_000, 100),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   NEXTAUTH_SECRET: z.string().optional(),
   /** Chain ids a Sign-In with Ethereum message may name, comma-separated. */
