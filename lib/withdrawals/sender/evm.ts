@@ -23,6 +23,13 @@ import type { PayoutSender, PayoutTransfer } from "./types";
 export type RpcFault = (method: string) => "before" | "after" | null;
 
 const NATIVE_TRANSFER_GAS = 21_000n;
+/**
+ * A fixed gas limit for an ERC-20 transfer (a plain one uses ~35-65k; unused gas is not
+ * charged). Not estimated: an estimate fails for a transfer that would revert, and the
+ * processor must be able to send it and record the revert (the withdrawal then fails and
+ * its balances are restored) rather than retry forever.
+ */
+const TOKEN_TRANSFER_GAS = 100_000n;
 
 /** Errors that mean "the node already has (or mined) this transaction": not a failure of a rebroadcast. */
 const ALREADY_SENT = /already known|known transaction|already imported|nonce too low|transaction already exists|AlreadyKnown/i;
@@ -55,13 +62,6 @@ export function createEvmSender(opts: { rpcUrl: string; chainId: number; private
       ? { to: t.token, value: 0n, data: encodeFunctionData({ abi: erc20Abi, functionName: "transfer", args: [t.to, t.amount] }) }
       : { to: t.to, value: t.amount, data: undefined };
 
-  async function gasOf(t: { to: Address; token: Address | null; amount: bigint }): Promise<bigint> {
-    if (!t.token) return NATIVE_TRANSFER_GAS;
-    const c = transferCall(t);
-    const est = await client.estimateGas({ account: account.address, to: c.to, data: c.data });
-    return (est * 12n) / 10n; // headroom: storage costs can differ at inclusion
-  }
-
   return {
     kind: "evm",
     chainId: opts.chainId,
@@ -73,8 +73,7 @@ export function createEvmSender(opts: { rpcUrl: string; chainId: number; private
         const held = await client.readContract({ address: token, abi: erc20Abi, functionName: "balanceOf", args: [account.address] });
         if (held < amount) return `hot wallet holds ${held} base units of the token, the payout needs ${amount}`;
       }
-      // A token transfer's gas cannot be estimated without the tokens; 100k covers a plain ERC-20.
-      const gas = token ? 100_000n : NATIVE_TRANSFER_GAS;
+      const gas = token ? TOKEN_TRANSFER_GAS : NATIVE_TRANSFER_GAS;
       const needEth = (token ? 0n : amount) + gas * fees.maxFeePerGas;
       if (eth < needEth)
         return `hot wallet holds ${formatEther(eth)} ETH, the payout needs ${formatEther(needEth)} ETH with its network fee`;
@@ -84,7 +83,8 @@ export function createEvmSender(opts: { rpcUrl: string; chainId: number; private
     minedNonce: () => client.getTransactionCount({ address: account.address, blockTag: "latest" }),
     async sign(t: PayoutTransfer) {
       const c = transferCall(t);
-      const [gas, fees] = await Promise.all([gasOf(t), client.estimateFeesPerGas()]);
+      const fees = await client.estimateFeesPerGas();
+      const gas = t.token ? TOKEN_TRANSFER_GAS : NATIVE_TRANSFER_GAS;
       const raw = await account.signTransaction({
         type: "eip1559",
         chainId: opts.chainId,
