@@ -35,7 +35,10 @@ describe.each(["sqlite", "postgres"] as const)("evm payouts on %s", (kind) => {
   const sender = (fault?: RpcFault, key: Hex = hotKey) =>
     createEvmSender({ rpcUrl: node.rpcUrl, chainId: node.chainId, privateKey: key, rpcFault: fault });
   /** Time moves on by more than a lease and any backoff between passes. */
-  const tick = () => new Date((clock += 3_600_000));
+  const tick = () => {
+    clock += 3_600_000;
+    return new Date(clock);
+  };
 
   async function queue(asset: "eth" | "usdc", profitEth = "0.01") {
     const account = privateKeyToAccount(generatePrivateKey());
@@ -129,7 +132,11 @@ describe.each(["sqlite", "postgres"] as const)("evm payouts on %s", (kind) => {
       const q = await queue("usdc");
       const before = await chainBalance("usdc", q.to);
       let hits = 0;
-      const fault: RpcFault = (m) => (m === method ? (hits++, when) : null);
+      const fault: RpcFault = (m) => {
+        if (m !== method) return null;
+        hits++;
+        return when;
+      };
       const w1 = await runUntilFinal(q.w.id, 4, fault);
       expect(hits).toBeGreaterThan(0);
       // Failing before the node acts, the method blocks progress while it fails. Failing after
