@@ -9,7 +9,7 @@ import "server-only";
 
 export { issueNonce } from "./auth/nonce";
 export { ensureNextAuthUrl, getAllowedChainIds, getAppOrigin, getContractWalletChainIds } from "./auth/origin";
-export { getAuthSecret } from "./auth/secret";
+export { ensureAuthSecret, getAuthSecret } from "./auth/secret";
 export { SessionEndedError, sessionReseller } from "./auth/session-version";
 export { signInWithEthereum } from "./auth/sign-in";
 export { getConfig } from "./config";
@@ -20,7 +20,7 @@ export { ledgerCsv, ordersCsv } from "./dashboard/export";
 export { listKeyRows, toKeyRow } from "./dashboard/keys";
 export { getResellerOrder, listResellerOrders, parseOrderQuery } from "./dashboard/orders";
 export { getOverview } from "./dashboard/overview";
-export { csvDownload, dashboardError, jsonResponse, unauthorizedResponse } from "./dashboard/route";
+export { csvDownload, dashboardError, jsonResponse, malformedJsonAnswer, unauthorizedResponse } from "./dashboard/route";
 export { getSettingsView } from "./dashboard/settings";
 export { getDb } from "./db/client";
 export { migrate } from "./db/migrate";

@@ -35,6 +35,7 @@ export const {
   limitSigninNonce,
   listKeyRows,
   listResellerOrders,
+  malformedJsonAnswer,
   ordersCsv,
   parseOrderQuery,
   rateLimitHeaders,

@@ -1,11 +1,11 @@
 import "server-only";
-import fs from "node:fs";
 import path from "node:path";
 import { PrismaBetterSqlite3 } from "@prisma/adapter-better-sqlite3";
 import { PrismaPg } from "@prisma/adapter-pg";
 import { getConfig } from "@/lib/config";
 import { PrismaClient as PgClient, Prisma as PgPrisma } from "./generated/postgresql/client";
 import { PrismaClient as SqliteClient } from "./generated/sqlite/client";
+import { prepareSqliteFile } from "./sqlite-file";
 
 // Prisma cannot choose its provider at run time, so there are two generated clients from
 // two identical schemas; this module picks one by the DATABASE_URL scheme. Their APIs are
@@ -47,7 +47,7 @@ export function createDb(url: string): Db {
     }) as unknown as Db;
   }
   const file = path.resolve(url.replace(/^file:/, ""));
-  fs.mkdirSync(path.dirname(file), { recursive: true });
+  prepareSqliteFile(file);
   return new SqliteClient({ adapter: new PrismaBetterSqlite3({ url: file, timeout: 10_000 }) }).$extends({
     client: { $provider: "sqlite" as DbProvider },
   }) as unknown as Db;

@@ -4,6 +4,7 @@ import { RESPONSE_ALREADY_SENT } from "@hono/node-server/utils/response";
 import { type Context, Hono } from "hono";
 import { AppError } from "@/lib/errors";
 import { SERVICE_INSTANCE_ID } from "@/lib/instance";
+import { rateLimitStoreState } from "@/lib/ratelimit/limiter";
 import { openApiDocument } from "./openapi";
 import { emptyReply, errorReply, json, type Reply } from "./respond";
 import { type ApiHandler, apiRoute, type RequestEnv } from "./route";
@@ -79,7 +80,9 @@ function send(c: Context, reply: Reply): Response {
 export function createApiApp(ipOf: ClientIp) {
   const app = new Hono();
 
-  app.get("/healthz", (c) => send(c, json({ status: "ok", instance: SERVICE_INSTANCE_ID })));
+  // Liveness: always 200 while the process serves. The body also says whether the rate-limit
+  // store is in use ("degraded": Redis is away and the limits are counted per process).
+  app.get("/healthz", (c) => send(c, json({ status: "ok", instance: SERVICE_INSTANCE_ID, rateLimitStore: rateLimitStoreState() })));
 
   for (const prefix of API_PREFIXES) {
     const v1 = new Hono();
