@@ -4,6 +4,7 @@ import { getRequestListener } from "@hono/node-server";
 import {
   AppError,
   clientIpOf,
+  connectRateLimitStore,
   createApiApp,
   ensureAuthSecret,
   errorAnswer,
@@ -114,6 +115,7 @@ async function main() {
   const log = getLogger();
   const { applied } = await migrate(cfg.DATABASE_URL);
   if (applied.length) log.info({ applied }, "database migrated");
+  await connectRateLimitStore(3000);
   // The session secret is made here, at start, never by `next build` (lib/auth/secret.ts).
   if (cfg.SERVE_DASHBOARD) ensureAuthSecret();
   if (cfg.sandboxEnabled)

@@ -31,7 +31,7 @@ export { errorAnswer } from "./http/errors";
 export { SERVICE_INSTANCE_ID } from "./instance";
 export { createApiKey, revokeApiKey, rotateApiKey } from "./keys/api-keys";
 export { getLogger } from "./log";
-export { limitSigninNonce, rateLimitHeaders } from "./ratelimit/limiter";
+export { connectRateLimitStore, limitSigninNonce, rateLimitHeaders } from "./ratelimit/limiter";
 export { endAllSessions, setMarkup } from "./resellers/resellers";
 export { projectRoot } from "./root";
 export { startWorker } from "./worker/run-worker";

@@ -72,6 +72,26 @@ function redisClient(): Redis {
   return client;
 }
 
+/**
+ * At server start: with Redis, connect before the first request (until then every request
+ * would be counted per process), waiting at most `waitMs`; an unreachable Redis does not stop
+ * the start (see redisClient).
+ */
+export async function connectRateLimitStore(waitMs: number): Promise<void> {
+  if (storeOf() !== "redis") return;
+  const client = redisClient();
+  if (client.status === "ready") return;
+  await new Promise<void>((resolve) => {
+    const t = setTimeout(done, waitMs);
+    function done() {
+      clearTimeout(t);
+      client.off("ready", done);
+      resolve();
+    }
+    client.once("ready", done);
+  });
+}
+
 /** The rate-limit store and whether it is in use, for readiness checks: "degraded" while Redis is away. */
 export function rateLimitStoreState(): { store: Store; state: "ok" | "degraded" } {
   const store = storeOf();
