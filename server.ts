@@ -1,9 +1,12 @@
 import type { IncomingMessage } from "node:http";
 import http from "node:http";
+import net from "node:net";
 import { getRequestListener } from "@hono/node-server";
 import {
   AppError,
+  apiRouteLabel,
   clientIpOf,
+  closeDb,
   connectRateLimitStore,
   createApiApp,
   ensureAuthSecret,
@@ -12,7 +15,11 @@ import {
   getDb,
   getLogger,
   migrate,
+  observeRequest,
   projectRoot,
+  readiness,
+  requestIdOf,
+  serveMetrics,
   startWorker,
 } from "@reseller/lib";
 import next from "next";
@@ -22,6 +29,8 @@ import next from "next";
 // dashboard and next-auth). The order worker runs here too unless WORKER_IN_PROCESS=false.
 // The service layer comes from "@reseller/lib" (lib/dist/index.mjs), the same file the
 // dashboard loads: one instance of every lib module in the process (README, Architecture).
+// Around both: a request id on every request, metrics, /readyz, and a graceful shutdown
+// (docs/deploy.md).
 
 // Everything under /api except next-auth is the JSON API's: unknown paths there answer in
 // the API's error shape, not with the dashboard's HTML 404.
@@ -110,6 +119,17 @@ function replay(req: IncomingMessage, body: Buffer): IncomingMessage {
   return r;
 }
 
+/** The metrics label of any path: API route templates, or one label per kind of dashboard path. */
+function routeLabel(method: string, url: string): string {
+  const q = url.indexOf("?");
+  const pathname = q === -1 ? url : url.slice(0, q);
+  if (API_PATH.test(pathname)) return apiRouteLabel(method, pathname);
+  if (pathname === "/readyz" || pathname === "/metrics") return pathname;
+  if (pathname.startsWith("/_next/")) return "/_next";
+  if (pathname.startsWith("/api/auth")) return "/api/auth";
+  return "dashboard";
+}
+
 async function main() {
   const cfg = getConfig();
   const log = getLogger();
@@ -142,6 +162,10 @@ async function main() {
   // lib/http/app.ts).
   const apiListener = getRequestListener(api.fetch, { overrideGlobalObjects: false });
 
+  const worker = cfg.WORKER_IN_PROCESS ? startWorker(getDb(), { pollMs: cfg.WORKER_POLL_MS, inProcess: true }) : null;
+  let draining = false;
+  let inFlight = 0;
+  const logRequests = log.isLevelEnabled("debug");
   // HSTS when the public origin is https (the TLS proxy in front answers for this origin).
   const hsts = new URL(cfg.APP_URL ?? "http://localhost").protocol === "https:" ? "max-age=31536000; includeSubDomains" : null;
 
@@ -153,8 +177,35 @@ async function main() {
       connectionsCheckingInterval: Math.min(1000, cfg.HTTP_HEADERS_TIMEOUT_MS),
     },
     (req, res) => {
+      const started = performance.now();
+      const reqId = requestIdOf(req.headers["x-request-id"]);
+      // Set on the request too: the API's error log lines read it from there.
+      req.headers["x-request-id"] = reqId;
+      res.setHeader("X-Request-Id", reqId);
       if (hsts) res.setHeader("Strict-Transport-Security", hsts);
-      if (API_PATH.test(req.url ?? "/")) return void apiListener(req, res);
+      // Shutting down: answer, then close the connection, so the client opens its next one elsewhere.
+      if (draining) res.setHeader("Connection", "close");
+      inFlight++;
+      res.once("close", () => {
+        inFlight--;
+        const method = req.method ?? "GET";
+        const route = routeLabel(method, req.url ?? "/");
+        const status = res.writableFinished ? res.statusCode : 499; // 499: the client went away first
+        const seconds = (performance.now() - started) / 1000;
+        observeRequest(method, route, status, seconds);
+        if (logRequests) log.debug({ reqId, method, route, status, ms: Math.round(seconds * 1e4) / 10 }, "request");
+      });
+      const url = req.url ?? "/";
+      if (url === "/readyz") {
+        void readiness({ db: getDb(), worker, draining }).then(({ ready, body }) =>
+          res
+            .writeHead(ready ? 200 : 503, { "content-type": "application/json; charset=utf-8", "cache-control": "no-store" })
+            .end(JSON.stringify(body)),
+        );
+        return;
+      }
+      if (url === "/metrics" && !cfg.METRICS_PORT) return void serveMetrics(req, res);
+      if (API_PATH.test(url)) return void apiListener(req, res);
       // Next only sees the client IP we vouch for (the socket's, or X-Forwarded-For behind TRUST_PROXY).
       req.headers["x-client-ip"] = clientIpOf(req, cfg.TRUST_PROXY);
       const declared = req.headers["content-length"];
@@ -169,21 +220,46 @@ async function main() {
   server.keepAliveTimeout = 65_000;
   server.maxConnections = cfg.HTTP_MAX_CONNECTIONS;
 
-  const worker = cfg.WORKER_IN_PROCESS ? startWorker(getDb(), { pollMs: cfg.WORKER_POLL_MS }) : null;
+  const metricsServer = cfg.METRICS_PORT
+    ? http.createServer((req, res) => (req.url === "/metrics" ? void serveMetrics(req, res) : void res.writeHead(404).end()))
+    : null;
 
   await new Promise<void>((resolve) => server.listen(cfg.PORT, cfg.HOST, resolve));
+  if (metricsServer) await new Promise<void>((resolve) => metricsServer.listen(cfg.METRICS_PORT, cfg.HOST, resolve));
   const address = server.address();
   const port = typeof address === "object" && address ? address.port : cfg.PORT;
   log.info(
-    { port, database: cfg.databaseProvider, engine: cfg.ENGINE, worker: Boolean(worker) },
+    { port, database: cfg.databaseProvider, engine: cfg.ENGINE, worker: Boolean(worker), metricsPort: cfg.METRICS_PORT || port },
     `listening on http://localhost:${port} (API: http://localhost:${port}/api/v1)`,
   );
 
+  // Graceful shutdown: /readyz turns 503 and the listener closes (new connections are
+  // refused, never reset); requests in flight are answered, each with Connection: close;
+  // keep-alive connections left idle are closed once no request is in flight; the worker
+  // finishes its pass (its steps complete and their claims are released); then the database
+  // closes. Past SHUTDOWN_TIMEOUT_MS the process exits anyway, with status 1.
   const shutdown = async (signal: string) => {
-    log.info({ signal }, "shutting down");
-    server.close();
-    await worker?.stop();
-    await getDb().$disconnect();
+    if (draining) return;
+    draining = true;
+    log.info({ signal, inFlight }, "shutting down: draining requests and the worker's pass");
+    setTimeout(() => {
+      log.error({ inFlight }, "shutdown deadline passed; exiting with work unfinished");
+      process.exit(1);
+    }, cfg.SHUTDOWN_TIMEOUT_MS);
+    // net.Server's close, not http.Server's: that one also drops idle keep-alive connections
+    // at once, which resets a request a client is sending on one at that moment.
+    const closed = new Promise<void>((resolve) => net.Server.prototype.close.call(server, () => resolve()));
+    metricsServer?.close();
+    const workerDone = worker?.stop();
+    // A client under load sends its next request on each connection within moments: give it
+    // that moment, so that request gets an answer with Connection: close instead of a reset.
+    await new Promise((r) => setTimeout(r, 500));
+    while (inFlight > 0) await new Promise((r) => setTimeout(r, 10));
+    server.closeIdleConnections();
+    await closed;
+    await workerDone;
+    await closeDb();
+    log.info("shut down cleanly");
     process.exit(0);
   };
   process.once("SIGTERM", () => void shutdown("SIGTERM"));

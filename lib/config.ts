@@ -125,6 +125,12 @@ const schema = z.object({
   HTTP_REQUEST_TIMEOUT_MS: int(30_000, 100),
   /** Open connections the server accepts at once; more are closed at once. */
   HTTP_MAX_CONNECTIONS: int(1024, 1),
+  /** Serve /metrics on this port only (not on PORT); 0 or unset: on PORT. The worker process serves it only here. */
+  METRICS_PORT: int(0, 0),
+  /** When set, /metrics answers only requests with "Authorization: Bearer <token>". */
+  METRICS_TOKEN: z.string().min(16).optional(),
+  /** On SIGTERM: how long in-flight requests and worker steps may take before the process exits anyway. */
+  SHUTDOWN_TIMEOUT_MS: int(25_000, 100),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   NEXTAUTH_SECRET: z.string().optional(),
   /** Chain ids a Sign-In with Ethereum message may name, comma-separated. */

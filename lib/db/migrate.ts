@@ -65,18 +65,23 @@ export function migrationsDir(provider: "sqlite" | "postgresql", root = projectR
   return path.join(root, "prisma", "migrations", provider);
 }
 
-export async function migrate(url: string, opts: { dryRun?: boolean; root?: string } = {}): Promise<MigrateResult> {
-  const { provider, conn } = await connect(url);
-  const dir = migrationsDir(provider, opts.root);
-  const migrations = fs
+/** The migrations this build ships, by name, in order. */
+export function migrationNames(provider: "sqlite" | "postgresql", root = projectRoot()): string[] {
+  const dir = migrationsDir(provider, root);
+  return fs
     .readdirSync(dir, { withFileTypes: true })
     .filter((d) => d.isDirectory() && fs.existsSync(path.join(dir, d.name, "migration.sql")))
     .map((d) => d.name)
-    .sort()
-    .map((name) => {
-      const sql = fs.readFileSync(path.join(dir, name, "migration.sql"), "utf8");
-      return { name, sql, checksum: crypto.createHash("sha256").update(sql).digest("hex") };
-    });
+    .sort();
+}
+
+export async function migrate(url: string, opts: { dryRun?: boolean; root?: string } = {}): Promise<MigrateResult> {
+  const { provider, conn } = await connect(url);
+  const dir = migrationsDir(provider, opts.root);
+  const migrations = migrationNames(provider, opts.root).map((name) => {
+    const sql = fs.readFileSync(path.join(dir, name, "migration.sql"), "utf8");
+    return { name, sql, checksum: crypto.createHash("sha256").update(sql).digest("hex") };
+  });
   const applied: string[] = [];
   try {
     if (provider === "postgresql") await conn.exec("SELECT pg_advisory_lock(72707369)");

@@ -51,8 +51,8 @@ const MASKED = new AppError("INTERNAL_ERROR", "Something went wrong on our side.
  * The answer to anything thrown. An AppError answers its own code, message and details; any
  * other error is logged (with `where`) and answered as a masked INTERNAL_ERROR.
  */
-export function errorAnswer(e: unknown, where: string): ErrorAnswer {
-  if (!(e instanceof AppError)) getLogger().error({ err: e }, `unhandled error in ${where}`);
+export function errorAnswer(e: unknown, where: string, reqId?: string | null): ErrorAnswer {
+  if (!(e instanceof AppError)) getLogger().error({ err: e, reqId: reqId ?? undefined }, `unhandled error in ${where}`);
   const err = e instanceof AppError ? e : MASKED;
   return {
     status: HTTP_STATUS[err.code],

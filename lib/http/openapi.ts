@@ -37,6 +37,17 @@ const ok = (ref: string, description: string) => ({
   content: { "application/json": { schema: { $ref: `#/components/schemas/${ref}` } } },
 });
 
+const ETAG = { schema: { type: "string" }, description: "Entity tag of the status body; changes whenever the body does" };
+const POLL_AFTER = {
+  schema: { type: "integer", minimum: 1, maximum: 60 },
+  description:
+    "Seconds after which reading the order again is worth it (when the service next looks at it); absent once the order is final",
+};
+
+function withHeaders<T extends { headers: object }>(response: T, headers: Record<string, object>): T {
+  return { ...response, headers: { ...response.headers, ...headers } };
+}
+
 function queryParams(obj: z.ZodObject, aliases: Record<string, string>) {
   const js = schema(obj, "input") as { properties: Record<string, object>; required?: string[] };
   return Object.entries(js.properties).flatMap(([name, sch]) => [
@@ -80,6 +91,18 @@ export function openApiDocument(): object {
           responses: { "200": ok("Estimate", "Estimate, markup included"), ...errorResponses(400, 401, 405, 422, 429, 500, 503) },
         },
       },
+      "/range": {
+        get: {
+          operationId: "getRange",
+          description:
+            "The pair's limits on the amount sent: the same minAmount and maxAmount that /estimate answers and that its AMOUNT_TOO_LOW / AMOUNT_TOO_HIGH errors carry.",
+          parameters: [
+            ...queryParams(s.rangeQuery.pick({ fromCurrency: true, toCurrency: true }), { fromCurrency: "from", toCurrency: "to" }),
+            { name: "rateType", in: "query", required: false, schema: schema(s.rangeQuery.shape.rateType, "input") },
+          ],
+          responses: { "200": ok("Range", "The pair's limits"), ...errorResponses(400, 401, 405, 422, 429, 500, 503) },
+        },
+      },
       "/exchange": {
         post: {
           operationId: "createExchange",
@@ -94,8 +117,26 @@ export function openApiDocument(): object {
       "/exchange/{id}": {
         get: {
           operationId: "getExchange",
-          parameters: [idParam],
-          responses: { "200": ok("OrderStatus", "The order's current status"), ...errorResponses(401, 404, 405, 429, 500) },
+          description:
+            "The order's current status. Send the last ETag in If-None-Match to get 304 (no body) while nothing changed; Poll-After says when reading again is worth it.",
+          parameters: [
+            idParam,
+            {
+              name: "If-None-Match",
+              in: "header",
+              required: false,
+              schema: { type: "string" },
+              description: "The ETag of the last answer",
+            },
+          ],
+          responses: {
+            "200": withHeaders(ok("OrderStatus", "The order's current status"), { ETag: ETAG, "Poll-After": POLL_AFTER }),
+            "304": {
+              description: "Not modified since the ETag given in If-None-Match; no body",
+              headers: { ETag: ETAG, "Poll-After": POLL_AFTER },
+            },
+            ...errorResponses(401, 404, 405, 429, 500),
+          },
         },
       },
       "/sandbox/exchange/{id}/deposit": {
@@ -135,6 +176,7 @@ export function openApiDocument(): object {
         Currency: schema(s.currencySchema),
         Currencies: schema(s.currenciesResponse),
         Estimate: schema(s.estimateResponse),
+        Range: schema(s.rangeResponse),
         CreateExchange: schema(s.createExchangeBody, "input"),
         ExchangeOrder: schema(s.orderResponse),
         OrderStatus: schema(s.orderStatusResponse),

@@ -9,7 +9,7 @@ const JSON_TYPE = "application/json; charset=utf-8";
 /** The API is meant to be callable from browsers too (the Public tier needs no secret). */
 const CORS = {
   "Access-Control-Allow-Origin": "*",
-  "Access-Control-Expose-Headers": "RateLimit, RateLimit-Policy, Retry-After, Location, Idempotent-Replayed",
+  "Access-Control-Expose-Headers": "RateLimit, RateLimit-Policy, Retry-After, Location, Idempotent-Replayed, ETag, Poll-After",
 };
 
 /**
@@ -56,8 +56,8 @@ export function json(body: unknown, status = 200, headers: Record<string, string
 }
 
 /** The spec's error shape for anything thrown; unknown errors are logged and masked as a 500. */
-export function errorReply(e: unknown, headers: Record<string, string> = {}): Reply {
-  const a = errorAnswer(e, "the v1 API");
+export function errorReply(e: unknown, headers: Record<string, string> = {}, reqId?: string | null): Reply {
+  const a = errorAnswer(e, "the v1 API", reqId);
   return json(a.body, a.status, { ...headers, ...a.headers });
 }
 

@@ -22,6 +22,18 @@ export const estimateQuery = z.object({
   fromAmount: z.string().max(64).describe("Amount of the source currency (alias: amount)"),
 });
 
+export const RATE_TYPES = ["floating", "fixed"] as const;
+const rateType = z
+  .enum(RATE_TYPES)
+  .default("floating")
+  .describe("floating (the default): the rate of the moment the deposit is exchanged; fixed: a locked toAmount");
+
+export const rangeQuery = z.object({
+  fromCurrency: ticker.describe("Source ticker (alias: from)"),
+  toCurrency: ticker.describe("Destination ticker (alias: to)"),
+  rateType,
+});
+
 export const createExchangeBody = z.object({
   from: ticker.describe("Source ticker"),
   to: ticker.describe("Destination ticker"),
@@ -68,6 +80,14 @@ export const estimateResponse = z.object({
   validUntil: iso,
   minAmount: dec,
   maxAmount: dec,
+});
+
+export const rangeResponse = z.object({
+  fromCurrency: z.string(),
+  toCurrency: z.string(),
+  rateType: z.enum(RATE_TYPES),
+  minAmount: dec.describe("Smallest amount of fromCurrency accepted (the minAmount of AMOUNT_TOO_LOW)"),
+  maxAmount: dec.describe("Largest amount of fromCurrency accepted (the maxAmount of AMOUNT_TOO_HIGH)"),
 });
 
 export const orderResponse = z.object({

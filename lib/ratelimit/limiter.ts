@@ -4,6 +4,7 @@ import { type RateLimiterAbstract, RateLimiterMemory, RateLimiterPostgres, RateL
 import { getConfig } from "@/lib/config";
 import { AppError } from "@/lib/errors";
 import { getLogger } from "@/lib/log";
+import { countRateLimitRejection } from "@/lib/observability/metrics";
 
 // The limits of the spec's section 8, via rate-limiter-flexible. The store follows the
 // deployment: memory for one process on SQLite, PostgreSQL or Redis when several app
@@ -189,7 +190,8 @@ export function rateLimitHeaders(states: LimitState[]): Record<string, string> {
   };
 }
 
-function limited(code: "RATE_LIMITED" | "DAILY_LIMIT_EXCEEDED", state: LimitState, states: LimitState[]): AppError {
+function limited(code: "RATE_LIMITED" | "DAILY_LIMIT_EXCEEDED", state: LimitState, states: LimitState[], tier: "key" | "ip"): AppError {
+  countRateLimitRejection(state.policy.name, tier);
   const message =
     code === "RATE_LIMITED"
       ? `Too many requests: the limit is ${state.policy.limit} per minute. Retry in ${state.resetSec} s.`
@@ -208,13 +210,13 @@ export type Identity = { kind: "key"; apiKeyId: string } | { kind: "ip"; ip: str
 export async function limitRequest(who: Identity): Promise<LimitState[]> {
   const l = await limiters();
   return who.kind === "key"
-    ? consumeOrThrow(l.keyMinute, l.policies.keyMinute, who.apiKeyId)
-    : consumeOrThrow(l.publicMinute, l.policies.publicMinute, who.ip);
+    ? consumeOrThrow(l.keyMinute, l.policies.keyMinute, who.apiKeyId, "key")
+    : consumeOrThrow(l.publicMinute, l.policies.publicMinute, who.ip, "ip");
 }
 
-async function consumeOrThrow(limiter: RateLimiterAbstract, policy: Policy, key: string): Promise<LimitState[]> {
+async function consumeOrThrow(limiter: RateLimiterAbstract, policy: Policy, key: string, tier: "key" | "ip"): Promise<LimitState[]> {
   const r = await consume(limiter, policy, key);
-  if (!r.ok) throw limited("RATE_LIMITED", r.state, [r.state]);
+  if (!r.ok) throw limited("RATE_LIMITED", r.state, [r.state], tier);
   return [r.state];
 }
 
@@ -226,7 +228,7 @@ export async function limitKeylessCreation(ip: string, prior: LimitState[]) {
   const l = await limiters();
   const r = await consume(l.publicDay, l.policies.publicDay, ip);
   const states = [...prior, r.state];
-  if (!r.ok) throw limited("DAILY_LIMIT_EXCEEDED", r.state, states);
+  if (!r.ok) throw limited("DAILY_LIMIT_EXCEEDED", r.state, states, "ip");
   return {
     states,
     refund: () =>
@@ -240,5 +242,5 @@ export async function limitKeylessCreation(ip: string, prior: LimitState[]) {
 /** Sign-in nonces per client IP: issuing one writes a row, so it is limited like an API call. */
 export async function limitSigninNonce(ip: string): Promise<LimitState[]> {
   const l = await limiters();
-  return consumeOrThrow(l.signinMinute, l.policies.signinMinute, ip);
+  return consumeOrThrow(l.signinMinute, l.policies.signinMinute, ip, "ip");
 }

@@ -6,15 +6,17 @@ import { getEstimate } from "@/lib/quotes/get-estimate";
 import { apiRoute, parseWith } from "../route";
 import { estimateQuery } from "../schemas";
 
-/** Accepts the spec's names and the short ones of its authentication example; not a mix that disagrees. */
+/** Reads a query parameter by the spec's name or the short one of its authentication example; not a mix that disagrees. */
+export const pickQuery = (url: URL) => (long: string, short: string) => {
+  const a = url.searchParams.get(long);
+  const b = url.searchParams.get(short);
+  if (a !== null && b !== null && a !== b)
+    throw new AppError("INVALID_REQUEST", `Give either ${long} or ${short}, not two different values.`, { field: long });
+  return a ?? b ?? undefined;
+};
+
 function readQuery(url: URL) {
-  const pick = (long: string, short: string) => {
-    const a = url.searchParams.get(long);
-    const b = url.searchParams.get(short);
-    if (a !== null && b !== null && a !== b)
-      throw new AppError("INVALID_REQUEST", `Give either ${long} or ${short}, not two different values.`, { field: long });
-    return a ?? b ?? undefined;
-  };
+  const pick = pickQuery(url);
   return parseWith(estimateQuery, {
     fromCurrency: pick("fromCurrency", "from"),
     toCurrency: pick("toCurrency", "to"),
