@@ -148,6 +148,33 @@ const schema = z.object({
       z.string().regex(/^\s*\d+=https?:\/\/[^,\s]+(\s*,\s*\d+=https?:\/\/[^,\s]+)*\s*$/, "expected chainId=http(s)://url, comma-separated"),
     ])
     .optional(),
+  // Withdrawals (lib/withdrawals, README "Withdrawals"): profit paid on an EVM chain from the operator's hot wallet.
+  /** simulated (the default: no chain, nothing is paid) or evm (a real chain through PAYOUT_RPC_URL). */
+  PAYOUT_SENDER: z.enum(["simulated", "evm"]).default("simulated"),
+  /** JSON-RPC node of the payout chain (PAYOUT_SENDER=evm). May hold a provider key: never logged. */
+  PAYOUT_RPC_URL: z.union([z.literal(""), z.string().url()]).optional(),
+  /** Chain the payouts are made on; the confirmation signature names it. */
+  PAYOUT_CHAIN_ID: int(1, 1),
+  /** The hot wallet's private key, 0x + 64 hex (PAYOUT_SENDER=evm). Never logged. */
+  PAYOUT_PRIVATE_KEY: z.union([z.literal(""), z.string().regex(/^0x[0-9a-fA-F]{64}$/, "expected 0x followed by 64 hex digits")]).optional(),
+  /** ERC-20 payout assets besides native ETH: "usdc=0xA0b8...,usdt=0xdAC1..." (tickers of the registry). */
+  PAYOUT_TOKENS: z
+    .union([
+      z.literal(""),
+      z
+        .string()
+        .regex(/^\s*[a-z0-9]+=0x[0-9a-fA-F]{40}(\s*,\s*[a-z0-9]+=0x[0-9a-fA-F]{40})*\s*$/, "expected ticker=0xaddress, comma-separated"),
+    ])
+    .default(""),
+  /** Blocks a payout needs (its own included) before the withdrawal is confirmed. */
+  PAYOUT_CONFIRMATIONS: int(1, 1),
+  /** Block explorer base URL; a withdrawal links to <url>/tx/<hash>. */
+  PAYOUT_EXPLORER_URL: z.union([z.literal(""), z.string().url()]).optional(),
+  /** Smallest withdrawal, in USD at reference prices (decimal). */
+  WITHDRAWAL_MIN_USD: z
+    .string()
+    .regex(/^\d+(\.\d+)?$/, "expected a decimal number of US dollars")
+    .default("10"),
 });
 
 /** Every setting's name, for the README's table (a test keeps them in step). */
@@ -171,6 +198,8 @@ export function getConfig(): Config {
   }
   const c = parsed.data;
   if (c.ENGINE === "providers") checkProviders(c);
+  if (c.PAYOUT_SENDER === "evm" && (!c.PAYOUT_RPC_URL || !c.PAYOUT_PRIVATE_KEY))
+    throw new Error("invalid settings:\n  PAYOUT_SENDER=evm: set PAYOUT_RPC_URL and PAYOUT_PRIVATE_KEY");
   const provider = /^postgres(ql)?:\/\//.test(c.DATABASE_URL) ? "postgresql" : "sqlite";
   if (provider === "sqlite" && !c.DATABASE_URL.startsWith("file:"))
     throw new Error("DATABASE_URL must be file:<path> (SQLite) or postgres://... (PostgreSQL)");

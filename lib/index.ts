@@ -37,4 +37,5 @@ export { observeRequest, serveMetrics } from "./observability/metrics";
 export { connectRateLimitStore, limitSigninNonce, rateLimitHeaders } from "./ratelimit/limiter";
 export { endAllSessions, setMarkup } from "./resellers/resellers";
 export { projectRoot } from "./root";
+export { confirmWithdrawal, getWithdrawalsView, quoteWithdrawal } from "./withdrawals/withdrawals";
 export { startWorker } from "./worker/run-worker";

@@ -12,6 +12,7 @@ const lib: typeof Lib = await import(/* turbopackIgnore: true */ /* webpackIgnor
 export const {
   AppError,
   asResult,
+  confirmWithdrawal,
   createApiKey,
   csvDownload,
   dashboardError,
@@ -29,6 +30,7 @@ export const {
   getOverview,
   getResellerOrder,
   getSettingsView,
+  getWithdrawalsView,
   issueNonce,
   jsonResponse,
   ledgerCsv,
@@ -38,6 +40,7 @@ export const {
   malformedJsonAnswer,
   ordersCsv,
   parseOrderQuery,
+  quoteWithdrawal,
   rateLimitHeaders,
   revokeApiKey,
   rotateApiKey,

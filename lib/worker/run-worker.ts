@@ -7,6 +7,8 @@ import { getLogger } from "@/lib/log";
 import { applyStep } from "@/lib/orders/advance-order";
 import { flagStuckOrders } from "@/lib/orders/stuck";
 import { engineDeadlineMs, leaseMs, newLeaseToken, swapSnapshot } from "@/lib/orders/swap";
+import { runWithdrawalsOnce } from "@/lib/withdrawals/process";
+import { getPayoutSender } from "@/lib/withdrawals/sender";
 import { retryDelayMs } from "./backoff";
 import { type Heartbeat, heartbeatStaleMs, newHeartbeat } from "./heartbeat";
 
@@ -158,8 +160,13 @@ export function startWorker(db: Db, opts: { pollMs: number; inProcess: boolean }
     running = heartbeat
       .beat(db, now)
       .catch((e) => getLogger().warn({ err: e }, "worker heartbeat not written"))
-      .then(() => runWorkerOnce(db, now))
-      .catch((e) => getLogger().error({ err: e }, "worker pass failed"))
+      .then(() =>
+        Promise.all([
+          runWorkerOnce(db, now).catch((e) => getLogger().error({ err: e }, "worker pass failed")),
+          // Withdrawals (lib/withdrawals/process.ts) are paid by the same workers, each under its own lease.
+          runWithdrawalsOnce(db, getPayoutSender()).catch((e) => getLogger().error({ err: e }, "withdrawal pass failed")),
+        ]),
+      )
       .finally(() => {
         if (!stopped) timer = setTimeout(tick, opts.pollMs);
       });

@@ -10,6 +10,14 @@ const ELSEWHERE = {
   DAILY_LIMIT_EXCEEDED: "tests/http/rate-limits.test.ts (needs its own server)",
   INVALID_MARKUP: "dashboard and CLI only (tests/keys/api-keys.test.ts)",
   UNAUTHORIZED: "dashboard only (tests/http/dashboard-http.test.ts, tests/e2e)",
+  INVALID_SIGNATURE: "dashboard only (tests/http/withdrawals.test.ts)",
+  WITHDRAWAL_NOT_FOUND: "dashboard and CLI only (tests/withdrawals/withdrawals.test.ts)",
+  CONFIRMATION_USED: "dashboard only (tests/http/withdrawals.test.ts)",
+  QUOTE_EXPIRED: "dashboard only (tests/withdrawals/withdrawals.test.ts)",
+  INSUFFICIENT_BALANCE: "dashboard only (tests/withdrawals/withdrawals.test.ts)",
+  INVALID_WITHDRAWAL_STATE: "dashboard and CLI only (tests/withdrawals/withdrawals.test.ts)",
+  WITHDRAWAL_TOO_SMALL: "dashboard only (tests/withdrawals/withdrawals.test.ts)",
+  PAYOUT_ASSET_UNAVAILABLE: "dashboard only (tests/withdrawals/withdrawals.test.ts)",
 } as const satisfies Partial<Record<ErrorCode, string>>;
 
 const order = (over: Record<string, unknown> = {}) => ({ from: "btc", to: "eth", amount: "0.01", address: addressFor("eth"), ...over });
