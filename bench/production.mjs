@@ -214,7 +214,8 @@ async function benchDatabase(kind) {
     const results = {};
     const record = (label, res, route) => {
       const ok = res["2xx"];
-      (results[label] ??= []).push({
+      results[label] ??= [];
+      results[label].push({
         rps: ok / SECONDS,
         p50: res.latency.p50,
         p99: res.latency.p99,
