@@ -7,7 +7,9 @@ import {
   apiRouteLabel,
   clientIpOf,
   closeDb,
+  connectRateLimitStore,
   createApiApp,
+  ensureAuthSecret,
   errorAnswer,
   getConfig,
   getDb,
@@ -34,6 +36,89 @@ import next from "next";
 // the API's error shape, not with the dashboard's HTML 404.
 const API_PATH = /^\/(?:api(?!\/auth(?:[/?]|$))|v1|healthz)(?:[/?]|$)/;
 
+type Log = ReturnType<typeof getLogger>;
+
+function answer(res: http.ServerResponse, e: AppError, extra: Record<string, string> = {}) {
+  const a = errorAnswer(e, "server.ts");
+  const body = JSON.stringify(a.body);
+  res.writeHead(a.status, {
+    ...a.headers,
+    ...extra,
+    "content-type": "application/json; charset=utf-8",
+    "content-length": Buffer.byteLength(body),
+  });
+  res.end(body);
+}
+
+const tooLarge = (max: number) => new AppError("PAYLOAD_TOO_LARGE", `The body is larger than ${max} bytes.`);
+
+/**
+ * Refuses a body over the limit (413, then the connection is closed) without holding more
+ * than the limit in memory; whatever the client still sends is discarded as it arrives.
+ */
+function refuseTooLarge(req: IncomingMessage, res: http.ServerResponse, max: number) {
+  answer(res, tooLarge(max), { connection: "close" });
+  req.resume();
+  // A client that keeps sending after the answer is cut off soon after.
+  setTimeout(() => req.socket.destroy(), 2000).unref();
+}
+
+/**
+ * Reads a request body for Next (the dashboard, next-auth), enforcing MAX_BODY_BYTES as it
+ * streams in: Next would otherwise buffer any size (a 200 MB sign-in POST was held whole).
+ * Returns a copy of the request that replays the body, or null when the request was answered
+ * (413) or the client went away (logged at debug: a client's doing, not a server error).
+ */
+function readBodyForNext(req: IncomingMessage, res: http.ServerResponse, max: number, log: Log): Promise<IncomingMessage | null> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let settled = false;
+    const settle = (v: IncomingMessage | null) => {
+      if (settled) return;
+      settled = true;
+      req.off("data", onData);
+      resolve(v);
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > max) {
+        refuseTooLarge(req, res, max);
+        return settle(null);
+      }
+      chunks.push(chunk);
+    };
+    req.on("data", onData);
+    req.once("end", () => settle(replay(req, Buffer.concat(chunks))));
+    const gone = () => {
+      if (settled || req.complete) return;
+      log.debug({ url: req.url, received: size }, "client went away before sending its whole request body");
+      settle(null);
+    };
+    req.once("aborted", gone);
+    req.once("error", gone);
+    req.once("close", gone);
+  });
+}
+
+/** A request that replays an already-read body (same socket, method, URL and headers). */
+function replay(req: IncomingMessage, body: Buffer): IncomingMessage {
+  const r = new http.IncomingMessage(req.socket);
+  r.method = req.method;
+  r.url = req.url;
+  r.httpVersion = req.httpVersion;
+  r.httpVersionMajor = req.httpVersionMajor;
+  r.httpVersionMinor = req.httpVersionMinor;
+  const headers = { ...req.headers, "content-length": String(body.length) };
+  delete headers["transfer-encoding"];
+  r.headers = headers;
+  r.rawHeaders = Object.entries(headers).flatMap(([k, v]) => (Array.isArray(v) ? v.flatMap((x) => [k, x]) : [k, String(v)]));
+  r.complete = true;
+  if (body.length) r.push(body);
+  r.push(null);
+  return r;
+}
+
 /** The metrics label of any path: API route templates, or one label per kind of dashboard path. */
 function routeLabel(method: string, url: string): string {
   const q = url.indexOf("?");
@@ -50,6 +135,14 @@ async function main() {
   const log = getLogger();
   const { applied } = await migrate(cfg.DATABASE_URL);
   if (applied.length) log.info({ applied }, "database migrated");
+  await connectRateLimitStore(3000);
+  // The session secret is made here, at start, never by `next build` (lib/auth/secret.ts).
+  if (cfg.SERVE_DASHBOARD) ensureAuthSecret();
+  if (cfg.sandboxEnabled)
+    log.warn(
+      { engine: cfg.ENGINE },
+      "SANDBOX IS ON: the simulated engine; anyone with a keyless order's id can report its deposit. Set SANDBOX=false or ENGINE=providers for real money",
+    );
 
   let nextHandler: (req: http.IncomingMessage, res: http.ServerResponse) => Promise<void>;
   if (cfg.SERVE_DASHBOARD) {
@@ -73,41 +166,59 @@ async function main() {
   let draining = false;
   let inFlight = 0;
   const logRequests = log.isLevelEnabled("debug");
+  // HSTS when the public origin is https (the TLS proxy in front answers for this origin).
+  const hsts = new URL(cfg.APP_URL ?? "http://localhost").protocol === "https:" ? "max-age=31536000; includeSubDomains" : null;
 
-  const server = http.createServer((req, res) => {
-    const started = performance.now();
-    const reqId = requestIdOf(req.headers["x-request-id"]);
-    // Set on the request too: the API's error log lines read it from there.
-    req.headers["x-request-id"] = reqId;
-    res.setHeader("X-Request-Id", reqId);
-    // Shutting down: answer, then close the connection, so the client opens its next one elsewhere.
-    if (draining) res.setHeader("Connection", "close");
-    inFlight++;
-    res.once("close", () => {
-      inFlight--;
-      const method = req.method ?? "GET";
-      const route = routeLabel(method, req.url ?? "/");
-      const status = res.writableFinished ? res.statusCode : 499; // 499: the client went away first
-      const seconds = (performance.now() - started) / 1000;
-      observeRequest(method, route, status, seconds);
-      if (logRequests) log.debug({ reqId, method, route, status, ms: Math.round(seconds * 1e4) / 10 }, "request");
-    });
-    const url = req.url ?? "/";
-    if (url === "/readyz") {
-      void readiness({ db: getDb(), worker, draining }).then(({ ready, body }) =>
-        res
-          .writeHead(ready ? 200 : 503, { "content-type": "application/json; charset=utf-8", "cache-control": "no-store" })
-          .end(JSON.stringify(body)),
-      );
-      return;
-    }
-    if (url === "/metrics" && !cfg.METRICS_PORT) return void serveMetrics(req, res);
-    if (API_PATH.test(url)) return void apiListener(req, res);
-    // Next only sees the client IP we vouch for (the socket's, or X-Forwarded-For behind TRUST_PROXY).
-    req.headers["x-client-ip"] = clientIpOf(req, cfg.TRUST_PROXY);
-    void nextHandler(req, res);
-  });
+  const server = http.createServer(
+    {
+      // Slow clients cannot hold a connection for minutes (Node's defaults: 60 s and 300 s).
+      headersTimeout: cfg.HTTP_HEADERS_TIMEOUT_MS,
+      requestTimeout: cfg.HTTP_REQUEST_TIMEOUT_MS,
+      connectionsCheckingInterval: Math.min(1000, cfg.HTTP_HEADERS_TIMEOUT_MS),
+    },
+    (req, res) => {
+      const started = performance.now();
+      const reqId = requestIdOf(req.headers["x-request-id"]);
+      // Set on the request too: the API's error log lines read it from there.
+      req.headers["x-request-id"] = reqId;
+      res.setHeader("X-Request-Id", reqId);
+      if (hsts) res.setHeader("Strict-Transport-Security", hsts);
+      // Shutting down: answer, then close the connection, so the client opens its next one elsewhere.
+      if (draining) res.setHeader("Connection", "close");
+      inFlight++;
+      res.once("close", () => {
+        inFlight--;
+        const method = req.method ?? "GET";
+        const route = routeLabel(method, req.url ?? "/");
+        const status = res.writableFinished ? res.statusCode : 499; // 499: the client went away first
+        const seconds = (performance.now() - started) / 1000;
+        observeRequest(method, route, status, seconds);
+        if (logRequests) log.debug({ reqId, method, route, status, ms: Math.round(seconds * 1e4) / 10 }, "request");
+      });
+      const url = req.url ?? "/";
+      if (url === "/readyz") {
+        void readiness({ db: getDb(), worker, draining }).then(({ ready, body }) =>
+          res
+            .writeHead(ready ? 200 : 503, { "content-type": "application/json; charset=utf-8", "cache-control": "no-store" })
+            .end(JSON.stringify(body)),
+        );
+        return;
+      }
+      if (url === "/metrics" && !cfg.METRICS_PORT) return void serveMetrics(req, res);
+      if (API_PATH.test(url)) return void apiListener(req, res);
+      // Next only sees the client IP we vouch for (the socket's, or X-Forwarded-For behind TRUST_PROXY).
+      req.headers["x-client-ip"] = clientIpOf(req, cfg.TRUST_PROXY);
+      const declared = req.headers["content-length"];
+      if (!req.headers["transfer-encoding"] && (declared === undefined || declared === "0")) return void nextHandler(req, res);
+      if (Number(declared) > cfg.MAX_BODY_BYTES) return refuseTooLarge(req, res, cfg.MAX_BODY_BYTES);
+      void readBodyForNext(req, res, cfg.MAX_BODY_BYTES, log).then((full) => {
+        if (full) return nextHandler(full, res);
+        if (!res.headersSent) res.destroy();
+      });
+    },
+  );
   server.keepAliveTimeout = 65_000;
+  server.maxConnections = cfg.HTTP_MAX_CONNECTIONS;
 
   const metricsServer = cfg.METRICS_PORT
     ? http.createServer((req, res) => (req.url === "/metrics" ? void serveMetrics(req, res) : void res.writeHead(404).end()))

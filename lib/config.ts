@@ -1,4 +1,5 @@
 import "server-only";
+import { isIP } from "node:net";
 import path from "node:path";
 import { z } from "zod";
 
@@ -6,6 +7,18 @@ import { z } from "zod";
 // table mirrors this schema.
 const bool = z.enum(["true", "false", "1", "0", "yes", "no"]).transform((v) => v === "true" || v === "1" || v === "yes");
 const int = (def: number, min = 0) => z.coerce.number().int().min(min).default(def);
+
+export type TrustProxy = { hops: number } | { addresses: string[] };
+
+/** An IP address or CIDR, or one of proxy-addr's names for the private ranges. */
+function isProxyAddress(s: string): boolean {
+  if (["loopback", "linklocal", "uniquelocal"].includes(s)) return true;
+  const [addr, bits, ...rest] = s.split("/");
+  if (rest.length || !isIP(addr)) return false;
+  if (bits === undefined) return true;
+  const max = isIP(addr) === 4 ? 32 : 128;
+  return /^\d+$/.test(bits) ? Number(bits) <= max : isIP(bits) === 4;
+}
 
 const schema = z.object({
   PORT: int(3000, 0),
@@ -21,8 +34,28 @@ const schema = z.object({
   RATE_LIMIT_KEY_PER_MINUTE: int(300, 1),
   /** Sign-in nonces a client IP may ask for per minute (the dashboard's only unauthenticated write). */
   RATE_LIMIT_SIGNIN_PER_MINUTE: int(30, 1),
-  /** Honour X-Forwarded-For for the client IP (only behind a proxy you control). */
-  TRUST_PROXY: bool.default(false),
+  /**
+   * Which X-Forwarded-For entries come from your own proxies: false (none, the socket's
+   * address is the client), a hop count (1 = one proxy in front; true means 1), or a comma
+   * list of proxy addresses/CIDRs (and loopback, linklocal, uniquelocal). The client IP is
+   * the first entry, from the right, that no trusted proxy wrote (lib/http/client-ip.ts).
+   */
+  TRUST_PROXY: z
+    .string()
+    .default("false")
+    .transform((v, ctx): TrustProxy => {
+      const t = v.trim().toLowerCase();
+      if (["false", "0", "no", ""].includes(t)) return { hops: 0 };
+      if (["true", "yes"].includes(t)) return { hops: 1 };
+      if (/^\d+$/.test(t)) return { hops: Number(t) };
+      const list = t
+        .split(",")
+        .map((x) => x.trim())
+        .filter(Boolean);
+      if (list.every(isProxyAddress)) return { addresses: list };
+      ctx.addIssue({ code: "custom", message: "expected false, a hop count, or a comma list of proxy addresses/CIDRs" });
+      return z.NEVER;
+    }),
   PLATFORM_FEE_BPS: int(25, 0),
   MARKUP_CAP_BPS: int(1000, 0),
   QUOTE_TTL_SECONDS: int(60, 1),
@@ -84,7 +117,14 @@ const schema = z.object({
   WORKER_MAX_ATTEMPTS: int(10, 1),
   /** Serve the dashboard (Next.js) from this process; false for API-only instances. */
   SERVE_DASHBOARD: bool.default(true),
+  /** Largest request body, for every route (the API, next-auth and the dashboard's actions); larger is a 413. */
   MAX_BODY_BYTES: int(16 * 1024, 256),
+  /** Time a client has to send its request headers. */
+  HTTP_HEADERS_TIMEOUT_MS: int(10_000, 100),
+  /** Time a client has to send its whole request, body included. */
+  HTTP_REQUEST_TIMEOUT_MS: int(30_000, 100),
+  /** Open connections the server accepts at once; more are closed at once. */
+  HTTP_MAX_CONNECTIONS: int(1024, 1),
   /** Serve /metrics on this port only (not on PORT); 0 or unset: on PORT. The worker process serves it only here. */
   METRICS_PORT: int(0, 0),
   /** When set, /metrics answers only requests with "Authorization: Bearer <token>". */
@@ -140,7 +180,12 @@ const schema = z.object({
 /** Every setting's name, for the README's table (a test keeps them in step). */
 export const SETTING_NAMES = Object.keys(schema.shape);
 
-export type Config = z.infer<typeof schema> & { databaseProvider: "sqlite" | "postgresql"; sqlitePath: string | null };
+export type Config = z.infer<typeof schema> & {
+  databaseProvider: "sqlite" | "postgresql";
+  sqlitePath: string | null;
+  /** The sandbox endpoints are on: SANDBOX and the simulated engine (never with a real one). */
+  sandboxEnabled: boolean;
+};
 
 let cached: Config | null = null;
 
@@ -159,7 +204,7 @@ export function getConfig(): Config {
   if (provider === "sqlite" && !c.DATABASE_URL.startsWith("file:"))
     throw new Error("DATABASE_URL must be file:<path> (SQLite) or postgres://... (PostgreSQL)");
   const sqlitePath = provider === "sqlite" ? path.resolve(c.DATABASE_URL.slice("file:".length)) : null;
-  cached = { ...c, databaseProvider: provider, sqlitePath };
+  cached = { ...c, databaseProvider: provider, sqlitePath, sandboxEnabled: c.SANDBOX && c.ENGINE === "simulated" };
   return cached;
 }
 

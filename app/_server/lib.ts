@@ -37,6 +37,7 @@ export const {
   limitSigninNonce,
   listKeyRows,
   listResellerOrders,
+  malformedJsonAnswer,
   ordersCsv,
   parseOrderQuery,
   quoteWithdrawal,

@@ -1,5 +1,4 @@
 import "server-only";
-import fs from "node:fs";
 import path from "node:path";
 import { PrismaBetterSqlite3 } from "@prisma/adapter-better-sqlite3";
 import { PrismaPg } from "@prisma/adapter-pg";
@@ -7,6 +6,7 @@ import pg from "pg";
 import { getConfig } from "@/lib/config";
 import { PrismaClient as PgClient, Prisma as PgPrisma } from "./generated/postgresql/client";
 import { PrismaClient as SqliteClient } from "./generated/sqlite/client";
+import { prepareSqliteFile } from "./sqlite-file";
 
 // Prisma cannot choose its provider at run time, so there are two generated clients from
 // two identical schemas; this module picks one by the DATABASE_URL scheme. Their APIs are
@@ -48,7 +48,7 @@ export function createDb(url: string, pool?: pg.Pool): Db {
     }) as unknown as Db;
   }
   const file = path.resolve(url.replace(/^file:/, ""));
-  fs.mkdirSync(path.dirname(file), { recursive: true });
+  prepareSqliteFile(file);
   return new SqliteClient({ adapter: new PrismaBetterSqlite3({ url: file, timeout: 10_000 }) }).$extends({
     client: { $provider: "sqlite" as DbProvider },
   }) as unknown as Db;

@@ -3,6 +3,7 @@ import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { projectRoot } from "@/lib/root";
+import { prepareSqliteFile } from "./sqlite-file";
 
 // Applies prisma/migrations/<provider>/<name>/migration.sql in order, recording them in
 // _prisma_migrations exactly as Prisma does (checksum = sha256 of the file), so the Prisma
@@ -39,7 +40,7 @@ async function connect(url: string): Promise<{ provider: "sqlite" | "postgresql"
   }
   const { default: Database } = await import("better-sqlite3");
   const file = path.resolve(url.replace(/^file:/, ""));
-  fs.mkdirSync(path.dirname(file), { recursive: true });
+  prepareSqliteFile(file);
   const s = new Database(file, { timeout: 10_000 });
   // WAL lets the API, the dashboard and a CLI read while the worker writes.
   s.pragma("journal_mode = WAL");

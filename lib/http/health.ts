@@ -2,11 +2,13 @@ import "server-only";
 import { type Db, providerOf } from "@/lib/db/client";
 import { migrationNames } from "@/lib/db/migrate";
 import { SERVICE_INSTANCE_ID } from "@/lib/instance";
+import { rateLimitStoreState } from "@/lib/ratelimit/limiter";
 import { listHeartbeats } from "@/lib/worker/heartbeat";
 
 // Readiness (/readyz), apart from liveness (/healthz): may a load balancer send traffic here?
 // Yes when the database answers, every migration this build ships is applied, the worker in
-// this process (if any) is not stuck, and the process is not shutting down. Workers in their
+// this process (if any) is not stuck, and the process is not shutting down. The rate-limit
+// store's state is reported ("degraded" while Redis is away) without making it unready. Workers in their
 // own processes are listed from their heartbeats, for the operator; they do not make this
 // instance unready (it still serves reads and takes orders that wait for them).
 
@@ -51,6 +53,8 @@ export async function readiness(input: ReadinessInput): Promise<{ ready: boolean
     checks.database = "unreachable";
     ready = false;
   }
+  // Redis away: still ready (the limits are counted per process meanwhile), but said so.
+  checks.rateLimitStore = rateLimitStoreState();
   if (input.worker) {
     const fresh = input.worker.fresh();
     checks.worker = fresh ? "ok" : "stale";

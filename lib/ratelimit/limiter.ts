@@ -1,7 +1,9 @@
 import "server-only";
+import { Redis } from "ioredis";
 import { type RateLimiterAbstract, RateLimiterMemory, RateLimiterPostgres, RateLimiterRedis, RateLimiterRes } from "rate-limiter-flexible";
 import { getConfig } from "@/lib/config";
 import { AppError } from "@/lib/errors";
+import { getLogger } from "@/lib/log";
 import { countRateLimitRejection } from "@/lib/observability/metrics";
 
 // The limits of the spec's section 8, via rate-limiter-flexible. The store follows the
@@ -34,6 +36,70 @@ interface Limiters {
 
 let shared: Limiters | undefined;
 
+/** How often an ongoing Redis outage is logged again. */
+const OUTAGE_LOG_INTERVAL_MS = 60_000;
+let redis: Redis | undefined;
+
+/**
+ * The one Redis client of the process. It connects in the background and reconnects for
+ * ever (ioredis' retry strategy, at most every 5 s); while it is not ready, commands fail at
+ * once (no offline queue) and every limiter counts per process (its insurance limiter).
+ */
+function redisClient(): Redis {
+  if (redis) return redis;
+  const url = getConfig().REDIS_URL;
+  if (!url) throw new Error("RATE_LIMIT_STORE=redis needs REDIS_URL");
+  const log = getLogger();
+  let lastLogged = 0;
+  let down = false;
+  const client = new Redis(url, {
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 1,
+    connectionName: "reseller-ratelimit",
+    retryStrategy: (times) => Math.min(times * 200, 5000),
+  });
+  client.on("error", (err: Error) => {
+    const now = Date.now();
+    if (down && now - lastLogged < OUTAGE_LOG_INTERVAL_MS) return;
+    down = true;
+    lastLogged = now;
+    log.warn({ reason: err.message }, "rate-limit store: Redis unreachable; counting per process until it is back");
+  });
+  client.on("ready", () => {
+    if (down) log.info("rate-limit store: Redis is back");
+    down = false;
+  });
+  redis = client;
+  return client;
+}
+
+/**
+ * At server start: with Redis, connect before the first request (until then every request
+ * would be counted per process), waiting at most `waitMs`; an unreachable Redis does not stop
+ * the start (see redisClient).
+ */
+export async function connectRateLimitStore(waitMs: number): Promise<void> {
+  if (storeOf() !== "redis") return;
+  const client = redisClient();
+  if (client.status === "ready") return;
+  await new Promise<void>((resolve) => {
+    const t = setTimeout(done, waitMs);
+    function done() {
+      clearTimeout(t);
+      client.off("ready", done);
+      resolve();
+    }
+    client.once("ready", done);
+  });
+}
+
+/** The rate-limit store and whether it is in use, for readiness checks: "degraded" while Redis is away. */
+export function rateLimitStoreState(): { store: Store; state: "ok" | "degraded" } {
+  const store = storeOf();
+  if (store !== "redis") return { store, state: "ok" };
+  return { store, state: redisClient().status === "ready" ? "ok" : "degraded" };
+}
+
 function storeOf(): Store {
   const c = getConfig();
   if (c.RATE_LIMIT_STORE) return c.RATE_LIMIT_STORE;
@@ -54,18 +120,14 @@ async function build(): Promise<Omit<Limiters, "ready">> {
   if (store === "memory") {
     make = async (keyPrefix, p) => new RateLimiterMemory({ keyPrefix, points: p.limit, duration: p.windowSec });
   } else if (store === "redis") {
-    if (!c.REDIS_URL) throw new Error("RATE_LIMIT_STORE=redis needs REDIS_URL");
-    const { Redis } = await import("ioredis");
-    const client = new Redis(c.REDIS_URL, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: true });
-    // Connect before the first request: until then every call would go to the per-process insurance limiter.
-    await client.connect();
+    const client = redisClient();
     make = async (keyPrefix, p) =>
       new RateLimiterRedis({
         storeClient: client,
         keyPrefix: `rl:${keyPrefix}`,
         points: p.limit,
         duration: p.windowSec,
-        // Redis down must not take the API down: fall back to per-process counters.
+        // Redis away (at start or later) must not take the API down: per-process counters meanwhile.
         insuranceLimiter: new RateLimiterMemory({ keyPrefix, points: p.limit, duration: p.windowSec }),
       });
   } else {

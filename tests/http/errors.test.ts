@@ -28,6 +28,7 @@ const CASES: Record<Exclude<ErrorCode, keyof typeof ELSEWHERE>, () => Promise<Ap
   MALFORMED_JSON: () => api("/exchange", { rawBody: '{"from": "btc",', headers: { "content-type": "application/json" }, method: "POST" }),
   INVALID_IDEMPOTENCY_KEY: () => api("/exchange", { body: order(), headers: { "idempotency-key": "x".repeat(300) } }),
   INVALID_API_KEY: () => api("/currencies", { key: "rsk_live_NotARealKeyAtAll1234567890" }),
+  API_KEY_REQUIRED: () => api("/sandbox/engine", { body: { fault: "error" } }),
   NOT_FOUND: () => api("/no-such-route"),
   ORDER_NOT_FOUND: () => api("/exchange/0123456789abcdef01234567"),
   METHOD_NOT_ALLOWED: () => api("/currencies", { method: "DELETE" }),
