@@ -31,6 +31,8 @@ export const ERROR_CODES = [
   "DAILY_LIMIT_EXCEEDED",
   "INTERNAL_ERROR",
   "ENGINE_UNAVAILABLE",
+  "INVALID_RATE_ID",
+  "RATE_EXPIRED",
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -12,7 +12,7 @@ import { PrismaClient as SqliteClient } from "./generated/sqlite/client";
 // the same, so the rest of the code is typed against one of them.
 export type Db = SqliteClient;
 export type Tx = Omit<Db, "$connect" | "$disconnect" | "$on" | "$transaction" | "$extends">;
-export type { ApiKey, Order, OrderEvent, Reseller } from "./generated/sqlite/client";
+export type { ApiKey, Order, OrderEvent, RateQuote, Reseller } from "./generated/sqlite/client";
 
 let shared: { url: string; db: Db } | null = null;
 

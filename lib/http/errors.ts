@@ -32,6 +32,8 @@ export const HTTP_STATUS: Record<ErrorCode, number> = {
   DAILY_LIMIT_EXCEEDED: 429,
   INTERNAL_ERROR: 500,
   ENGINE_UNAVAILABLE: 503,
+  INVALID_RATE_ID: 422,
+  RATE_EXPIRED: 422,
 };
 
 export interface ErrorBody {

@@ -39,6 +39,7 @@ export const postSandboxEngine = apiRoute(async ({ req, scope }) => {
   const engine = getSandboxEngine();
   if (!engine) throw new AppError("NOT_FOUND", "The sandbox is disabled on this server.");
   const body = parseWith(sandboxEngineBody, await readJsonBody(req, getConfig().MAX_BODY_BYTES));
-  engine.setFault(scope, body.fault);
-  return { body: { fault: engine.getFault(scope) } };
+  if (body.fault !== undefined) engine.setFault(scope, body.fault);
+  if (body.rateMoveBps !== undefined) engine.setRateMove(scope, body.rateMoveBps);
+  return { body: { fault: engine.getFault(scope), rateMoveBps: engine.getRateMove(scope) } };
 });
