@@ -60,6 +60,21 @@ const PREFLIGHT_HEADERS = {
 
 export const API_PREFIXES = ["/api/v1", "/v1"] as const;
 
+/**
+ * The metrics label of an API path: its route template ("/api/v1/exchange/:id"), never the
+ * raw path (an order id per series would grow without bound). Paths no route matches: "unmatched".
+ */
+export function apiRouteLabel(method: string, pathname: string): string {
+  if (pathname === "/healthz") return pathname;
+  for (const prefix of API_PREFIXES) {
+    if (!pathname.startsWith(prefix)) continue;
+    const rel = pathname.slice(prefix.length) || "/";
+    const hit = PATTERNS.find((p) => (p.method === method || method === "HEAD") && p.re.test(rel));
+    return hit ? `/api/v1${hit.path}` : "unmatched";
+  }
+  return "unmatched";
+}
+
 /** The client IP of a request, from the adapter's env (server.ts passes lib/http/client-ip.ts). */
 export type ClientIp = (req: Request, env: unknown) => string;
 

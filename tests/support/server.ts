@@ -56,6 +56,8 @@ export interface RunningServer {
   baseUrl: string;
   port: number;
   databaseUrl: string;
+  /** The server's process id (memory and file checks). */
+  pid: number;
   logs: () => string;
   stop(): Promise<void>;
   /** Kills the process at once (SIGKILL), as a crash would. */
@@ -66,7 +68,7 @@ export interface RunningServer {
 export const TEST_ENV = {
   SIM_STEP_SECONDS: "0.15",
   WORKER_POLL_MS: "50",
-  TRUST_PROXY: "true",
+  TRUST_PROXY: "1",
   LOG_LEVEL: "warn",
   NEXTAUTH_SECRET: "test-only-secret-not-for-production",
 };
@@ -115,6 +117,7 @@ export async function startServer(opts: { databaseUrl: string; env?: Record<stri
     baseUrl,
     port,
     databaseUrl: opts.databaseUrl,
+    pid: child.pid ?? 0,
     logs: () => out,
     crash: () =>
       new Promise<void>((resolve) => {
