@@ -60,6 +60,8 @@ const schema = z.object({
   MARKUP_CAP_BPS: int(1000, 0),
   QUOTE_TTL_SECONDS: int(60, 1),
   ORDER_TTL_SECONDS: int(3600, 1),
+  /** Fixed rate: how long after creation a deposit of the quoted amount is paid at the locked amount. */
+  FIXED_RATE_WINDOW_SECONDS: int(1200, 1),
   /** simulated (built in, the default) or providers (upstream partner APIs, docs/providers.md). */
   ENGINE: z.enum(["simulated", "providers"]).default("simulated"),
   SANDBOX: bool.default(true),
