@@ -1,16 +1,25 @@
 import type { IncomingMessage } from "node:http";
 import http from "node:http";
+import net from "node:net";
 import { getRequestListener } from "@hono/node-server";
 import {
   AppError,
+  apiRouteLabel,
   clientIpOf,
+  closeDb,
+  connectRateLimitStore,
   createApiApp,
+  ensureAuthSecret,
   errorAnswer,
   getConfig,
   getDb,
   getLogger,
   migrate,
+  observeRequest,
   projectRoot,
+  readiness,
+  requestIdOf,
+  serveMetrics,
   startWorker,
 } from "@reseller/lib";
 import next from "next";
@@ -20,16 +29,123 @@ import next from "next";
 // dashboard and next-auth). The order worker runs here too unless WORKER_IN_PROCESS=false.
 // The service layer comes from "@reseller/lib" (lib/dist/index.mjs), the same file the
 // dashboard loads: one instance of every lib module in the process (README, Architecture).
+// Around both: a request id on every request, metrics, /readyz, and a graceful shutdown
+// (docs/deploy.md).
 
 // Everything under /api except next-auth is the JSON API's: unknown paths there answer in
 // the API's error shape, not with the dashboard's HTML 404.
 const API_PATH = /^\/(?:api(?!\/auth(?:[/?]|$))|v1|healthz)(?:[/?]|$)/;
+
+/** Shutting down: how long a keep-alive connection may stay idle before it is closed. */
+const IDLE_GRACE_MS = 1_000;
+
+type Log = ReturnType<typeof getLogger>;
+
+function answer(res: http.ServerResponse, e: AppError, extra: Record<string, string> = {}) {
+  const a = errorAnswer(e, "server.ts");
+  const body = JSON.stringify(a.body);
+  res.writeHead(a.status, {
+    ...a.headers,
+    ...extra,
+    "content-type": "application/json; charset=utf-8",
+    "content-length": Buffer.byteLength(body),
+  });
+  res.end(body);
+}
+
+const tooLarge = (max: number) => new AppError("PAYLOAD_TOO_LARGE", `The body is larger than ${max} bytes.`);
+
+/**
+ * Refuses a body over the limit (413, then the connection is closed) without holding more
+ * than the limit in memory; whatever the client still sends is discarded as it arrives.
+ */
+function refuseTooLarge(req: IncomingMessage, res: http.ServerResponse, max: number) {
+  answer(res, tooLarge(max), { connection: "close" });
+  req.resume();
+  // A client that keeps sending after the answer is cut off soon after.
+  setTimeout(() => req.socket.destroy(), 2000).unref();
+}
+
+/**
+ * Reads a request body for Next (the dashboard, next-auth), enforcing MAX_BODY_BYTES as it
+ * streams in: Next would otherwise buffer any size (a 200 MB sign-in POST was held whole).
+ * Returns a copy of the request that replays the body, or null when the request was answered
+ * (413) or the client went away (logged at debug: a client's doing, not a server error).
+ */
+function readBodyForNext(req: IncomingMessage, res: http.ServerResponse, max: number, log: Log): Promise<IncomingMessage | null> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let settled = false;
+    const settle = (v: IncomingMessage | null) => {
+      if (settled) return;
+      settled = true;
+      req.off("data", onData);
+      resolve(v);
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > max) {
+        refuseTooLarge(req, res, max);
+        return settle(null);
+      }
+      chunks.push(chunk);
+    };
+    req.on("data", onData);
+    req.once("end", () => settle(replay(req, Buffer.concat(chunks))));
+    const gone = () => {
+      if (settled || req.complete) return;
+      log.debug({ url: req.url, received: size }, "client went away before sending its whole request body");
+      settle(null);
+    };
+    req.once("aborted", gone);
+    req.once("error", gone);
+    req.once("close", gone);
+  });
+}
+
+/** A request that replays an already-read body (same socket, method, URL and headers). */
+function replay(req: IncomingMessage, body: Buffer): IncomingMessage {
+  const r = new http.IncomingMessage(req.socket);
+  r.method = req.method;
+  r.url = req.url;
+  r.httpVersion = req.httpVersion;
+  r.httpVersionMajor = req.httpVersionMajor;
+  r.httpVersionMinor = req.httpVersionMinor;
+  const headers = { ...req.headers, "content-length": String(body.length) };
+  delete headers["transfer-encoding"];
+  r.headers = headers;
+  r.rawHeaders = Object.entries(headers).flatMap(([k, v]) => (Array.isArray(v) ? v.flatMap((x) => [k, x]) : [k, String(v)]));
+  r.complete = true;
+  if (body.length) r.push(body);
+  r.push(null);
+  return r;
+}
+
+/** The metrics label of any path: API route templates, or one label per kind of dashboard path. */
+function routeLabel(method: string, url: string): string {
+  const q = url.indexOf("?");
+  const pathname = q === -1 ? url : url.slice(0, q);
+  if (API_PATH.test(pathname)) return apiRouteLabel(method, pathname);
+  if (pathname === "/readyz" || pathname === "/metrics") return pathname;
+  if (pathname.startsWith("/_next/")) return "/_next";
+  if (pathname.startsWith("/api/auth")) return "/api/auth";
+  return "dashboard";
+}
 
 async function main() {
   const cfg = getConfig();
   const log = getLogger();
   const { applied } = await migrate(cfg.DATABASE_URL);
   if (applied.length) log.info({ applied }, "database migrated");
+  await connectRateLimitStore(3000);
+  // The session secret is made here, at start, never by `next build` (lib/auth/secret.ts).
+  if (cfg.SERVE_DASHBOARD) ensureAuthSecret();
+  if (cfg.sandboxEnabled)
+    log.warn(
+      { engine: cfg.ENGINE },
+      "SANDBOX IS ON: the simulated engine; anyone with a keyless order's id can report its deposit. Set SANDBOX=false or ENGINE=providers for real money",
+    );
 
   let nextHandler: (req: http.IncomingMessage, res: http.ServerResponse) => Promise<void>;
   if (cfg.SERVE_DASHBOARD) {
@@ -49,29 +165,124 @@ async function main() {
   // lib/http/app.ts).
   const apiListener = getRequestListener(api.fetch, { overrideGlobalObjects: false });
 
-  const server = http.createServer((req, res) => {
-    if (API_PATH.test(req.url ?? "/")) return void apiListener(req, res);
-    // Next only sees the client IP we vouch for (the socket's, or X-Forwarded-For behind TRUST_PROXY).
-    req.headers["x-client-ip"] = clientIpOf(req, cfg.TRUST_PROXY);
-    void nextHandler(req, res);
-  });
-  server.keepAliveTimeout = 65_000;
+  const worker = cfg.WORKER_IN_PROCESS ? startWorker(getDb(), { pollMs: cfg.WORKER_POLL_MS, inProcess: true }) : null;
+  let draining = false;
+  let listenerClosed = false;
+  let inFlight = 0;
+  // Each open connection: how many requests it has in flight, and when it was last busy.
+  const sockets = new Map<net.Socket, { busy: number; lastActive: number }>();
+  const logRequests = log.isLevelEnabled("debug");
+  // HSTS when the public origin is https (the TLS proxy in front answers for this origin).
+  const hsts = new URL(cfg.APP_URL ?? "http://localhost").protocol === "https:" ? "max-age=31536000; includeSubDomains" : null;
 
-  const worker = cfg.WORKER_IN_PROCESS ? startWorker(getDb(), { pollMs: cfg.WORKER_POLL_MS }) : null;
+  const server = http.createServer(
+    {
+      // Slow clients cannot hold a connection for minutes (Node's defaults: 60 s and 300 s).
+      headersTimeout: cfg.HTTP_HEADERS_TIMEOUT_MS,
+      requestTimeout: cfg.HTTP_REQUEST_TIMEOUT_MS,
+      connectionsCheckingInterval: Math.min(1000, cfg.HTTP_HEADERS_TIMEOUT_MS),
+    },
+    (req, res) => {
+      const started = performance.now();
+      const reqId = requestIdOf(req.headers["x-request-id"]);
+      // Set on the request too: the API's error log lines read it from there.
+      req.headers["x-request-id"] = reqId;
+      res.setHeader("X-Request-Id", reqId);
+      if (hsts) res.setHeader("Strict-Transport-Security", hsts);
+      // Listener closed: answer, then close the connection, so the client opens its next one elsewhere.
+      if (listenerClosed) res.setHeader("Connection", "close");
+      inFlight++;
+      const conn = sockets.get(req.socket);
+      if (conn) conn.busy++;
+      res.once("close", () => {
+        inFlight--;
+        if (conn) {
+          conn.busy--;
+          conn.lastActive = performance.now();
+        }
+        const method = req.method ?? "GET";
+        const route = routeLabel(method, req.url ?? "/");
+        const status = res.writableFinished ? res.statusCode : 499; // 499: the client went away first
+        const seconds = (performance.now() - started) / 1000;
+        observeRequest(method, route, status, seconds);
+        if (logRequests) log.debug({ reqId, method, route, status, ms: Math.round(seconds * 1e4) / 10 }, "request");
+      });
+      const url = req.url ?? "/";
+      if (url === "/readyz") {
+        void readiness({ db: getDb(), worker, draining }).then(({ ready, body }) =>
+          res
+            .writeHead(ready ? 200 : 503, { "content-type": "application/json; charset=utf-8", "cache-control": "no-store" })
+            .end(JSON.stringify(body)),
+        );
+        return;
+      }
+      if (url === "/metrics" && !cfg.METRICS_PORT) return void serveMetrics(req, res);
+      if (API_PATH.test(url)) return void apiListener(req, res);
+      // Next only sees the client IP we vouch for (the socket's, or X-Forwarded-For behind TRUST_PROXY).
+      req.headers["x-client-ip"] = clientIpOf(req, cfg.TRUST_PROXY);
+      const declared = req.headers["content-length"];
+      if (!req.headers["transfer-encoding"] && (declared === undefined || declared === "0")) return void nextHandler(req, res);
+      if (Number(declared) > cfg.MAX_BODY_BYTES) return refuseTooLarge(req, res, cfg.MAX_BODY_BYTES);
+      void readBodyForNext(req, res, cfg.MAX_BODY_BYTES, log).then((full) => {
+        if (full) return nextHandler(full, res);
+        if (!res.headersSent) res.destroy();
+      });
+    },
+  );
+  server.keepAliveTimeout = 65_000;
+  server.maxConnections = cfg.HTTP_MAX_CONNECTIONS;
+  server.on("connection", (socket: net.Socket) => {
+    sockets.set(socket, { busy: 0, lastActive: performance.now() });
+    socket.once("close", () => sockets.delete(socket));
+  });
+
+  const metricsServer = cfg.METRICS_PORT
+    ? http.createServer((req, res) => (req.url === "/metrics" ? void serveMetrics(req, res) : void res.writeHead(404).end()))
+    : null;
 
   await new Promise<void>((resolve) => server.listen(cfg.PORT, cfg.HOST, resolve));
+  if (metricsServer) await new Promise<void>((resolve) => metricsServer.listen(cfg.METRICS_PORT, cfg.HOST, resolve));
   const address = server.address();
   const port = typeof address === "object" && address ? address.port : cfg.PORT;
   log.info(
-    { port, database: cfg.databaseProvider, engine: cfg.ENGINE, worker: Boolean(worker) },
+    { port, database: cfg.databaseProvider, engine: cfg.ENGINE, worker: Boolean(worker), metricsPort: cfg.METRICS_PORT || port },
     `listening on http://localhost:${port} (API: http://localhost:${port}/api/v1)`,
   );
 
+  // Graceful shutdown: /readyz turns 503 (requests are still served as usual); after
+  // SHUTDOWN_DRAIN_DELAY_MS the listener closes (new connections are refused); requests in flight are answered, each with Connection: close;
+  // keep-alive connections left idle are closed after a grace second without a request; the worker
+  // finishes its pass (its steps complete and their claims are released); then the database
+  // closes. Past SHUTDOWN_TIMEOUT_MS the process exits anyway, with status 1.
   const shutdown = async (signal: string) => {
-    log.info({ signal }, "shutting down");
-    server.close();
-    await worker?.stop();
-    await getDb().$disconnect();
+    if (draining) return;
+    draining = true;
+    log.info({ signal, inFlight }, "shutting down: draining requests and the worker's pass");
+    const workerDone = worker?.stop();
+    setTimeout(() => {
+      log.error({ inFlight }, "shutdown deadline passed; exiting with work unfinished");
+      process.exit(1);
+    }, cfg.SHUTDOWN_TIMEOUT_MS);
+    // Behind a balancer: keep serving as usual while it notices /readyz is 503; closing the listener while it still sends would reset the connections the kernel
+    // has accepted but Node has not yet taken.
+    if (cfg.SHUTDOWN_DRAIN_DELAY_MS) await new Promise((r) => setTimeout(r, cfg.SHUTDOWN_DRAIN_DELAY_MS));
+    // net.Server's close, not http.Server's: that one also drops idle keep-alive connections
+    // at once, which resets a request a client is sending on one at that moment.
+    const closed = new Promise<void>((resolve) => net.Server.prototype.close.call(server, () => resolve()));
+    listenerClosed = true;
+    metricsServer?.close();
+    // A keep-alive connection is closed by its next answer (Connection: close). One that
+    // stays idle is closed only after IDLE_GRACE_MS without a request: closing it at once
+    // would reset a request its client may be sending at that very moment.
+    while (sockets.size) {
+      const now = performance.now();
+      for (const [socket, c] of sockets) if (c.busy === 0 && now - c.lastActive > IDLE_GRACE_MS) socket.destroy();
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    await closed;
+    await workerDone;
+    await closeDb();
+    log.info("shut down cleanly");
     process.exit(0);
   };
   process.once("SIGTERM", () => void shutdown("SIGTERM"));

@@ -1,19 +1,37 @@
-import { getConfig, getDb, getLogger, migrate, startWorker } from "@reseller/lib";
+import http from "node:http";
+import { closeDb, getConfig, getDb, getLogger, migrate, serveMetrics, startWorker } from "@reseller/lib";
 
 // The order worker as its own process (run the app with WORKER_IN_PROCESS=false). Several
 // may run at once against one database: each order is worked on under a claim (lib/worker).
+// Each reports its heartbeat in the database (the app's /readyz and /metrics list them) and,
+// with METRICS_PORT set, serves its own /metrics there.
 async function main() {
   const cfg = getConfig();
+  const log = getLogger();
   await migrate(cfg.DATABASE_URL);
-  const w = startWorker(getDb(), { pollMs: cfg.WORKER_POLL_MS });
-  getLogger().info({ pollMs: cfg.WORKER_POLL_MS, database: cfg.databaseProvider }, "worker started");
-  const stop = async () => {
+  const w = startWorker(getDb(), { pollMs: cfg.WORKER_POLL_MS, inProcess: false });
+  const metricsServer = cfg.METRICS_PORT
+    ? http.createServer((req, res) => (req.url === "/metrics" ? void serveMetrics(req, res) : void res.writeHead(404).end()))
+    : null;
+  if (metricsServer) await new Promise<void>((resolve) => metricsServer.listen(cfg.METRICS_PORT, cfg.HOST, resolve));
+  log.info({ pollMs: cfg.WORKER_POLL_MS, database: cfg.databaseProvider, worker: w.heartbeat.id }, "worker started");
+  let stopping = false;
+  // SIGTERM: finish the pass under way (its steps complete, their claims are released), then close the database.
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log.info({ signal }, "worker shutting down: finishing its pass");
+    setTimeout(() => {
+      log.error("shutdown deadline passed; exiting with a pass unfinished");
+      process.exit(1);
+    }, cfg.SHUTDOWN_TIMEOUT_MS);
+    metricsServer?.close();
     await w.stop();
-    await getDb().$disconnect();
+    await closeDb();
     process.exit(0);
   };
-  process.once("SIGTERM", () => void stop());
-  process.once("SIGINT", () => void stop());
+  process.once("SIGTERM", () => void stop("SIGTERM"));
+  process.once("SIGINT", () => void stop("SIGINT"));
 }
 
 main().catch((e) => {

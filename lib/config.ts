@@ -1,4 +1,5 @@
 import "server-only";
+import { isIP } from "node:net";
 import path from "node:path";
 import { z } from "zod";
 
@@ -6,6 +7,18 @@ import { z } from "zod";
 // table mirrors this schema.
 const bool = z.enum(["true", "false", "1", "0", "yes", "no"]).transform((v) => v === "true" || v === "1" || v === "yes");
 const int = (def: number, min = 0) => z.coerce.number().int().min(min).default(def);
+
+export type TrustProxy = { hops: number } | { addresses: string[] };
+
+/** An IP address or CIDR, or one of proxy-addr's names for the private ranges. */
+function isProxyAddress(s: string): boolean {
+  if (["loopback", "linklocal", "uniquelocal"].includes(s)) return true;
+  const [addr, bits, ...rest] = s.split("/");
+  if (rest.length || !isIP(addr)) return false;
+  if (bits === undefined) return true;
+  const max = isIP(addr) === 4 ? 32 : 128;
+  return /^\d+$/.test(bits) ? Number(bits) <= max : isIP(bits) === 4;
+}
 
 const schema = z.object({
   PORT: int(3000, 0),
@@ -21,12 +34,34 @@ const schema = z.object({
   RATE_LIMIT_KEY_PER_MINUTE: int(300, 1),
   /** Sign-in nonces a client IP may ask for per minute (the dashboard's only unauthenticated write). */
   RATE_LIMIT_SIGNIN_PER_MINUTE: int(30, 1),
-  /** Honour X-Forwarded-For for the client IP (only behind a proxy you control). */
-  TRUST_PROXY: bool.default(false),
+  /**
+   * Which X-Forwarded-For entries come from your own proxies: false (none, the socket's
+   * address is the client), a hop count (1 = one proxy in front; true means 1), or a comma
+   * list of proxy addresses/CIDRs (and loopback, linklocal, uniquelocal). The client IP is
+   * the first entry, from the right, that no trusted proxy wrote (lib/http/client-ip.ts).
+   */
+  TRUST_PROXY: z
+    .string()
+    .default("false")
+    .transform((v, ctx): TrustProxy => {
+      const t = v.trim().toLowerCase();
+      if (["false", "0", "no", ""].includes(t)) return { hops: 0 };
+      if (["true", "yes"].includes(t)) return { hops: 1 };
+      if (/^\d+$/.test(t)) return { hops: Number(t) };
+      const list = t
+        .split(",")
+        .map((x) => x.trim())
+        .filter(Boolean);
+      if (list.every(isProxyAddress)) return { addresses: list };
+      ctx.addIssue({ code: "custom", message: "expected false, a hop count, or a comma list of proxy addresses/CIDRs" });
+      return z.NEVER;
+    }),
   PLATFORM_FEE_BPS: int(25, 0),
   MARKUP_CAP_BPS: int(1000, 0),
   QUOTE_TTL_SECONDS: int(60, 1),
   ORDER_TTL_SECONDS: int(3600, 1),
+  /** Fixed rate: how long after creation a deposit of the quoted amount is paid at the locked amount. */
+  FIXED_RATE_WINDOW_SECONDS: int(1200, 1),
   /** simulated (built in, the default) or providers (upstream partner APIs, docs/providers.md). */
   ENGINE: z.enum(["simulated", "providers"]).default("simulated"),
   SANDBOX: bool.default(true),
@@ -84,7 +119,22 @@ const schema = z.object({
   WORKER_MAX_ATTEMPTS: int(10, 1),
   /** Serve the dashboard (Next.js) from this process; false for API-only instances. */
   SERVE_DASHBOARD: bool.default(true),
+  /** Largest request body, for every route (the API, next-auth and the dashboard's actions); larger is a 413. */
   MAX_BODY_BYTES: int(16 * 1024, 256),
+  /** Time a client has to send its request headers. */
+  HTTP_HEADERS_TIMEOUT_MS: int(10_000, 100),
+  /** Time a client has to send its whole request, body included. */
+  HTTP_REQUEST_TIMEOUT_MS: int(30_000, 100),
+  /** Open connections the server accepts at once; more are closed at once. */
+  HTTP_MAX_CONNECTIONS: int(1024, 1),
+  /** Serve /metrics on this port only (not on PORT); 0 or unset: on PORT. The worker process serves it only here. */
+  METRICS_PORT: int(0, 0),
+  /** When set, /metrics answers only requests with "Authorization: Bearer <token>". */
+  METRICS_TOKEN: z.string().min(16).optional(),
+  /** On SIGTERM: how long in-flight requests and worker steps may take before the process exits anyway. */
+  SHUTDOWN_TIMEOUT_MS: int(25_000, 100),
+  /** On SIGTERM: how long to keep serving (with /readyz at 503) before closing the listener, so a balancer can stop sending first. */
+  SHUTDOWN_DRAIN_DELAY_MS: int(0, 0),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   NEXTAUTH_SECRET: z.string().optional(),
   /** Chain ids a Sign-In with Ethereum message may name, comma-separated. */
@@ -102,12 +152,44 @@ const schema = z.object({
       z.string().regex(/^\s*\d+=https?:\/\/[^,\s]+(\s*,\s*\d+=https?:\/\/[^,\s]+)*\s*$/, "expected chainId=http(s)://url, comma-separated"),
     ])
     .optional(),
+  // Withdrawals (lib/withdrawals, README "Withdrawals"): profit paid on an EVM chain from the operator's hot wallet.
+  /** simulated (the default: no chain, nothing is paid) or evm (a real chain through PAYOUT_RPC_URL). */
+  PAYOUT_SENDER: z.enum(["simulated", "evm"]).default("simulated"),
+  /** JSON-RPC node of the payout chain (PAYOUT_SENDER=evm). May hold a provider key: never logged. */
+  PAYOUT_RPC_URL: z.union([z.literal(""), z.string().url()]).optional(),
+  /** Chain the payouts are made on; the confirmation signature names it. */
+  PAYOUT_CHAIN_ID: int(1, 1),
+  /** The hot wallet's private key, 0x + 64 hex (PAYOUT_SENDER=evm). Never logged. */
+  PAYOUT_PRIVATE_KEY: z.union([z.literal(""), z.string().regex(/^0x[0-9a-fA-F]{64}$/, "expected 0x followed by 64 hex digits")]).optional(),
+  /** ERC-20 payout assets besides native ETH: "usdc=0xA0b8...,usdt=0xdAC1..." (tickers of the registry). */
+  PAYOUT_TOKENS: z
+    .union([
+      z.literal(""),
+      z
+        .string()
+        .regex(/^\s*[a-z0-9]+=0x[0-9a-fA-F]{40}(\s*,\s*[a-z0-9]+=0x[0-9a-fA-F]{40})*\s*$/, "expected ticker=0xaddress, comma-separated"),
+    ])
+    .default(""),
+  /** Blocks a payout needs (its own included) before the withdrawal is confirmed. */
+  PAYOUT_CONFIRMATIONS: int(1, 1),
+  /** Block explorer base URL; a withdrawal links to <url>/tx/<hash>. */
+  PAYOUT_EXPLORER_URL: z.union([z.literal(""), z.string().url()]).optional(),
+  /** Smallest withdrawal, in USD at reference prices (decimal). */
+  WITHDRAWAL_MIN_USD: z
+    .string()
+    .regex(/^\d+(\.\d+)?$/, "expected a decimal number of US dollars")
+    .default("10"),
 });
 
 /** Every setting's name, for the README's table (a test keeps them in step). */
 export const SETTING_NAMES = Object.keys(schema.shape);
 
-export type Config = z.infer<typeof schema> & { databaseProvider: "sqlite" | "postgresql"; sqlitePath: string | null };
+export type Config = z.infer<typeof schema> & {
+  databaseProvider: "sqlite" | "postgresql";
+  sqlitePath: string | null;
+  /** The sandbox endpoints are on: SANDBOX and the simulated engine (never with a real one). */
+  sandboxEnabled: boolean;
+};
 
 let cached: Config | null = null;
 
@@ -120,11 +202,13 @@ export function getConfig(): Config {
   }
   const c = parsed.data;
   if (c.ENGINE === "providers") checkProviders(c);
+  if (c.PAYOUT_SENDER === "evm" && (!c.PAYOUT_RPC_URL || !c.PAYOUT_PRIVATE_KEY))
+    throw new Error("invalid settings:\n  PAYOUT_SENDER=evm: set PAYOUT_RPC_URL and PAYOUT_PRIVATE_KEY");
   const provider = /^postgres(ql)?:\/\//.test(c.DATABASE_URL) ? "postgresql" : "sqlite";
   if (provider === "sqlite" && !c.DATABASE_URL.startsWith("file:"))
     throw new Error("DATABASE_URL must be file:<path> (SQLite) or postgres://... (PostgreSQL)");
   const sqlitePath = provider === "sqlite" ? path.resolve(c.DATABASE_URL.slice("file:".length)) : null;
-  cached = { ...c, databaseProvider: provider, sqlitePath };
+  cached = { ...c, databaseProvider: provider, sqlitePath, sandboxEnabled: c.SANDBOX && c.ENGINE === "simulated" };
   return cached;
 }
 

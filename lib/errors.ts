@@ -9,6 +9,7 @@ export const ERROR_CODES = [
   "MALFORMED_JSON",
   "INVALID_IDEMPOTENCY_KEY",
   "INVALID_API_KEY",
+  "API_KEY_REQUIRED",
   "UNAUTHORIZED",
   "NOT_FOUND",
   "ORDER_NOT_FOUND",
@@ -31,12 +32,34 @@ export const ERROR_CODES = [
   "DAILY_LIMIT_EXCEEDED",
   "INTERNAL_ERROR",
   "ENGINE_UNAVAILABLE",
+  "INVALID_RATE_ID",
+  "RATE_EXPIRED",
+  "INVALID_SIGNATURE",
+  "WITHDRAWAL_NOT_FOUND",
+  "CONFIRMATION_USED",
+  "QUOTE_EXPIRED",
+  "INSUFFICIENT_BALANCE",
+  "INVALID_WITHDRAWAL_STATE",
+  "WITHDRAWAL_TOO_SMALL",
+  "PAYOUT_ASSET_UNAVAILABLE",
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
 /** Codes only the dashboard answers; the v1 API (and its OpenAPI document) never does. */
-export const DASHBOARD_ONLY_CODES: readonly ErrorCode[] = ["UNAUTHORIZED", "INVALID_MARKUP"];
+export const DASHBOARD_ONLY_CODES: readonly ErrorCode[] = [
+  "UNAUTHORIZED",
+  "INVALID_MARKUP",
+  // Withdrawals (lib/withdrawals) are a dashboard feature.
+  "INVALID_SIGNATURE",
+  "WITHDRAWAL_NOT_FOUND",
+  "CONFIRMATION_USED",
+  "QUOTE_EXPIRED",
+  "INSUFFICIENT_BALANCE",
+  "INVALID_WITHDRAWAL_STATE",
+  "WITHDRAWAL_TOO_SMALL",
+  "PAYOUT_ASSET_UNAVAILABLE",
+];
 
 export class AppError extends Error {
   readonly code: ErrorCode;

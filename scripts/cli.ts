@@ -18,6 +18,7 @@ import {
   revokeReseller,
   setMarkup,
 } from "@/lib/resellers/resellers";
+import { listWithdrawals, retryWithdrawal } from "@/lib/withdrawals/withdrawals";
 
 // The operator's command line: a thin adapter over lib/. Run with `npm run cli -- <command>`.
 const USAGE = `usage: npm run cli -- <command> [options]
@@ -34,6 +35,8 @@ const USAGE = `usage: npm run cli -- <command> [options]
   balances <wallet|resellerId>                profit per currency: pending, available and reserved
   ledger:check                                check every ledger invariant; prints the first violation, exits 1 on any
   orders:stuck                                flag and list upstream orders still open past PROVIDERS_STUCK_AFTER_MINUTES
+  withdrawals:list [wallet|resellerId]        the latest withdrawals (all resellers, or one): state, amounts, transaction
+  withdrawals:retry <id>                      check a withdrawal stuck in queued again now (after topping up the hot wallet)
   providers:sync                              ask each configured provider what it offers now, against its mapping file
   migrate                                     apply pending database migrations`;
 
@@ -170,6 +173,33 @@ async function main() {
             .filter(Boolean)
             .join("  "),
         );
+      break;
+    }
+    case "withdrawals:list": {
+      const resellerId = a ? (await findReseller(a)).id : undefined;
+      const rows = await listWithdrawals(db, { resellerId, take: 200 });
+      if (!rows.length) console.log("no withdrawals");
+      for (const w of rows)
+        console.log(
+          [
+            w.id,
+            w.status.padEnd(10),
+            `${w.amount} ${w.asset}`,
+            `to ${w.destination}`,
+            `from ${w.legs.map((l) => `${l.amount} ${l.currency} @${l.rate}`).join(" + ")}`,
+            `created ${w.createdAt}`,
+            w.txHash ? `tx ${w.txHash}` : "",
+            w.stateReason ? `(${w.stateReason})` : "",
+          ]
+            .filter(Boolean)
+            .join("  "),
+        );
+      break;
+    }
+    case "withdrawals:retry": {
+      if (!a) throw new Error("a withdrawal id is required");
+      const w = await retryWithdrawal(db, { withdrawalId: a });
+      console.log(`withdrawal ${w.id} is due now; the worker pays it on its next pass if the hot wallet can`);
       break;
     }
     case "providers:sync": {

@@ -1,5 +1,6 @@
 import "server-only";
 import { redirect } from "next/navigation";
+import { connection } from "next/server";
 import { getServerSession } from "next-auth";
 import { cache } from "react";
 import type { ActionResult } from "@/lib/dashboard/types";
@@ -23,6 +24,8 @@ export interface SessionReseller {
  * while rendering (the layout and the page both ask).
  */
 export const getSessionReseller = cache(async function getSessionReseller(): Promise<SessionReseller | null> {
+  // Request time only: `next build` must never reach the session secret (lib/auth/secret.ts).
+  await connection();
   const session = await getServerSession(getAuthOptions());
   if (!session?.resellerId) return null;
   const reseller = await sessionReseller(getDb(), session);

@@ -8,10 +8,12 @@ import { getConfig } from "@/lib/config";
 //
 // NEXTAUTH_SECRET wins when set (required when several app instances share sessions). When
 // it is unset, a fresh clone must still work with no configuration, and a constant default
-// would be a published secret. So a random 256-bit secret is generated once into the data
-// folder, next to the SQLite file (`data/.nextauth-secret`, git-ignored with the rest of
-// `data/`), file mode 0600, and reused by every later start. On PostgreSQL the data folder
-// is ./data of the working directory. Deleting the file signs everyone out.
+// would be a published secret. So the server, at start (ensureAuthSecret, from server.ts),
+// generates a random 256-bit secret once into the data folder, next to the SQLite file
+// (`data/.nextauth-secret`, git-ignored with the rest of `data/`), file mode 0600, and every
+// later start reuses it. `next build` never creates it (the dashboard only reads it,
+// getAuthSecret), so a built image does not ship one. On PostgreSQL the data folder is
+// ./data of the working directory. Deleting the file signs everyone out.
 
 let cached: string | null = null;
 
@@ -21,26 +23,45 @@ export function secretFilePath(): string {
   return path.join(dir, ".nextauth-secret");
 }
 
+const fromEnv = () => getConfig().NEXTAUTH_SECRET?.trim() || null;
+
+function readSecretFile(file: string): string {
+  const s = fs.readFileSync(file, "utf8").trim();
+  if (s.length < 32) throw new Error(`${file} holds no usable secret; delete it to have a new one generated`);
+  return s;
+}
+
+/** The dashboard's view: NEXTAUTH_SECRET, or the file the server made at its start. */
 export function getAuthSecret(): string {
-  cached ??= loadSecret();
+  cached ??= fromEnv() ?? readSecretFile(secretFilePath());
   return cached;
 }
 
-function loadSecret(): string {
-  const fromEnv = getConfig().NEXTAUTH_SECRET?.trim();
-  if (fromEnv) return fromEnv;
+/**
+ * At server start: NEXTAUTH_SECRET, or the secret file, created (0600, in a 0700 folder) when
+ * missing. Throws, so that the server refuses to start, when there is neither and the file
+ * can be neither read nor written.
+ */
+export function ensureAuthSecret(): void {
+  if (fromEnv()) return;
   const file = secretFilePath();
-  const read = () => {
-    const s = fs.readFileSync(file, "utf8").trim();
-    if (s.length < 32) throw new Error(`${file} holds no usable secret; delete it to have a new one generated`);
-    return s;
-  };
   try {
-    return read();
+    cached = readOrCreate(file);
+  } catch (e) {
+    throw new Error(
+      `NEXTAUTH_SECRET is not set and the session secret file ${file} can be neither read nor created (${(e as Error).message}): set NEXTAUTH_SECRET`,
+    );
+  }
+}
+
+function readOrCreate(file: string): string {
+  try {
+    return readSecretFile(file);
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code !== "ENOENT") throw e;
   }
-  fs.mkdirSync(path.dirname(file), { recursive: true });
+  const dir = path.dirname(file);
+  if (!fs.existsSync(dir)) fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
   const secret = crypto.randomBytes(32).toString("base64url");
   try {
     // "wx": exclusive create, so two processes starting at once agree on one secret.
@@ -51,7 +72,7 @@ function loadSecret(): string {
     // Another process created it a moment ago; give it time to finish writing.
     for (let i = 0; ; i++) {
       try {
-        return read();
+        return readSecretFile(file);
       } catch (err) {
         if (i >= 20) throw err;
         Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 25);

@@ -18,7 +18,7 @@ export function getDocsData(): DocsData {
   let refundAddress = "<the customer's BTC address for refunds>";
   // In the sandbox nothing is real, so the example can carry valid addresses and run as is.
   // On a live engine the placeholders stay: a random valid address would lose real funds.
-  if (cfg.SANDBOX) {
+  if (cfg.sandboxEnabled) {
     const f = getCurrency(from);
     const t = getCurrency(to);
     try {
@@ -31,7 +31,7 @@ export function getDocsData(): DocsData {
   return {
     baseUrl: `${origin}/api/v1`,
     openApiUrl: `${origin}/api/v1/openapi.json`,
-    sandbox: cfg.SANDBOX,
+    sandbox: cfg.sandboxEnabled,
     example: { from, to, amount: "0.05", address, refundAddress },
   };
 }

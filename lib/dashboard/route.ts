@@ -41,3 +41,18 @@ export function csvDownload(body: ReadableStream<Uint8Array>, name: string): Res
     },
   });
 }
+
+/**
+ * next-auth parses a JSON body with `req.json()` and lets a syntax error escape as a 500 with
+ * a stack trace: answer a client's malformed JSON with 400 first. (server.ts has already
+ * bounded the body's size.) Null when the body is fine or not JSON.
+ */
+export async function malformedJsonAnswer(req: Request): Promise<Response | null> {
+  if (req.method !== "POST" || !(req.headers.get("content-type") ?? "").includes("application/json")) return null;
+  try {
+    JSON.parse(await req.clone().text());
+    return null;
+  } catch {
+    return dashboardError(new AppError("MALFORMED_JSON", "The body is not valid JSON."));
+  }
+}

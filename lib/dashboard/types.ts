@@ -159,3 +159,68 @@ export interface ActionError {
 }
 
 export type ActionResult<T> = { ok: true; data: T } | { ok: false; error: ActionError };
+
+// Withdrawals (lib/withdrawals).
+
+export type WithdrawalStatus = "queued" | "processing" | "sent" | "confirmed" | "failed";
+
+export interface WithdrawalLegRow {
+  currency: string;
+  amount: string;
+  /** Payout asset per unit of `currency`. */
+  rate: string;
+}
+
+export interface WithdrawalRow {
+  id: string;
+  status: WithdrawalStatus;
+  asset: string;
+  chainId: number;
+  destination: string;
+  amount: string;
+  usdValue: string;
+  fee: string;
+  feePolicy: string;
+  legs: WithdrawalLegRow[];
+  /** Why it waits (e.g. the hot wallet is too poor) or why it failed. */
+  stateReason: string | null;
+  txHash: string | null;
+  /** Block explorer link of the payout, when PAYOUT_EXPLORER_URL is set. */
+  txUrl: string | null;
+  createdAt: string;
+  finishedAt: string | null;
+}
+
+export interface PayoutAssetInfo {
+  ticker: string;
+  symbol: string;
+  priceUsd: string | null;
+  /** ERC-20 contract; null for the chain's native asset. */
+  token: string | null;
+}
+
+export interface WithdrawalsView {
+  /** The only destination: the connected wallet, checksummed. */
+  wallet: string;
+  chainId: number;
+  sender: "simulated" | "evm";
+  minUsd: string;
+  assets: PayoutAssetInfo[];
+  balances: BalanceRow[];
+  withdrawals: WithdrawalRow[];
+}
+
+export interface WithdrawalQuote {
+  nonce: string;
+  expiresAt: string;
+  destination: string;
+  asset: string;
+  chainId: number;
+  amount: string;
+  usdValue: string;
+  fee: string;
+  feePolicy: string;
+  legs: WithdrawalLegRow[];
+  /** The eth_signTypedData_v4 argument (JSON) the wallet signs to confirm. */
+  typedData: string;
+}

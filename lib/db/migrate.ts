@@ -3,6 +3,7 @@ import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { projectRoot } from "@/lib/root";
+import { prepareSqliteFile } from "./sqlite-file";
 
 // Applies prisma/migrations/<provider>/<name>/migration.sql in order, recording them in
 // _prisma_migrations exactly as Prisma does (checksum = sha256 of the file), so the Prisma
@@ -39,7 +40,7 @@ async function connect(url: string): Promise<{ provider: "sqlite" | "postgresql"
   }
   const { default: Database } = await import("better-sqlite3");
   const file = path.resolve(url.replace(/^file:/, ""));
-  fs.mkdirSync(path.dirname(file), { recursive: true });
+  prepareSqliteFile(file);
   const s = new Database(file, { timeout: 10_000 });
   // WAL lets the API, the dashboard and a CLI read while the worker writes.
   s.pragma("journal_mode = WAL");
@@ -64,18 +65,23 @@ export function migrationsDir(provider: "sqlite" | "postgresql", root = projectR
   return path.join(root, "prisma", "migrations", provider);
 }
 
-export async function migrate(url: string, opts: { dryRun?: boolean; root?: string } = {}): Promise<MigrateResult> {
-  const { provider, conn } = await connect(url);
-  const dir = migrationsDir(provider, opts.root);
-  const migrations = fs
+/** The migrations this build ships, by name, in order. */
+export function migrationNames(provider: "sqlite" | "postgresql", root = projectRoot()): string[] {
+  const dir = migrationsDir(provider, root);
+  return fs
     .readdirSync(dir, { withFileTypes: true })
     .filter((d) => d.isDirectory() && fs.existsSync(path.join(dir, d.name, "migration.sql")))
     .map((d) => d.name)
-    .sort()
-    .map((name) => {
-      const sql = fs.readFileSync(path.join(dir, name, "migration.sql"), "utf8");
-      return { name, sql, checksum: crypto.createHash("sha256").update(sql).digest("hex") };
-    });
+    .sort();
+}
+
+export async function migrate(url: string, opts: { dryRun?: boolean; root?: string } = {}): Promise<MigrateResult> {
+  const { provider, conn } = await connect(url);
+  const dir = migrationsDir(provider, opts.root);
+  const migrations = migrationNames(provider, opts.root).map((name) => {
+    const sql = fs.readFileSync(path.join(dir, name, "migration.sql"), "utf8");
+    return { name, sql, checksum: crypto.createHash("sha256").update(sql).digest("hex") };
+  });
   const applied: string[] = [];
   try {
     if (provider === "postgresql") await conn.exec("SELECT pg_advisory_lock(72707369)");

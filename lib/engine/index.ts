@@ -22,5 +22,5 @@ export function getEngine(): Engine {
 /** The simulated engine when the sandbox is on. */
 export function getSandboxEngine(): SimulatedEngine | null {
   const e = getEngine();
-  return getConfig().SANDBOX && e instanceof SimulatedEngine ? e : null;
+  return getConfig().sandboxEnabled && e instanceof SimulatedEngine ? e : null;
 }

@@ -10,6 +10,7 @@ import { type ApiHandler, apiRoute, type RequestEnv } from "./route";
 import { getCurrencies } from "./v1/currencies";
 import { getEstimateHandler } from "./v1/estimate";
 import { getExchange, postExchange } from "./v1/exchange";
+import { getRangeHandler } from "./v1/range";
 import { getSandboxEngineCalls, postSandboxDeposit, postSandboxEngine } from "./v1/sandbox";
 
 // The v1 API on Hono: a light router in front of the handlers, served at /api/v1 and at the
@@ -25,6 +26,7 @@ interface RouteDef {
 const ROUTES: RouteDef[] = [
   { method: "GET", path: "/currencies", handler: getCurrencies },
   { method: "GET", path: "/estimate", handler: getEstimateHandler },
+  { method: "GET", path: "/range", handler: getRangeHandler },
   { method: "POST", path: "/exchange", handler: postExchange },
   { method: "GET", path: "/exchange/:id", handler: getExchange },
   { method: "POST", path: "/sandbox/exchange/:id/deposit", handler: postSandboxDeposit },
@@ -52,11 +54,26 @@ function unmatched(req: Request, env: RequestEnv, where: { rel: string; allowed:
 const PREFLIGHT_HEADERS = {
   "Access-Control-Allow-Origin": "*",
   "Access-Control-Allow-Methods": "GET, POST, OPTIONS",
-  "Access-Control-Allow-Headers": "X-API-Key, Content-Type, Idempotency-Key",
+  "Access-Control-Allow-Headers": "X-API-Key, Content-Type, Idempotency-Key, If-None-Match",
   "Access-Control-Max-Age": "600",
 };
 
 export const API_PREFIXES = ["/api/v1", "/v1"] as const;
+
+/**
+ * The metrics label of an API path: its route template ("/api/v1/exchange/:id"), never the
+ * raw path (an order id per series would grow without bound). Paths no route matches: "unmatched".
+ */
+export function apiRouteLabel(method: string, pathname: string): string {
+  if (pathname === "/healthz") return pathname;
+  for (const prefix of API_PREFIXES) {
+    if (!pathname.startsWith(prefix)) continue;
+    const rel = pathname.slice(prefix.length) || "/";
+    const hit = PATTERNS.find((p) => (p.method === method || method === "HEAD") && p.re.test(rel));
+    return hit ? `/api/v1${hit.path}` : "unmatched";
+  }
+  return "unmatched";
+}
 
 /** The client IP of a request, from the adapter's env (server.ts passes lib/http/client-ip.ts). */
 export type ClientIp = (req: Request, env: unknown) => string;

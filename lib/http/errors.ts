@@ -10,6 +10,7 @@ export const HTTP_STATUS: Record<ErrorCode, number> = {
   MALFORMED_JSON: 400,
   INVALID_IDEMPOTENCY_KEY: 400,
   INVALID_API_KEY: 401,
+  API_KEY_REQUIRED: 401,
   UNAUTHORIZED: 401,
   NOT_FOUND: 404,
   ORDER_NOT_FOUND: 404,
@@ -32,6 +33,16 @@ export const HTTP_STATUS: Record<ErrorCode, number> = {
   DAILY_LIMIT_EXCEEDED: 429,
   INTERNAL_ERROR: 500,
   ENGINE_UNAVAILABLE: 503,
+  INVALID_RATE_ID: 422,
+  RATE_EXPIRED: 422,
+  INVALID_SIGNATURE: 403,
+  WITHDRAWAL_NOT_FOUND: 404,
+  CONFIRMATION_USED: 409,
+  QUOTE_EXPIRED: 409,
+  INSUFFICIENT_BALANCE: 409,
+  INVALID_WITHDRAWAL_STATE: 409,
+  WITHDRAWAL_TOO_SMALL: 422,
+  PAYOUT_ASSET_UNAVAILABLE: 422,
 };
 
 export interface ErrorBody {
@@ -50,8 +61,8 @@ const MASKED = new AppError("INTERNAL_ERROR", "Something went wrong on our side.
  * The answer to anything thrown. An AppError answers its own code, message and details; any
  * other error is logged (with `where`) and answered as a masked INTERNAL_ERROR.
  */
-export function errorAnswer(e: unknown, where: string): ErrorAnswer {
-  if (!(e instanceof AppError)) getLogger().error({ err: e }, `unhandled error in ${where}`);
+export function errorAnswer(e: unknown, where: string, reqId?: string | null): ErrorAnswer {
+  if (!(e instanceof AppError)) getLogger().error({ err: e, reqId: reqId ?? undefined }, `unhandled error in ${where}`);
   const err = e instanceof AppError ? e : MASKED;
   return {
     status: HTTP_STATUS[err.code],

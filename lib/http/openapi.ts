@@ -37,6 +37,17 @@ const ok = (ref: string, description: string) => ({
   content: { "application/json": { schema: { $ref: `#/components/schemas/${ref}` } } },
 });
 
+const ETAG = { schema: { type: "string" }, description: "Entity tag of the status body; changes whenever the body does" };
+const POLL_AFTER = {
+  schema: { type: "integer", minimum: 1, maximum: 60 },
+  description:
+    "Seconds after which reading the order again is worth it (when the service next looks at it); absent once the order is final",
+};
+
+function withHeaders<T extends { headers: object }>(response: T, headers: Record<string, object>): T {
+  return { ...response, headers: { ...response.headers, ...headers } };
+}
+
 function queryParams(obj: z.ZodObject, aliases: Record<string, string>) {
   const js = schema(obj, "input") as { properties: Record<string, object>; required?: string[] };
   return Object.entries(js.properties).flatMap(([name, sch]) => [
@@ -76,15 +87,50 @@ export function openApiDocument(): object {
       "/estimate": {
         get: {
           operationId: "getEstimate",
-          parameters: queryParams(s.estimateQuery, { fromCurrency: "from", toCurrency: "to", fromAmount: "amount" }),
+          description:
+            "An estimate by fromAmount (the spec's), or, an extension, by toAmount instead: the fromAmount the user must send (rounded up) to receive at least toAmount. With rateType=fixed the answer has a rateId that POST /exchange takes until validUntil.",
+          parameters: [
+            ...queryParams(s.estimateQuery, { fromCurrency: "from", toCurrency: "to", fromAmount: "amount" }),
+            {
+              name: "toAmount",
+              in: "query",
+              required: false,
+              schema: schema(s.reverseEstimateQuery.shape.toAmount, "input"),
+              description: "Instead of fromAmount: the amount the user must receive (a reverse quote)",
+            },
+            { name: "rateType", in: "query", required: false, schema: schema(s.estimateExtensions.shape.rateType, "input") },
+          ],
           responses: { "200": ok("Estimate", "Estimate, markup included"), ...errorResponses(400, 401, 405, 422, 429, 500, 503) },
+        },
+      },
+      "/range": {
+        get: {
+          operationId: "getRange",
+          description:
+            "The pair's limits on the amount sent: the same minAmount and maxAmount that /estimate answers and that its AMOUNT_TOO_LOW / AMOUNT_TOO_HIGH errors carry.",
+          parameters: [
+            ...queryParams(s.rangeQuery.pick({ fromCurrency: true, toCurrency: true }), { fromCurrency: "from", toCurrency: "to" }),
+            { name: "rateType", in: "query", required: false, schema: schema(s.rangeQuery.shape.rateType, "input") },
+          ],
+          responses: { "200": ok("Range", "The pair's limits"), ...errorResponses(400, 401, 405, 422, 429, 500, 503) },
         },
       },
       "/exchange": {
         post: {
           operationId: "createExchange",
           parameters: [{ name: "Idempotency-Key", in: "header", required: false, schema: { type: "string", maxLength: 255 } }],
-          requestBody: { required: true, content: { "application/json": { schema: { $ref: "#/components/schemas/CreateExchange" } } } },
+          description:
+            "Creates an order by amount (the spec's), or, an extension, by toAmount with rateType fixed. rateType fixed locks toAmount: with the rateId of a fixed-rate estimate its very terms, otherwise the rate of now. A fixed order is paid its toAmount for a deposit of exactly fromAmount seen within the fixed window; another amount or a later deposit fails the order (deposit_amount_mismatch, deposit_late) with a refund.",
+          requestBody: {
+            required: true,
+            content: {
+              "application/json": {
+                schema: {
+                  oneOf: [{ $ref: "#/components/schemas/CreateExchange" }, { $ref: "#/components/schemas/CreateExchangeByToAmount" }],
+                },
+              },
+            },
+          },
           responses: {
             "201": ok("ExchangeOrder", "The new order (or the same order, replayed for the same Idempotency-Key and body)"),
             ...errorResponses(400, 401, 405, 409, 413, 422, 429, 500, 503),
@@ -94,8 +140,26 @@ export function openApiDocument(): object {
       "/exchange/{id}": {
         get: {
           operationId: "getExchange",
-          parameters: [idParam],
-          responses: { "200": ok("OrderStatus", "The order's current status"), ...errorResponses(401, 404, 405, 429, 500) },
+          description:
+            "The order's current status. Send the last ETag in If-None-Match to get 304 (no body) while nothing changed; Poll-After says when reading again is worth it.",
+          parameters: [
+            idParam,
+            {
+              name: "If-None-Match",
+              in: "header",
+              required: false,
+              schema: { type: "string" },
+              description: "The ETag of the last answer",
+            },
+          ],
+          responses: {
+            "200": withHeaders(ok("OrderStatus", "The order's current status"), { ETag: ETAG, "Poll-After": POLL_AFTER }),
+            "304": {
+              description: "Not modified since the ETag given in If-None-Match; no body",
+              headers: { ETag: ETAG, "Poll-After": POLL_AFTER },
+            },
+            ...errorResponses(401, 404, 405, 429, 500),
+          },
         },
       },
       "/sandbox/exchange/{id}/deposit": {
@@ -119,7 +183,8 @@ export function openApiDocument(): object {
       "/sandbox/engine": {
         post: {
           operationId: "sandboxEngine",
-          description: "Sandbox only: make the engine fail (503 or 500) for your own requests, to test your error handling.",
+          description:
+            "Sandbox only: make the engine fail (503 or 500) for your own requests, to test your error handling; and (an extension) move the market for your own requests and orders (rateMoveBps), to see fixed and floating orders differ.",
           requestBody: { required: true, content: { "application/json": { schema: { $ref: "#/components/schemas/SandboxEngine" } } } },
           responses: { "200": { description: "The fault now in effect" }, ...errorResponses(400, 401, 404, 405, 413, 429) },
         },
@@ -135,7 +200,9 @@ export function openApiDocument(): object {
         Currency: schema(s.currencySchema),
         Currencies: schema(s.currenciesResponse),
         Estimate: schema(s.estimateResponse),
+        Range: schema(s.rangeResponse),
         CreateExchange: schema(s.createExchangeBody, "input"),
+        CreateExchangeByToAmount: schema(s.createExchangeByToAmountBody, "input"),
         ExchangeOrder: schema(s.orderResponse),
         OrderStatus: schema(s.orderStatusResponse),
         SandboxDeposit: schema(s.sandboxDepositBody, "input"),

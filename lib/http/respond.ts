@@ -1,6 +1,7 @@
 import "server-only";
 import { parse as parseJson } from "lossless-json";
 import { AppError } from "@/lib/errors";
+import { getLogger } from "@/lib/log";
 import { stringifyJson } from "@/lib/money/json-number";
 import { errorAnswer } from "./errors";
 
@@ -8,7 +9,7 @@ const JSON_TYPE = "application/json; charset=utf-8";
 /** The API is meant to be callable from browsers too (the Public tier needs no secret). */
 const CORS = {
   "Access-Control-Allow-Origin": "*",
-  "Access-Control-Expose-Headers": "RateLimit, RateLimit-Policy, Retry-After, Location, Idempotent-Replayed",
+  "Access-Control-Expose-Headers": "RateLimit, RateLimit-Policy, Retry-After, Location, Idempotent-Replayed, ETag, Poll-After",
 };
 
 /**
@@ -55,8 +56,8 @@ export function json(body: unknown, status = 200, headers: Record<string, string
 }
 
 /** The spec's error shape for anything thrown; unknown errors are logged and masked as a 500. */
-export function errorReply(e: unknown, headers: Record<string, string> = {}): Reply {
-  const a = errorAnswer(e, "the v1 API");
+export function errorReply(e: unknown, headers: Record<string, string> = {}, reqId?: string | null): Reply {
+  const a = errorAnswer(e, "the v1 API", reqId);
   return json(a.body, a.status, { ...headers, ...a.headers });
 }
 
@@ -69,7 +70,15 @@ export async function readJsonBody(req: Request, maxBytes: number): Promise<unkn
   if (req.body) {
     const reader = req.body.getReader();
     for (;;) {
-      const { done, value } = await reader.read();
+      let next: ReadableStreamReadResult<Uint8Array>;
+      try {
+        next = await reader.read();
+      } catch {
+        // The client went away mid-body: its doing, not a server error (and nobody reads this answer).
+        getLogger().debug("client went away before sending its whole request body");
+        throw new AppError("INVALID_REQUEST", "The request body was cut off.");
+      }
+      const { done, value } = next;
       if (done) break;
       size += value.byteLength;
       if (size > maxBytes) {

@@ -69,7 +69,8 @@ export function apiRoute(fn: (ctx: ApiContext) => Promise<ApiResult>, opts: { cr
       return json(result.body, result.status ?? 200, { ...rateLimitHeaders(limits), ...(result.headers ?? {}) });
     } catch (e) {
       if (refund) await refund();
-      return errorReply(e, rateLimitHeaders(limits));
+      // server.ts sets X-Request-Id on every request: an unexpected error's log line carries it.
+      return errorReply(e, rateLimitHeaders(limits), req.headers.get("x-request-id"));
     }
   };
 }

@@ -30,10 +30,19 @@ const PAGE = 2000;
 const ORDER_PAGE = 500;
 const CANONICAL_AMOUNT = /^-?(?:0|[1-9]\d*)(?:\.\d*[1-9])?$/;
 
-type EntryRow = { id: number; resellerId: string; orderId: string | null; currency: string; bucket: string; kind: string; amount: string };
+type EntryRow = {
+  id: number;
+  resellerId: string;
+  orderId: string | null;
+  withdrawalId: string | null;
+  currency: string;
+  bucket: string;
+  kind: string;
+  amount: string;
+};
 
 /** Every ledger entry, oldest first, a page at a time. */
-async function* entries(tx: Tx, where: { orderId?: { in: string[] } } = {}): AsyncGenerator<EntryRow> {
+async function* entries(tx: Tx, where: { orderId?: { in: string[] }; withdrawalId?: { in: string[] } } = {}): AsyncGenerator<EntryRow> {
   let after = 0;
   for (;;) {
     const page = await tx.ledgerEntry.findMany({ where: { ...where, id: { gt: after } }, orderBy: { id: "asc" }, take: PAGE });
@@ -123,8 +132,81 @@ const orderProfitPostedOnce: LedgerInvariant = {
   },
 };
 
-/** The invariants `checkLedger` runs by default, in order. Withdrawals add theirs here. */
-export const LEDGER_INVARIANTS: LedgerInvariant[] = [entriesWellFormed, balancesMatchEntries, orderProfitPostedOnce];
+const WITHDRAWAL_KINDS = ["withdrawal_reserve", "withdrawal_settle", "withdrawal_restore"];
+
+const withdrawalsBalanced: LedgerInvariant = {
+  name: "every withdrawal's debits equal what it paid plus what was restored, and a final one reserves nothing",
+  async check(tx, report) {
+    const stray = await tx.ledgerEntry.count({
+      where: {
+        OR: [
+          { kind: { in: WITHDRAWAL_KINDS }, withdrawalId: null },
+          { kind: { notIn: WITHDRAWAL_KINDS }, withdrawalId: { not: null } },
+        ],
+      },
+    });
+    if (stray) report(`${stray} entries mix withdrawal kinds and withdrawal ids`);
+    let after = "";
+    for (;;) {
+      const page = await tx.withdrawal.findMany({
+        where: { id: { gt: after } },
+        orderBy: { id: "asc" },
+        take: PAGE,
+        include: { legs: true, txs: { select: { hash: true, status: true } } },
+      });
+      if (!page.length) return;
+      after = page[page.length - 1].id;
+      const byW = new Map<string, EntryRow[]>();
+      for await (const e of entries(tx, { withdrawalId: { in: page.map((w) => w.id) } }))
+        byW.set(e.withdrawalId!, [...(byW.get(e.withdrawalId!) ?? []), e]);
+      for (const w of page) {
+        const es = byW.get(w.id) ?? [];
+        const sum = (currency: string, bucket: string, kind: string) =>
+          es.filter((e) => e.currency === currency && e.bucket === bucket && e.kind === kind).reduce((s, e) => s.plus(e.amount), new D(0));
+        for (const e of es) {
+          if (e.resellerId !== w.resellerId)
+            report(`entry ${e.id} of withdrawal ${w.id} is booked to reseller ${e.resellerId}, not ${w.resellerId}`);
+          if (!w.legs.some((l) => l.currency === e.currency))
+            report(`entry ${e.id} of withdrawal ${w.id} is in ${e.currency}, which it does not convert`);
+        }
+        if (!new D(w.amount).gt(0)) report(`withdrawal ${w.id} pays ${w.amount}`);
+        const mined = w.txs.filter((t) => t.status === "mined");
+        if (mined.length > 1) report(`withdrawal ${w.id} was paid by ${mined.length} transactions`);
+        if (w.status === "confirmed" && (mined.length !== 1 || mined[0].hash !== w.txHash))
+          report(`confirmed withdrawal ${w.id} has no mined payout transaction ${w.txHash}`);
+        if ((w.status === "sent" || w.status === "confirmed") && !w.txHash)
+          report(`withdrawal ${w.id} is ${w.status} without a transaction hash`);
+        if (w.status !== "confirmed" && mined.length) report(`withdrawal ${w.id} is ${w.status} but its payout was recorded as mined`);
+        for (const l of w.legs) {
+          const a = new D(l.amount);
+          const debited = sum(l.currency, "available", "withdrawal_reserve").neg();
+          const reserved = sum(l.currency, "reserved", "withdrawal_reserve");
+          const paid = sum(l.currency, "reserved", "withdrawal_settle").neg();
+          const restored = sum(l.currency, "reserved", "withdrawal_restore").neg();
+          const restoredAvailable = sum(l.currency, "available", "withdrawal_restore");
+          const held = reserved.minus(paid).minus(restored);
+          const tag = `withdrawal ${w.id} (${w.status}) ${l.currency}`;
+          if (!debited.eq(a) || !reserved.eq(a))
+            report(`${tag} reserved ${reserved.toFixed()} and debited ${debited.toFixed()}, its leg is ${l.amount}`);
+          if (!restored.eq(restoredAvailable))
+            report(`${tag} took ${restored.toFixed()} off reserved but put back ${restoredAvailable.toFixed()}`);
+          if (!debited.eq(paid.plus(restored).plus(held)))
+            report(`${tag} debited ${debited.toFixed()} but paid ${paid.toFixed()} and restored ${restored.toFixed()}`);
+          if (w.status === "confirmed" && (!paid.eq(a) || !restored.isZero()))
+            report(`${tag} paid ${paid.toFixed()} and restored ${restored.toFixed()} of ${l.amount}`);
+          if (w.status === "failed" && (!restored.eq(a) || !paid.isZero()))
+            report(`${tag} restored ${restored.toFixed()} and paid ${paid.toFixed()} of ${l.amount}`);
+          if ((w.status === "confirmed" || w.status === "failed") && !held.isZero()) report(`${tag} still reserves ${held.toFixed()}`);
+          if (w.status !== "confirmed" && w.status !== "failed" && !held.eq(a))
+            report(`${tag} reserves ${held.toFixed()}, not ${l.amount}`);
+        }
+      }
+    }
+  },
+};
+
+/** The invariants `checkLedger` runs by default, in order. */
+export const LEDGER_INVARIANTS: LedgerInvariant[] = [entriesWellFormed, balancesMatchEntries, orderProfitPostedOnce, withdrawalsBalanced];
 
 /**
  * Runs every invariant over one snapshot (REPEATABLE READ on PostgreSQL; one read transaction

@@ -15,7 +15,17 @@ export const BUCKETS = ["pending", "available", "reserved"] as const;
 export type Bucket = (typeof BUCKETS)[number];
 
 /** Why an entry was posted. An order posts each kind at most once (unique orderId + kind). */
-export const ENTRY_KINDS = ["order_profit_pending", "order_profit_release", "order_profit_settle", "order_profit_reverse"] as const;
+export const ENTRY_KINDS = [
+  "order_profit_pending",
+  "order_profit_release",
+  "order_profit_settle",
+  "order_profit_reverse",
+  // A withdrawal (lib/withdrawals), once per balance and bucket: available -> reserved when
+  // queued; reserved paid out when confirmed; reserved -> available when it fails.
+  "withdrawal_reserve",
+  "withdrawal_settle",
+  "withdrawal_restore",
+] as const;
 export type EntryKind = (typeof ENTRY_KINDS)[number];
 
 export interface Posting {
@@ -26,6 +36,7 @@ export interface Posting {
   /** Signed amount; a zero posting is skipped. */
   amount: Dec;
   orderId?: string | null;
+  withdrawalId?: string | null;
 }
 
 export interface Balance {
@@ -123,6 +134,7 @@ export async function post(tx: Tx, postings: Posting[], now = new Date()): Promi
     data: live.map((p) => ({
       resellerId: p.resellerId,
       orderId: p.orderId ?? null,
+      withdrawalId: p.withdrawalId ?? null,
       currency: p.currency,
       bucket: p.bucket,
       kind: p.kind,

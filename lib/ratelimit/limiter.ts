@@ -1,7 +1,10 @@
 import "server-only";
+import { Redis } from "ioredis";
 import { type RateLimiterAbstract, RateLimiterMemory, RateLimiterPostgres, RateLimiterRedis, RateLimiterRes } from "rate-limiter-flexible";
 import { getConfig } from "@/lib/config";
 import { AppError } from "@/lib/errors";
+import { getLogger } from "@/lib/log";
+import { countRateLimitRejection } from "@/lib/observability/metrics";
 
 // The limits of the spec's section 8, via rate-limiter-flexible. The store follows the
 // deployment: memory for one process on SQLite, PostgreSQL or Redis when several app
@@ -33,6 +36,70 @@ interface Limiters {
 
 let shared: Limiters | undefined;
 
+/** How often an ongoing Redis outage is logged again. */
+const OUTAGE_LOG_INTERVAL_MS = 60_000;
+let redis: Redis | undefined;
+
+/**
+ * The one Redis client of the process. It connects in the background and reconnects for
+ * ever (ioredis' retry strategy, at most every 5 s); while it is not ready, commands fail at
+ * once (no offline queue) and every limiter counts per process (its insurance limiter).
+ */
+function redisClient(): Redis {
+  if (redis) return redis;
+  const url = getConfig().REDIS_URL;
+  if (!url) throw new Error("RATE_LIMIT_STORE=redis needs REDIS_URL");
+  const log = getLogger();
+  let lastLogged = 0;
+  let down = false;
+  const client = new Redis(url, {
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 1,
+    connectionName: "reseller-ratelimit",
+    retryStrategy: (times) => Math.min(times * 200, 5000),
+  });
+  client.on("error", (err: Error) => {
+    const now = Date.now();
+    if (down && now - lastLogged < OUTAGE_LOG_INTERVAL_MS) return;
+    down = true;
+    lastLogged = now;
+    log.warn({ reason: err.message }, "rate-limit store: Redis unreachable; counting per process until it is back");
+  });
+  client.on("ready", () => {
+    if (down) log.info("rate-limit store: Redis is back");
+    down = false;
+  });
+  redis = client;
+  return client;
+}
+
+/**
+ * At server start: with Redis, connect before the first request (until then every request
+ * would be counted per process), waiting at most `waitMs`; an unreachable Redis does not stop
+ * the start (see redisClient).
+ */
+export async function connectRateLimitStore(waitMs: number): Promise<void> {
+  if (storeOf() !== "redis") return;
+  const client = redisClient();
+  if (client.status === "ready") return;
+  await new Promise<void>((resolve) => {
+    const t = setTimeout(done, waitMs);
+    function done() {
+      clearTimeout(t);
+      client.off("ready", done);
+      resolve();
+    }
+    client.once("ready", done);
+  });
+}
+
+/** The rate-limit store and whether it is in use, for readiness checks: "degraded" while Redis is away. */
+export function rateLimitStoreState(): { store: Store; state: "ok" | "degraded" } {
+  const store = storeOf();
+  if (store !== "redis") return { store, state: "ok" };
+  return { store, state: redisClient().status === "ready" ? "ok" : "degraded" };
+}
+
 function storeOf(): Store {
   const c = getConfig();
   if (c.RATE_LIMIT_STORE) return c.RATE_LIMIT_STORE;
@@ -53,18 +120,14 @@ async function build(): Promise<Omit<Limiters, "ready">> {
   if (store === "memory") {
     make = async (keyPrefix, p) => new RateLimiterMemory({ keyPrefix, points: p.limit, duration: p.windowSec });
   } else if (store === "redis") {
-    if (!c.REDIS_URL) throw new Error("RATE_LIMIT_STORE=redis needs REDIS_URL");
-    const { Redis } = await import("ioredis");
-    const client = new Redis(c.REDIS_URL, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: true });
-    // Connect before the first request: until then every call would go to the per-process insurance limiter.
-    await client.connect();
+    const client = redisClient();
     make = async (keyPrefix, p) =>
       new RateLimiterRedis({
         storeClient: client,
         keyPrefix: `rl:${keyPrefix}`,
         points: p.limit,
         duration: p.windowSec,
-        // Redis down must not take the API down: fall back to per-process counters.
+        // Redis away (at start or later) must not take the API down: per-process counters meanwhile.
         insuranceLimiter: new RateLimiterMemory({ keyPrefix, points: p.limit, duration: p.windowSec }),
       });
   } else {
@@ -127,7 +190,8 @@ export function rateLimitHeaders(states: LimitState[]): Record<string, string> {
   };
 }
 
-function limited(code: "RATE_LIMITED" | "DAILY_LIMIT_EXCEEDED", state: LimitState, states: LimitState[]): AppError {
+function limited(code: "RATE_LIMITED" | "DAILY_LIMIT_EXCEEDED", state: LimitState, states: LimitState[], tier: "key" | "ip"): AppError {
+  countRateLimitRejection(state.policy.name, tier);
   const message =
     code === "RATE_LIMITED"
       ? `Too many requests: the limit is ${state.policy.limit} per minute. Retry in ${state.resetSec} s.`
@@ -146,13 +210,13 @@ export type Identity = { kind: "key"; apiKeyId: string } | { kind: "ip"; ip: str
 export async function limitRequest(who: Identity): Promise<LimitState[]> {
   const l = await limiters();
   return who.kind === "key"
-    ? consumeOrThrow(l.keyMinute, l.policies.keyMinute, who.apiKeyId)
-    : consumeOrThrow(l.publicMinute, l.policies.publicMinute, who.ip);
+    ? consumeOrThrow(l.keyMinute, l.policies.keyMinute, who.apiKeyId, "key")
+    : consumeOrThrow(l.publicMinute, l.policies.publicMinute, who.ip, "ip");
 }
 
-async function consumeOrThrow(limiter: RateLimiterAbstract, policy: Policy, key: string): Promise<LimitState[]> {
+async function consumeOrThrow(limiter: RateLimiterAbstract, policy: Policy, key: string, tier: "key" | "ip"): Promise<LimitState[]> {
   const r = await consume(limiter, policy, key);
-  if (!r.ok) throw limited("RATE_LIMITED", r.state, [r.state]);
+  if (!r.ok) throw limited("RATE_LIMITED", r.state, [r.state], tier);
   return [r.state];
 }
 
@@ -164,7 +228,7 @@ export async function limitKeylessCreation(ip: string, prior: LimitState[]) {
   const l = await limiters();
   const r = await consume(l.publicDay, l.policies.publicDay, ip);
   const states = [...prior, r.state];
-  if (!r.ok) throw limited("DAILY_LIMIT_EXCEEDED", r.state, states);
+  if (!r.ok) throw limited("DAILY_LIMIT_EXCEEDED", r.state, states, "ip");
   return {
     states,
     refund: () =>
@@ -178,5 +242,5 @@ export async function limitKeylessCreation(ip: string, prior: LimitState[]) {
 /** Sign-in nonces per client IP: issuing one writes a row, so it is limited like an API call. */
 export async function limitSigninNonce(ip: string): Promise<LimitState[]> {
   const l = await limiters();
-  return consumeOrThrow(l.signinMinute, l.policies.signinMinute, ip);
+  return consumeOrThrow(l.signinMinute, l.policies.signinMinute, ip, "ip");
 }

@@ -7,7 +7,10 @@ import { getLogger } from "@/lib/log";
 import { applyStep } from "@/lib/orders/advance-order";
 import { flagStuckOrders } from "@/lib/orders/stuck";
 import { engineDeadlineMs, leaseMs, newLeaseToken, swapSnapshot } from "@/lib/orders/swap";
+import { runWithdrawalsOnce } from "@/lib/withdrawals/process";
+import { getPayoutSender } from "@/lib/withdrawals/sender";
 import { retryDelayMs } from "./backoff";
+import { type Heartbeat, heartbeatStaleMs, newHeartbeat } from "./heartbeat";
 
 // The order worker. Any number of them may run against one database: an order is only
 // worked on under a claim (a lease with an expiry, taken by a conditional UPDATE), so two
@@ -137,24 +140,46 @@ export async function runWorkerOnce(db: Db, now = new Date()): Promise<number> {
   return results.filter(Boolean).length;
 }
 
+export interface WorkerHandle {
+  /** Stops polling and waits for the pass under way: its steps finish, their claims are released. */
+  stop: () => Promise<void>;
+  /** Whether a pass started recently (the loop is not stuck). */
+  fresh: () => boolean;
+  heartbeat: Heartbeat;
+}
+
 /** Polls until stopped. Runs inside the app process by default, or alone (dist/worker.mjs). */
-export function startWorker(db: Db, opts: { pollMs: number }): { stop: () => Promise<void> } {
+export function startWorker(db: Db, opts: { pollMs: number; inProcess: boolean }): WorkerHandle {
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<unknown> = Promise.resolve();
+  const heartbeat = newHeartbeat({ inProcess: opts.inProcess });
+  const started = Date.now();
   const tick = () => {
-    running = runWorkerOnce(db)
-      .catch((e) => getLogger().error({ err: e }, "worker pass failed"))
+    const now = new Date();
+    running = heartbeat
+      .beat(db, now)
+      .catch((e) => getLogger().warn({ err: e }, "worker heartbeat not written"))
+      .then(() =>
+        Promise.all([
+          runWorkerOnce(db, now).catch((e) => getLogger().error({ err: e }, "worker pass failed")),
+          // Withdrawals (lib/withdrawals/process.ts) are paid by the same workers, each under its own lease.
+          runWithdrawalsOnce(db, getPayoutSender()).catch((e) => getLogger().error({ err: e }, "withdrawal pass failed")),
+        ]),
+      )
       .finally(() => {
         if (!stopped) timer = setTimeout(tick, opts.pollMs);
       });
   };
   tick();
   return {
+    heartbeat,
+    fresh: () => Date.now() - (heartbeat.lastPassAt || started) <= heartbeatStaleMs(),
     stop: async () => {
       stopped = true;
       clearTimeout(timer);
       await running;
+      await heartbeat.remove(db).catch(() => {});
     },
   };
 }

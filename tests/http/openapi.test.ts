@@ -1,3 +1,4 @@
+import { Validator } from "@seriousme/openapi-schema-validator";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { DASHBOARD_ONLY_CODES, ERROR_CODES } from "@/lib/errors";
@@ -16,6 +17,7 @@ describe("GET /api/v1/openapi.json", () => {
         "/estimate",
         "/exchange",
         "/exchange/{id}",
+        "/range",
         "/sandbox/engine",
         "/sandbox/exchange/{id}/deposit",
         "/sandbox/exchange/{id}/engine-calls",
@@ -33,13 +35,45 @@ describe("GET /api/v1/openapi.json", () => {
     expect(doc.paths["/exchange"].post.responses["201"]).toBeDefined();
     // Both query spellings of /estimate are documented.
     const names = doc.paths["/estimate"].get.parameters.map((p: { name: string }) => p.name).sort();
-    expect(names).toEqual(["amount", "from", "fromAmount", "fromCurrency", "to", "toCurrency"]);
+    expect(names).toEqual(["amount", "from", "fromAmount", "fromCurrency", "rateType", "to", "toAmount", "toCurrency"]);
     // Every public error code is named in some documented response.
     const text = JSON.stringify(doc.paths);
     for (const code of ERROR_CODES.filter((c) => !DASHBOARD_ONLY_CODES.includes(c))) expect(text).toContain(code);
     // Every $ref resolves.
     for (const m of JSON.stringify(doc).matchAll(/"\$ref":"#\/components\/(\w+)\/(\w+)"/g))
       expect(doc.components[m[1]][m[2]], m[0]).toBeDefined();
+  });
+
+  it("validates against the OpenAPI 3.1 schema (a validator library)", async () => {
+    const doc = (await api("/openapi.json")).body;
+    const result = await new Validator().validate(doc);
+    expect(result.errors ?? []).toEqual([]);
+    expect(result.valid).toBe(true);
+    // The validator does catch a broken document: a parameter "in" the body (OpenAPI 2's form).
+    const broken = structuredClone(doc);
+    broken.paths["/range"].get.parameters[0].in = "body";
+    expect((await new Validator().validate(broken)).valid).toBe(false);
+  });
+
+  it("covers the extensions: /range, ETag and Poll-After on the status", async () => {
+    const doc = (await api("/openapi.json")).body;
+    expect(doc.paths["/range"].get.responses["200"].content["application/json"].schema.$ref).toBe("#/components/schemas/Range");
+    expect(Object.keys(doc.components.schemas.Range.properties).sort()).toEqual(
+      ["fromCurrency", "maxAmount", "minAmount", "rateType", "toCurrency"].sort(),
+    );
+    const status = doc.paths["/exchange/{id}"].get;
+    expect(status.parameters.map((p: { name: string }) => p.name)).toContain("If-None-Match");
+    expect(Object.keys(status.responses["200"].headers)).toEqual(expect.arrayContaining(["ETag", "Poll-After"]));
+    expect(status.responses["304"]).toBeDefined();
+    // Fixed-rate and reverse quotes.
+    expect(doc.components.schemas.Estimate.properties).toHaveProperty("rateId");
+    expect(doc.components.schemas.Estimate.properties.rateType.enum).toEqual(["floating", "fixed"]);
+    expect(doc.components.schemas.CreateExchange.properties).toHaveProperty("rateId");
+    expect(doc.components.schemas.CreateExchangeByToAmount.required.sort()).toEqual(["address", "from", "rateType", "to", "toAmount"]);
+    const oneOf = doc.paths["/exchange"].post.requestBody.content["application/json"].schema.oneOf.map((r: { $ref: string }) => r.$ref);
+    expect(oneOf).toEqual(["#/components/schemas/CreateExchange", "#/components/schemas/CreateExchangeByToAmount"]);
+    const reasons = JSON.stringify(doc.components.schemas.OrderStatus.properties.failureReason);
+    for (const r of ["deposit_late", "deposit_amount_mismatch"]) expect(reasons).toContain(r);
   });
 
   it("is also served under the /v1 alias", async () => {

@@ -5,6 +5,7 @@ import { generateAddress, getCurrency } from "@/lib/currencies";
 import { createDb, type Db } from "@/lib/db/client";
 import { createApiKey } from "@/lib/keys/api-keys";
 import { getOrCreateReseller, setMarkup } from "@/lib/resellers/resellers";
+import { recordSecret } from "./secrets";
 
 // Helpers for HTTP tests: a fetch wrapper that keeps status, headers and the parsed body,
 // a fresh client IP per test (the server trusts X-Forwarded-For in tests), and resellers
@@ -41,7 +42,10 @@ export async function api<T = any>(
   } = {},
 ): Promise<ApiResponse<T>> {
   const headers: Record<string, string> = { "x-forwarded-for": opts.ip ?? newIp(), ...(opts.headers ?? {}) };
-  if (opts.key !== undefined) headers["x-api-key"] = opts.key;
+  if (opts.key !== undefined) {
+    headers["x-api-key"] = opts.key;
+    recordSecret(opts.key);
+  }
   let body: string | undefined = opts.rawBody;
   if (opts.body !== undefined) {
     body = JSON.stringify(opts.body);
@@ -139,6 +143,7 @@ export async function makeReseller(opts: { markupBps?: number } = {}) {
   const reseller = await getOrCreateReseller(testDb(), { walletAddress: wallet });
   if (opts.markupBps) await setMarkup(testDb(), { resellerId: reseller.id, markupBps: opts.markupBps });
   const { key, apiKey } = await createApiKey(testDb(), { resellerId: reseller.id, name: "test" });
+  recordSecret(key);
   return { reseller, key, apiKey };
 }
 

@@ -5,5 +5,7 @@ declare module "vitest" {
     baseUrl: string;
     databaseUrl: string;
     dbKind: "sqlite" | "postgres";
+    /** Where HTTP tests record the API keys they use (tests/support/secrets.ts). */
+    secretsFile: string;
   }
 }

@@ -56,7 +56,11 @@ export interface RunningServer {
   baseUrl: string;
   port: number;
   databaseUrl: string;
+  /** The server's process id (memory and file checks). */
+  pid: number;
   logs: () => string;
+  /** The server process (to signal it directly). */
+  child: ChildProcess;
   stop(): Promise<void>;
   /** Kills the process at once (SIGKILL), as a crash would. */
   crash(): Promise<void>;
@@ -66,7 +70,7 @@ export interface RunningServer {
 export const TEST_ENV = {
   SIM_STEP_SECONDS: "0.15",
   WORKER_POLL_MS: "50",
-  TRUST_PROXY: "true",
+  TRUST_PROXY: "1",
   LOG_LEVEL: "warn",
   NEXTAUTH_SECRET: "test-only-secret-not-for-production",
 };
@@ -115,7 +119,9 @@ export async function startServer(opts: { databaseUrl: string; env?: Record<stri
     baseUrl,
     port,
     databaseUrl: opts.databaseUrl,
+    pid: child.pid ?? 0,
     logs: () => out,
+    child,
     crash: () =>
       new Promise<void>((resolve) => {
         if (child.exitCode !== null || child.signalCode !== null) return resolve();

@@ -2,12 +2,15 @@ import "server-only";
 import { getConfig } from "@/lib/config";
 import { getDb } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
+import { stringifyJson } from "@/lib/money/json-number";
 import { createOrder } from "@/lib/orders/create-order";
 import { getOrderForCaller } from "@/lib/orders/get-order";
+import { pollAfterSeconds } from "@/lib/orders/poll-hint";
 import { serializeCreatedOrder, serializeOrderStatus } from "@/lib/orders/serialize-order";
-import { readJsonBody } from "../respond";
+import { etagOf, noneMatchHits } from "../etag";
+import { RawJson, readJsonBody } from "../respond";
 import { apiRoute, parseWith } from "../route";
-import { createExchangeBody } from "../schemas";
+import { createExchangeBody, createExchangeByToAmountBody } from "../schemas";
 
 const IDEMPOTENCY_KEY_RE = /^[\x21-\x7e]{1,255}$/;
 
@@ -16,7 +19,10 @@ export const postExchange = apiRoute(
     const idem = req.headers.get("idempotency-key");
     if (idem !== null && !IDEMPOTENCY_KEY_RE.test(idem))
       throw new AppError("INVALID_IDEMPOTENCY_KEY", "Idempotency-Key must be 1 to 255 visible ASCII characters.");
-    const input = parseWith(createExchangeBody, await readJsonBody(req, getConfig().MAX_BODY_BYTES));
+    const body = await readJsonBody(req, getConfig().MAX_BODY_BYTES);
+    // An extension: toAmount instead of amount (a reverse, fixed-rate order).
+    const byToAmount = typeof body === "object" && body !== null && "toAmount" in body && !("amount" in body);
+    const input = byToAmount ? parseWith(createExchangeByToAmountBody, body) : parseWith(createExchangeBody, body);
     const { order, replayed } = await createOrder(getDb(), { input, caller, ctx: { scope, clientIp: env.ip }, idempotencyKey: idem });
     return {
       status: 201,
@@ -28,7 +34,18 @@ export const postExchange = apiRoute(
   { creation: true },
 );
 
-export const getExchange = apiRoute(async ({ env, caller }) => {
+/**
+ * The order's status, with an ETag (If-None-Match answers 304 with no body while nothing
+ * changed) and Poll-After: the seconds after which reading it again is worth it (absent once
+ * the order is final).
+ */
+export const getExchange = apiRoute(async ({ req, env, caller }) => {
   const order = await getOrderForCaller(getDb(), { orderId: env.params.id ?? "", caller });
-  return { body: serializeOrderStatus(order, order.events) };
+  const text = stringifyJson(serializeOrderStatus(order, order.events));
+  const etag = etagOf(text);
+  const poll = pollAfterSeconds(order);
+  const headers: Record<string, string> = { ETag: etag, "Cache-Control": "private, no-cache" };
+  if (poll !== null) headers["Poll-After"] = String(poll);
+  if (noneMatchHits(req.headers.get("if-none-match"), etag)) return { status: 304, body: null, headers };
+  return { body: new RawJson(text), headers };
 });

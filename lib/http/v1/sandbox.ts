@@ -35,10 +35,17 @@ export const getSandboxEngineCalls = apiRoute(async ({ env, caller }) => {
   return { body: { orderId: order.id, calls: engine.callsFor(order.id) } };
 });
 
-export const postSandboxEngine = apiRoute(async ({ req, scope }) => {
+/**
+ * The engine fault switch, for keyed callers only: it applies to their reseller's requests
+ * and orders. A keyless switch would be keyed by client IP, shared by everyone behind one proxy.
+ */
+export const postSandboxEngine = apiRoute(async ({ req, caller, scope }) => {
   const engine = getSandboxEngine();
   if (!engine) throw new AppError("NOT_FOUND", "The sandbox is disabled on this server.");
+  if (!caller)
+    throw new AppError("API_KEY_REQUIRED", "The engine fault switch needs an API key (X-API-Key); it applies to your reseller only.");
   const body = parseWith(sandboxEngineBody, await readJsonBody(req, getConfig().MAX_BODY_BYTES));
-  engine.setFault(scope, body.fault);
-  return { body: { fault: engine.getFault(scope) } };
+  if (body.fault !== undefined) engine.setFault(scope, body.fault);
+  if (body.rateMoveBps !== undefined) engine.setRateMove(scope, body.rateMoveBps);
+  return { body: { fault: engine.getFault(scope), rateMoveBps: engine.getRateMove(scope) } };
 });

@@ -1,0 +1,139 @@
+import "server-only";
+import crypto from "node:crypto";
+import type http from "node:http";
+import client from "prom-client";
+import { getConfig } from "@/lib/config";
+import { dbPoolStats, getDb } from "@/lib/db/client";
+import { getLogger } from "@/lib/log";
+import { listHeartbeats } from "@/lib/worker/heartbeat";
+
+// Prometheus metrics (prom-client), served as text at /metrics by server.ts (and by
+// worker.ts on METRICS_PORT). Counters and histograms are per process; the gauges about
+// orders, the worker queue and worker heartbeats are read from the database at scrape time,
+// so every instance reports the same figures for them (docs/deploy.md, Metrics).
+
+const registry = new client.Registry();
+client.collectDefaultMetrics({ register: registry });
+
+const httpRequests = new client.Counter({
+  name: "http_requests_total",
+  help: "HTTP requests answered, by method, route (its template, not the raw path) and status.",
+  labelNames: ["method", "route", "status"] as const,
+  registers: [registry],
+});
+
+const httpDuration = new client.Histogram({
+  name: "http_request_duration_seconds",
+  help: "Time from a request's arrival to its response's last byte, by method, route and status.",
+  labelNames: ["method", "route", "status"] as const,
+  buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+  registers: [registry],
+});
+
+const rateLimitRejections = new client.Counter({
+  name: "rate_limit_rejections_total",
+  help: "Requests refused by a rate limit, by policy (minute, day, signin) and tier (key, ip).",
+  labelNames: ["policy", "tier"] as const,
+  registers: [registry],
+});
+
+/** Runs a scrape-time read; a failing one leaves its gauge empty instead of failing the scrape. */
+const safely = (what: string, fn: () => Promise<void>) => async () => {
+  try {
+    await fn();
+  } catch (e) {
+    getLogger().warn({ err: e, metric: what }, "metric not collected");
+  }
+};
+
+new client.Gauge({
+  name: "orders",
+  help: "Orders in the database, by state.",
+  labelNames: ["state"] as const,
+  registers: [registry],
+  async collect() {
+    await safely("orders", async () => {
+      const rows = await getDb().order.groupBy({ by: ["status"], _count: { _all: true } });
+      this.reset();
+      for (const r of rows) this.set({ state: r.status }, r._count._all);
+    })();
+  },
+});
+
+new client.Gauge({
+  name: "worker_lag_seconds",
+  help: "How long the oldest due worker step has been waiting (0 when none is due).",
+  registers: [registry],
+  async collect() {
+    await safely("worker_lag_seconds", async () => {
+      const now = new Date();
+      const oldest = await getDb().order.findFirst({
+        where: {
+          payinAddress: { not: null },
+          status: { in: ["waiting", "confirming", "exchanging", "sending"] },
+          nextActionAt: { lte: now },
+        },
+        orderBy: { nextActionAt: "asc" },
+        select: { nextActionAt: true },
+      });
+      this.set(oldest?.nextActionAt ? Math.max(0, (now.getTime() - oldest.nextActionAt.getTime()) / 1000) : 0);
+    })();
+  },
+});
+
+new client.Gauge({
+  name: "worker_heartbeat_age_seconds",
+  help: "Seconds since each order worker (in an app process or alone) last started a pass.",
+  labelNames: ["worker", "in_process"] as const,
+  registers: [registry],
+  async collect() {
+    await safely("worker_heartbeat_age_seconds", async () => {
+      const rows = await listHeartbeats(getDb());
+      this.reset();
+      for (const w of rows) this.set({ worker: w.id, in_process: String(w.inProcess) }, w.ageSeconds);
+    })();
+  },
+});
+
+new client.Gauge({
+  name: "db_pool_connections",
+  help: "This process's PostgreSQL pool: connections by state (total, idle, waiting clients, max). Absent on SQLite.",
+  labelNames: ["state"] as const,
+  registers: [registry],
+  collect() {
+    const s = dbPoolStats();
+    this.reset();
+    if (!s) return;
+    this.set({ state: "total" }, s.total);
+    this.set({ state: "idle" }, s.idle);
+    this.set({ state: "waiting" }, s.waiting);
+    this.set({ state: "max" }, s.max);
+  },
+});
+
+/** One answered request (server.ts calls this when the response is done). */
+export function observeRequest(method: string, route: string, status: number, seconds: number) {
+  const labels = { method, route, status: String(status) };
+  httpRequests.inc(labels);
+  httpDuration.observe(labels, seconds);
+}
+
+export function countRateLimitRejection(policy: string, tier: "key" | "ip") {
+  rateLimitRejections.inc({ policy, tier });
+}
+
+const sha = (s: string) => crypto.createHash("sha256").update(s).digest();
+
+/** Answers a scrape of /metrics: the text exposition, or 401 without the METRICS_TOKEN bearer token when one is set. */
+export async function serveMetrics(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+  const token = getConfig().METRICS_TOKEN;
+  if (token) {
+    const sent = /^Bearer (.+)$/.exec(req.headers.authorization ?? "")?.[1] ?? "";
+    if (!crypto.timingSafeEqual(sha(sent), sha(token))) {
+      res.writeHead(401, { "content-type": "text/plain; charset=utf-8", "www-authenticate": "Bearer" }).end("metrics need a token\n");
+      return;
+    }
+  }
+  const body = await registry.metrics();
+  res.writeHead(200, { "content-type": registry.contentType, "cache-control": "no-store" }).end(body);
+}

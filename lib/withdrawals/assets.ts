@@ -1,0 +1,56 @@
+import "server-only";
+import { type Address, getAddress, zeroAddress } from "viem";
+import { getConfig } from "@/lib/config";
+import { getCurrency } from "@/lib/currencies";
+import { AppError } from "@/lib/errors";
+
+// The assets a withdrawal can be paid in: the chain's native ETH always, and the ERC-20s the
+// operator enabled in PAYOUT_TOKENS (ticker=contract). Decimals, precision and the reference
+// price come from the currency registry.
+
+export interface PayoutAsset {
+  ticker: string;
+  symbol: string;
+  /** On-chain decimals (base units per unit = 10^decimals). */
+  decimals: number;
+  /** Decimal places a withdrawal amount keeps. */
+  precision: number;
+  priceUsd: string | null;
+  /** The ERC-20 contract; null for the native asset. */
+  token: Address | null;
+}
+
+export const NATIVE_ASSET = "eth";
+
+function parseTokens(spec: string): Map<string, Address> {
+  const out = new Map<string, Address>();
+  for (const part of spec
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean)) {
+    const [ticker, address] = part.split("=");
+    out.set(ticker.trim(), getAddress(address.trim()));
+  }
+  return out;
+}
+
+/** Every enabled payout asset, native first. */
+export function payoutAssets(): PayoutAsset[] {
+  const tokens = parseTokens(getConfig().PAYOUT_TOKENS);
+  const out: PayoutAsset[] = [];
+  for (const [ticker, token] of [[NATIVE_ASSET, null] as const, ...tokens]) {
+    const c = getCurrency(ticker);
+    if (!c) continue; // a ticker the registry does not know cannot be priced
+    out.push({ ticker, symbol: c.symbol, decimals: c.decimals, precision: c.precision, priceUsd: c.priceUsd ?? null, token });
+  }
+  return out;
+}
+
+/** The enabled payout asset `ticker`, or PAYOUT_ASSET_UNAVAILABLE. */
+export function payoutAsset(ticker: string): PayoutAsset {
+  const a = payoutAssets().find((x) => x.ticker === ticker);
+  if (!a?.priceUsd) throw new AppError("PAYOUT_ASSET_UNAVAILABLE", `Withdrawals cannot be paid in ${ticker}.`);
+  return a;
+}
+
+export const tokenOrZero = (a: { token: Address | null }): Address => a.token ?? zeroAddress;

@@ -1,0 +1,99 @@
+import "server-only";
+import { type Address, getAddress, type Hex, verifyTypedData } from "viem";
+
+// The EIP-712 typed data a wallet signs to confirm a withdrawal (eth_signTypedData_v4): the
+// amounts, the asset, the destination, the chain and a single-use nonce. The server keeps the
+// terms (WithdrawalConfirmation.payload) and verifies the signature against them, so a
+// signature of anything else (altered terms, another nonce, another wallet) is refused.
+
+export interface WithdrawalTerms {
+  nonce: string;
+  destination: Address;
+  asset: string;
+  /** The ERC-20 contract, or the zero address for the native asset. */
+  token: Address;
+  decimals: number;
+  chainId: number;
+  /** What the wallet receives, decimal text, and the same in base units. */
+  amount: string;
+  amountBaseUnits: string;
+  usdValue: string;
+  assetPriceUsd: string;
+  fee: string;
+  feePolicy: string;
+  /** Unix seconds after which the confirmation is refused. */
+  expiresAt: number;
+  legs: { currency: string; amount: string; rate: string; priceUsd: string }[];
+}
+
+export const WITHDRAWAL_DOMAIN_NAME = "Reseller Exchange withdrawal";
+
+export const WITHDRAWAL_TYPES = {
+  Withdrawal: [
+    { name: "destination", type: "address" },
+    { name: "asset", type: "string" },
+    { name: "token", type: "address" },
+    { name: "amount", type: "string" },
+    { name: "amountBaseUnits", type: "uint256" },
+    { name: "fee", type: "string" },
+    { name: "balances", type: "Balance[]" },
+    { name: "nonce", type: "string" },
+    { name: "expiresAt", type: "uint256" },
+  ],
+  Balance: [
+    { name: "currency", type: "string" },
+    { name: "amount", type: "string" },
+    { name: "rate", type: "string" },
+  ],
+} as const;
+
+function typedData(t: WithdrawalTerms) {
+  return {
+    domain: { name: WITHDRAWAL_DOMAIN_NAME, version: "1", chainId: t.chainId },
+    types: WITHDRAWAL_TYPES,
+    primaryType: "Withdrawal" as const,
+    message: {
+      destination: getAddress(t.destination),
+      asset: t.asset,
+      token: getAddress(t.token),
+      amount: t.amount,
+      amountBaseUnits: BigInt(t.amountBaseUnits),
+      fee: t.fee,
+      balances: t.legs.map((l) => ({ currency: l.currency, amount: l.amount, rate: l.rate })),
+      nonce: t.nonce,
+      expiresAt: BigInt(t.expiresAt),
+    },
+  };
+}
+
+/**
+ * The eth_signTypedData_v4 argument as JSON (EIP712Domain included, uint256 as decimal
+ * strings), what the browser hands to the wallet.
+ */
+export function typedDataJson(t: WithdrawalTerms): string {
+  const d = typedData(t);
+  return JSON.stringify(
+    {
+      ...d,
+      types: {
+        EIP712Domain: [
+          { name: "name", type: "string" },
+          { name: "version", type: "string" },
+          { name: "chainId", type: "uint256" },
+        ],
+        ...d.types,
+      },
+    },
+    (_k, v) => (typeof v === "bigint" ? v.toString() : v),
+  );
+}
+
+/** True when `signature` is `signer`'s EIP-712 signature of exactly these terms (ECDSA; no EIP-1271). */
+export async function verifyWithdrawalSignature(t: WithdrawalTerms, signer: Address, signature: string): Promise<boolean> {
+  if (!/^0x[0-9a-fA-F]{130}$/.test(signature)) return false;
+  try {
+    return await verifyTypedData({ address: signer, signature: signature as Hex, ...typedData(t) });
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,42 @@
+import { type NextRequest, NextResponse } from "next/server";
+
+// The dashboard's Content-Security-Policy, with a fresh nonce per response for its scripts
+// (Next's way: Next reads the nonce from the request's CSP header and puts it on every script
+// it renders, so every page is rendered per request; see app/layout.tsx). Scripts run only
+// with the nonce or when loaded by one that has it ('strict-dynamic'); everything else comes
+// from this origin. Styles allow inline attributes (the charts set them). server.ts adds HSTS
+// when APP_URL is https.
+export function proxy(request: NextRequest) {
+  const nonce = Buffer.from(crypto.randomUUID()).toString("base64");
+  const dev = process.env.NODE_ENV === "development";
+  const csp = [
+    "default-src 'self'",
+    `script-src 'self' 'nonce-${nonce}' 'strict-dynamic'${dev ? " 'unsafe-eval'" : ""}`,
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' blob: data:",
+    "font-src 'self'",
+    "connect-src 'self'",
+    "object-src 'none'",
+    "base-uri 'self'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+  ].join("; ");
+  const headers = new Headers(request.headers);
+  headers.set("x-nonce", nonce);
+  headers.set("Content-Security-Policy", csp);
+  const response = NextResponse.next({ request: { headers } });
+  response.headers.set("Content-Security-Policy", csp);
+  return response;
+}
+
+export const config = {
+  matcher: [
+    {
+      source: "/((?!_next/static|_next/image|favicon.ico).*)",
+      missing: [
+        { type: "header", key: "next-router-prefetch" },
+        { type: "header", key: "purpose", value: "prefetch" },
+      ],
+    },
+  ],
+};

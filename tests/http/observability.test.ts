@@ -1,0 +1,163 @@
+import { spawn } from "node:child_process";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { createDb, type Db } from "@/lib/db/client";
+import { api, newIp, sleep } from "../support/api";
+import { createDatabase, ROOT, type RunningServer, startServer, TEST_ENV, type TestDatabase } from "../support/server";
+
+// Production mode (issue 12): request ids, readiness, Prometheus metrics.
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+
+describe("X-Request-Id", () => {
+  it("echoes a sane id the client sent, on the API, /healthz and /readyz", async () => {
+    for (const [path, prefix] of [
+      ["/currencies", "/api/v1"],
+      ["/exchange/nope", "/api/v1"],
+      ["/healthz", ""],
+      ["/readyz", ""],
+    ]) {
+      const id = `req-${Math.random().toString(36).slice(2)}`;
+      const r = await api(path, { prefix, headers: { "x-request-id": id } });
+      expect(r.headers.get("x-request-id"), path).toBe(id);
+    }
+  });
+
+  it("sets a fresh UUID when none was sent, or one not fit for logs and headers was", async () => {
+    const a = await api("/currencies");
+    const b = await api("/currencies");
+    expect(a.headers.get("x-request-id")).toMatch(UUID);
+    expect(b.headers.get("x-request-id")).toMatch(UUID);
+    expect(a.headers.get("x-request-id")).not.toBe(b.headers.get("x-request-id"));
+    for (const bad of ["has space", "x".repeat(129), "caf\u00e9"]) {
+      const r = await fetch(`${inject("baseUrl")}/healthz`, { headers: { "x-request-id": encodeURI(bad) === bad ? bad : "caf%C3%A9 x" } });
+      expect(r.headers.get("x-request-id")).toMatch(UUID);
+    }
+  });
+});
+
+/** The value of one sample in a Prometheus text exposition, found by name and labels (any order). */
+function sample(text: string, name: string, labels: Record<string, string>): number | undefined {
+  for (const line of text.split("\n")) {
+    const m = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{(.*)\})? (\S+)$/.exec(line);
+    if (!m || m[1] !== name) continue;
+    const have = Object.fromEntries([...(m[2] ?? "").matchAll(/([a-zA-Z_]+)="((?:[^"\\]|\\.)*)"/g)].map((x) => [x[1], x[2]]));
+    if (Object.entries(labels).every(([k, v]) => have[k] === v)) return Number(m[3]);
+  }
+  return undefined;
+}
+
+describe("/readyz and /metrics, on a server of their own", () => {
+  const TOKEN = "metrics-token-for-tests-0123456789";
+  let db: TestDatabase;
+  let server: RunningServer;
+  let conn: Db;
+  beforeAll(async () => {
+    db = await createDatabase(inject("dbKind"));
+    server = await startServer({
+      databaseUrl: db.url,
+      env: { SERVE_DASHBOARD: "false", RATE_LIMIT_PUBLIC_PER_MINUTE: "3", METRICS_TOKEN: TOKEN },
+    });
+    conn = createDb(db.url);
+  });
+  afterAll(async () => {
+    await conn?.$disconnect();
+    await server?.stop();
+    await db?.drop();
+  });
+  const readyz = async () => {
+    const r = await fetch(`${server.baseUrl}/readyz`);
+    return { status: r.status, body: await r.json() };
+  };
+  const scrape = (token?: string) => fetch(`${server.baseUrl}/metrics`, { headers: token ? { authorization: `Bearer ${token}` } : {} });
+
+  it("/readyz answers 503 while a migration this build ships is not applied, 200 once it is", async () => {
+    const [last] = await conn.$queryRawUnsafe<{ migration_name: string }[]>(
+      `SELECT migration_name FROM "_prisma_migrations" ORDER BY migration_name DESC LIMIT 1`,
+    );
+    // Marked rolled back: to the app, as if never applied. (The name is ours: safe to inline.)
+    const mark = (value: string) =>
+      conn.$executeRawUnsafe(`UPDATE "_prisma_migrations" SET rolled_back_at = ${value} WHERE migration_name = '${last.migration_name}'`);
+    await mark("CURRENT_TIMESTAMP");
+    try {
+      const r = await readyz();
+      expect(r.status).toBe(503);
+      expect(r.body.status).toBe("not_ready");
+      expect(r.body.checks.migrations).toEqual({ pending: [last.migration_name] });
+    } finally {
+      await mark("NULL");
+    }
+    const r = await readyz();
+    expect(r.status).toBe(200);
+    expect(r.body).toMatchObject({ status: "ready", checks: { database: "ok", migrations: "ok", worker: "ok" } });
+    // The in-process worker beats in the database too.
+    expect(r.body.checks.workers.some((w: { inProcess: boolean; fresh: boolean }) => w.inProcess && w.fresh)).toBe(true);
+  });
+
+  it("a separate worker process reports its heartbeat in the database, and removes it when stopped", async () => {
+    const child = spawn(process.execPath, ["dist/worker.mjs"], {
+      cwd: ROOT,
+      env: { ...process.env, ...TEST_ENV, NODE_ENV: "production", DATABASE_URL: db.url },
+      stdio: "ignore",
+    });
+    const separate = async () =>
+      ((await readyz()).body.checks.workers as { id: string; inProcess: boolean; fresh: boolean }[]).filter((w) => !w.inProcess);
+    try {
+      const deadline = Date.now() + 20_000;
+      while (!(await separate()).length) {
+        if (Date.now() > deadline) throw new Error("the worker wrote no heartbeat");
+        await sleep(100);
+      }
+      const [w] = await separate();
+      expect(w.fresh).toBe(true);
+      expect(w.id).toContain(`:${child.pid}:`);
+    } finally {
+      const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+      child.kill("SIGTERM");
+      expect(await exited).toBe(0);
+    }
+    expect(await separate()).toEqual([]);
+  });
+
+  it("counts the requests sent, by route template and status, and the rate-limit rejections", async () => {
+    const before = await (await scrape(TOKEN)).text();
+    const get = (path: string, ip = newIp()) => fetch(`${server.baseUrl}/api/v1${path}`, { headers: { "x-forwarded-for": ip } });
+    for (let i = 0; i < 7; i++) expect((await get("/currencies")).status).toBe(200);
+    const one = newIp();
+    const statuses = [];
+    for (let i = 0; i < 5; i++) statuses.push((await get("/currencies", one)).status);
+    expect(statuses).toEqual([200, 200, 200, 429, 429]);
+    for (const id of ["a", "b"]) expect((await get(`/exchange/${id}-no-such-order`)).status).toBe(404);
+    const text = await (await scrape(TOKEN)).text();
+    const delta = (name: string, labels: Record<string, string>) => (sample(text, name, labels) ?? 0) - (sample(before, name, labels) ?? 0);
+    expect(delta("http_requests_total", { method: "GET", route: "/api/v1/currencies", status: "200" })).toBe(10);
+    expect(delta("http_requests_total", { method: "GET", route: "/api/v1/currencies", status: "429" })).toBe(2);
+    // One series for every order id: the route's template, not the path.
+    expect(delta("http_requests_total", { method: "GET", route: "/api/v1/exchange/:id", status: "404" })).toBe(2);
+    expect(delta("http_request_duration_seconds_count", { method: "GET", route: "/api/v1/currencies", status: "200" })).toBe(10);
+    expect(delta("rate_limit_rejections_total", { policy: "minute", tier: "ip" })).toBe(2);
+    expect(text).not.toContain("no-such-order");
+    // Read from the database at scrape time.
+    expect(sample(text, "worker_lag_seconds", {})).toBeGreaterThanOrEqual(0);
+    expect(text).toMatch(/^# TYPE orders gauge$/m);
+    expect(sample(text, "process_cpu_seconds_total", {})).toBeGreaterThan(0);
+    if (inject("dbKind") === "postgres") expect(sample(text, "db_pool_connections", { state: "max" })).toBe(10);
+  });
+
+  it("counts orders by state", async () => {
+    const post = await fetch(`${server.baseUrl}/api/v1/exchange`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-forwarded-for": newIp() },
+      body: JSON.stringify({ from: "btc", to: "eth", amount: "0.01", address: "0x52908400098527886E0F7030069857D2E4169EE7" }),
+    });
+    expect(post.status).toBe(201);
+    const text = await (await scrape(TOKEN)).text();
+    expect(sample(text, "orders", { state: "waiting" })).toBe(await conn.order.count({ where: { status: "waiting" } }));
+    expect(sample(text, "orders", { state: "waiting" })).toBeGreaterThanOrEqual(1);
+  });
+
+  it("/metrics needs the METRICS_TOKEN when one is set", async () => {
+    expect((await scrape()).status).toBe(401);
+    expect((await scrape("wrong-token-wrong-token-wrong")).status).toBe(401);
+    expect((await scrape(TOKEN)).status).toBe(200);
+  });
+});
