@@ -562,6 +562,9 @@ describe("orders as the engine sees them", () => {
       refundAddress: BTC_ADDR,
       createdAt: o.createdAt,
       expiresAt: o.expiresAt,
+      rateType: "floating",
+      fixedUntil: null,
+      depositedAt: null,
       upstream: null,
     });
     expect(swapSnapshot({ ...o, provider: "p", upstreamId: null }).upstream).toBeNull();
