@@ -12,7 +12,7 @@ const alias = {
 export default defineConfig({
   resolve: { alias },
   test: {
-    include: ["tests/{quotes,orders,ledger,money}/**/*.test.ts"],
+    include: ["tests/{quotes,orders,ledger,money}/**/*.test.ts", "tests/withdrawals/withdrawals.test.ts"],
     env: { MUTATION_RUN: "1" },
     testTimeout: 60_000,
     hookTimeout: 120_000,

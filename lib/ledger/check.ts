@@ -26,7 +26,7 @@ export interface LedgerReport {
 }
 
 const PAGE = 2000;
-/** Orders per page of the profit check: their ids become one IN (...) list, and SQLite's driver takes at most 999 parameters. */
+/** Orders (or withdrawals) per page: their ids become one IN (...) list, and SQLite's driver takes at most 999 parameters. */
 const ORDER_PAGE = 500;
 const CANONICAL_AMOUNT = /^-?(?:0|[1-9]\d*)(?:\.\d*[1-9])?$/;
 
@@ -151,7 +151,7 @@ const withdrawalsBalanced: LedgerInvariant = {
       const page = await tx.withdrawal.findMany({
         where: { id: { gt: after } },
         orderBy: { id: "asc" },
-        take: PAGE,
+        take: ORDER_PAGE,
         include: { legs: true, txs: { select: { hash: true, status: true } } },
       });
       if (!page.length) return;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "@/lib/db/client";
 import { checkLedger, LEDGER_INVARIANTS, type LedgerInvariant } from "@/lib/ledger/check";
-import { post, recordPendingProfit, settleProfit } from "@/lib/ledger/ledger";
+import { InsufficientBalanceError, post, recordPendingProfit, reverseProfit, settleProfit } from "@/lib/ledger/ledger";
 import { D } from "@/lib/money/decimal";
 import { type TempDb, tempDatabase } from "../support/sqlite-db";
 
@@ -9,10 +9,9 @@ import { type TempDb, tempDatabase } from "../support/sqlite-db";
 // ledger broken on purpose (entries inserted around post(), balance rows edited by hand), and
 // its paging over more entries and orders than one page holds.
 
-const mutationRun = process.env.MUTATION_RUN === "1";
 const byName = (name: string): LedgerInvariant[] => LEDGER_INVARIANTS.filter((i) => i.name.startsWith(name));
 
-describe.each(mutationRun ? (["sqlite"] as const) : (["sqlite", "postgres"] as const))("ledger check on %s", (kind) => {
+describe.each(["sqlite", "postgres"] as const)("ledger check on %s", (kind) => {
   let t: TempDb;
   let db: Db;
   let n = 0;
@@ -208,6 +207,79 @@ describe.each(mutationRun ? (["sqlite"] as const) : (["sqlite", "postgres"] as c
       ].sort(),
     );
     expect(got.some((m) => m.includes(ok.id))).toBe(false);
+  });
+
+  it("names balances in (reseller, currency) order, whatever order they were written in", async () => {
+    const inv = byName("each balance");
+    const before = await messages(inv, 1000);
+    for (const [r, c] of [
+      ["zz-b", "eth"],
+      ["zz-a", "eth"],
+      ["zz-a", "btc"],
+    ]) {
+      if (!(await db.reseller.findUnique({ where: { id: r } })))
+        await db.reseller.create({ data: { id: r, walletAddress: `0x${r === "zz-a" ? "a" : "b"}${"0".repeat(39)}` } });
+      await db.balance.create({ data: { resellerId: r, currency: c, available: "1" } });
+    }
+    const after = (await messages(inv, 1000)).filter((m) => !before.includes(m));
+    expect(after).toEqual([
+      "balance zz-a/btc available is 1 but its entries sum to 0",
+      "balance zz-a/eth available is 1 but its entries sum to 0",
+      "balance zz-b/eth available is 1 but its entries sum to 0",
+    ]);
+    for (const [r, c] of [
+      ["zz-b", "eth"],
+      ["zz-a", "eth"],
+      ["zz-a", "btc"],
+    ])
+      await db.balance.update({ where: { resellerId_currency: { resellerId: r, currency: c } }, data: { available: "0" } });
+  });
+
+  it("an open order whose pending profit was released or reversed is named as closed too early", async () => {
+    const inv = byName("every order's profit");
+    const before = await messages(inv, 1000);
+    const r = await reseller();
+    const released = await order(`rel-${r}`, r, { status: "exchanging" });
+    const reversed = await order(`rev-${r}`, r, { status: "confirming" });
+    for (const [o, kind] of [
+      [released, "order_profit_release"],
+      [reversed, "order_profit_reverse"],
+    ] as const)
+      await db.$transaction((tx) =>
+        post(tx, [
+          { resellerId: r, currency: "xmr", bucket: "pending", kind: "order_profit_pending", amount: new D("0.5"), orderId: o.id },
+          { resellerId: r, currency: "xmr", bucket: "pending", kind, amount: new D("-0.5"), orderId: o.id },
+        ]),
+      );
+    const after = (await messages(inv, 1000)).filter((m) => !before.includes(m));
+    expect(after.sort()).toEqual(
+      [
+        `order ${released.id} is exchanging but its profit was already closed`,
+        `order ${reversed.id} is confirming but its profit was already closed`,
+      ].sort(),
+    );
+  });
+
+  it("settling or reversing a keyless order posts nothing; an overdraft names the balance", async () => {
+    const keyless = await order(`kl-${++n}`, null, { status: "finished" });
+    const count = await db.ledgerEntry.count();
+    await db.$transaction((tx) => settleProfit(tx, keyless, new D("0.5")));
+    await db.$transaction((tx) => reverseProfit(tx, keyless));
+    await db.$transaction((tx) => recordPendingProfit(tx, keyless, new D("0.5")));
+    expect(await db.ledgerEntry.count()).toBe(count);
+    const r = await reseller();
+    const err = await db
+      .$transaction((tx) =>
+        post(tx, [{ resellerId: r, currency: "dot", bucket: "available", kind: "order_profit_settle", amount: new D("-1") }]),
+      )
+      .catch((e) => e);
+    expect(err).toBeInstanceOf(InsufficientBalanceError);
+    expect(err).toMatchObject({
+      name: "InsufficientBalanceError",
+      resellerId: r,
+      currency: "dot",
+      message: `balance of ${r} in dot is too low for this change`,
+    });
   });
 
   it("reads orders page by page: a violation on the last of several pages is found", async () => {
