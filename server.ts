@@ -38,6 +38,9 @@ import next from "next";
 // the API's error shape, not with the dashboard's HTML 404.
 const API_PATH = /^\/(?:api(?!\/auth(?:[/?]|$))|v1|healthz)(?:[/?]|$)/;
 
+/** Shutting down: how long a keep-alive connection may stay idle before it is closed. */
+const IDLE_GRACE_MS = 1_000;
+
 type Log = ReturnType<typeof getLogger>;
 
 function answer(res: http.ServerResponse, e: AppError, extra: Record<string, string> = {}) {
@@ -170,7 +173,10 @@ async function main() {
 
   const worker = cfg.WORKER_IN_PROCESS ? startWorker(getDb(), { pollMs: cfg.WORKER_POLL_MS, inProcess: true }) : null;
   let draining = false;
+  let listenerClosed = false;
   let inFlight = 0;
+  // Each open connection: how many requests it has in flight, and when it was last busy.
+  const sockets = new Map<net.Socket, { busy: number; lastActive: number }>();
   const logRequests = log.isLevelEnabled("debug");
   // HSTS when the public origin is https (the TLS proxy in front answers for this origin).
   const hsts = new URL(cfg.APP_URL ?? "http://localhost").protocol === "https:" ? "max-age=31536000; includeSubDomains" : null;
@@ -189,11 +195,17 @@ async function main() {
       req.headers["x-request-id"] = reqId;
       res.setHeader("X-Request-Id", reqId);
       if (hsts) res.setHeader("Strict-Transport-Security", hsts);
-      // Shutting down: answer, then close the connection, so the client opens its next one elsewhere.
-      if (draining) res.setHeader("Connection", "close");
+      // Listener closed: answer, then close the connection, so the client opens its next one elsewhere.
+      if (listenerClosed) res.setHeader("Connection", "close");
       inFlight++;
+      const conn = sockets.get(req.socket);
+      if (conn) conn.busy++;
       res.once("close", () => {
         inFlight--;
+        if (conn) {
+          conn.busy--;
+          conn.lastActive = performance.now();
+        }
         const method = req.method ?? "GET";
         const route = routeLabel(method, req.url ?? "/");
         const status = res.writableFinished ? res.statusCode : 499; // 499: the client went away first
@@ -230,6 +242,10 @@ async function main() {
   );
   server.keepAliveTimeout = 65_000;
   server.maxConnections = cfg.HTTP_MAX_CONNECTIONS;
+  server.on("connection", (socket: net.Socket) => {
+    sockets.set(socket, { busy: 0, lastActive: performance.now() });
+    socket.once("close", () => sockets.delete(socket));
+  });
 
   const metricsServer = cfg.METRICS_PORT
     ? http.createServer((req, res) => (req.url === "/metrics" ? void serveMetrics(req, res) : void res.writeHead(404).end()))
@@ -244,29 +260,36 @@ async function main() {
     `listening on http://localhost:${port} (API: http://localhost:${port}/api/v1)`,
   );
 
-  // Graceful shutdown: /readyz turns 503 and the listener closes (new connections are
-  // refused, never reset); requests in flight are answered, each with Connection: close;
-  // keep-alive connections left idle are closed once no request is in flight; the worker
+  // Graceful shutdown: /readyz turns 503 (requests are still served as usual); after
+  // SHUTDOWN_DRAIN_DELAY_MS the listener closes (new connections are refused); requests in flight are answered, each with Connection: close;
+  // keep-alive connections left idle are closed after a grace second without a request; the worker
   // finishes its pass (its steps complete and their claims are released); then the database
   // closes. Past SHUTDOWN_TIMEOUT_MS the process exits anyway, with status 1.
   const shutdown = async (signal: string) => {
     if (draining) return;
     draining = true;
     log.info({ signal, inFlight }, "shutting down: draining requests and the worker's pass");
+    const workerDone = worker?.stop();
     setTimeout(() => {
       log.error({ inFlight }, "shutdown deadline passed; exiting with work unfinished");
       process.exit(1);
     }, cfg.SHUTDOWN_TIMEOUT_MS);
+    // Behind a balancer: keep serving as usual while it notices /readyz is 503; closing the listener while it still sends would reset the connections the kernel
+    // has accepted but Node has not yet taken.
+    if (cfg.SHUTDOWN_DRAIN_DELAY_MS) await new Promise((r) => setTimeout(r, cfg.SHUTDOWN_DRAIN_DELAY_MS));
     // net.Server's close, not http.Server's: that one also drops idle keep-alive connections
     // at once, which resets a request a client is sending on one at that moment.
     const closed = new Promise<void>((resolve) => net.Server.prototype.close.call(server, () => resolve()));
+    listenerClosed = true;
     metricsServer?.close();
-    const workerDone = worker?.stop();
-    // A client under load sends its next request on each connection within moments: give it
-    // that moment, so that request gets an answer with Connection: close instead of a reset.
-    await new Promise((r) => setTimeout(r, 500));
-    while (inFlight > 0) await new Promise((r) => setTimeout(r, 10));
-    server.closeIdleConnections();
+    // A keep-alive connection is closed by its next answer (Connection: close). One that
+    // stays idle is closed only after IDLE_GRACE_MS without a request: closing it at once
+    // would reset a request its client may be sending at that very moment.
+    while (sockets.size) {
+      const now = performance.now();
+      for (const [socket, c] of sockets) if (c.busy === 0 && now - c.lastActive > IDLE_GRACE_MS) socket.destroy();
+      await new Promise((r) => setTimeout(r, 20));
+    }
     await closed;
     await workerDone;
     await closeDb();

@@ -60,6 +60,8 @@ const schema = z.object({
   MARKUP_CAP_BPS: int(1000, 0),
   QUOTE_TTL_SECONDS: int(60, 1),
   ORDER_TTL_SECONDS: int(3600, 1),
+  /** Fixed rate: how long after creation a deposit of the quoted amount is paid at the locked amount. */
+  FIXED_RATE_WINDOW_SECONDS: int(1200, 1),
   /** simulated (built in, the default) or providers (upstream partner APIs, docs/providers.md). */
   ENGINE: z.enum(["simulated", "providers"]).default("simulated"),
   SANDBOX: bool.default(true),
@@ -131,6 +133,8 @@ const schema = z.object({
   METRICS_TOKEN: z.string().min(16).optional(),
   /** On SIGTERM: how long in-flight requests and worker steps may take before the process exits anyway. */
   SHUTDOWN_TIMEOUT_MS: int(25_000, 100),
+  /** On SIGTERM: how long to keep serving (with /readyz at 503) before closing the listener, so a balancer can stop sending first. */
+  SHUTDOWN_DRAIN_DELAY_MS: int(0, 0),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   NEXTAUTH_SECRET: z.string().optional(),
   /** Chain ids a Sign-In with Ethereum message may name, comma-separated. */

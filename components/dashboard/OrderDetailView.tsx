@@ -28,6 +28,8 @@ const FAILURE_TEXT: Record<FailureReason, string> = {
   engine_error: "The exchange could not be completed.",
   refunded: "The exchange provider sent the deposit back to the refund address.",
   provider_failed: "The exchange provider reported that the exchange failed.",
+  deposit_late: "The deposit arrived after the fixed rate's window; it was refunded.",
+  deposit_amount_mismatch: "The deposit was not the fixed-rate order's quoted amount; it was refunded.",
 };
 
 export function OrderDetailView({ initial }: { initial: OrderDetail }) {

@@ -43,6 +43,8 @@ export class SimulatedEngine implements Engine {
   readonly name = "simulated";
   /** Sandbox switches, per caller scope, so one tester's outage never hits another. */
   private readonly faults = new Map<string, SandboxFault>();
+  /** Sandbox market moves, per caller scope, in basis points of every rate (-500: rates 5% lower). */
+  private readonly moves = new Map<string, number>();
   private readonly callLog = new Map<string, EngineCall[]>();
 
   setFault(scope: string, fault: SandboxFault | null) {
@@ -52,6 +54,22 @@ export class SimulatedEngine implements Engine {
 
   getFault(scope: string): SandboxFault | null {
     return this.faults.get(scope) ?? null;
+  }
+
+  setRateMove(scope: string, bps: number) {
+    if (bps) this.moves.set(scope, bps);
+    else this.moves.delete(scope);
+  }
+
+  getRateMove(scope: string): number {
+    return this.moves.get(scope) ?? 0;
+  }
+
+  /** The market rate after the platform fee, moved by the scope's sandbox market move. */
+  private rate(from: Currency, to: Currency, scope: string) {
+    const base = rateAfterFee(new D(from.priceUsd), new D(to.priceUsd), getConfig().PLATFORM_FEE_BPS);
+    const move = this.getRateMove(scope);
+    return move ? base.mul(10_000 + move).div(10_000) : base;
   }
 
   /** The calls this process's engine answered about an order, oldest first. */
@@ -96,7 +114,7 @@ export class SimulatedEngine implements Engine {
     this.checkFault(ctx);
     const platformFeeBps = getConfig().PLATFORM_FEE_BPS;
     return {
-      rate: rateAfterFee(new D(req.from.priceUsd), new D(req.to.priceUsd), platformFeeBps),
+      rate: this.rate(req.from, req.to, ctx.scope),
       platformFeeBps,
       minAmount: new D(req.from.minAmount),
       maxAmount: new D(req.from.maxAmount),
@@ -126,10 +144,10 @@ export class SimulatedEngine implements Engine {
   }
 
   readSwap(swap: SwapSnapshot, ctx: EngineContext): Promise<EngineStep | null> {
-    return this.call(swap.orderId, "readSwap", swap.state, ctx, () => this.nextStep(swap, new Date()));
+    return this.call(swap.orderId, "readSwap", swap.state, ctx, () => this.nextStep(swap, new Date(), ctx));
   }
 
-  private nextStep(swap: SwapSnapshot, now: Date): EngineStep | null {
+  private nextStep(swap: SwapSnapshot, now: Date, ctx: EngineContext): EngineStep | null {
     const from = getCurrency(swap.fromCurrency);
     const to = getCurrency(swap.toCurrency);
     switch (swap.state) {
@@ -142,16 +160,26 @@ export class SimulatedEngine implements Engine {
       }
       case "confirming": {
         const received = new D(swap.amountReceived ?? "0");
+        const refund = { amount: swap.amountReceived ?? "0", hash: swap.refundAddress ? fakeTxHash(from) : null };
+        // Fixed rate: the locked amount is paid for the quoted deposit inside the window only.
+        if (swap.rateType === "fixed") {
+          if (swap.fixedUntil && swap.depositedAt && swap.depositedAt > swap.fixedUntil)
+            return { to: "failed", reason: "deposit_late", refund };
+          if (!received.eq(swap.fromAmount)) return { to: "failed", reason: "deposit_amount_mismatch", refund };
+        }
         const min = new D(from?.minAmount ?? "0");
         const max = new D(from?.maxAmount ?? "0");
         if (received.lt(min) || received.gt(max)) {
           return {
             to: "failed",
             reason: received.lt(min) ? "deposit_below_minimum" : "deposit_above_maximum",
-            refund: { amount: swap.amountReceived ?? "0", hash: swap.refundAddress ? fakeTxHash(from) : null },
+            refund,
           };
         }
-        return { to: "exchanging" };
+        // A floating order is exchanged at the rate of this moment: the snapshot's unless the
+        // sandbox moved the market for this caller (the snapshot's rate is the order's own then).
+        if (swap.rateType === "fixed" || !from || !to || !this.getRateMove(ctx.scope)) return { to: "exchanging" };
+        return { to: "exchanging", rate: this.rate(from, to, ctx.scope) };
       }
       case "exchanging":
         return { to: "sending", payoutHash: fakeTxHash(to) };

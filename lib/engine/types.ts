@@ -1,6 +1,6 @@
 import type { Currency } from "@/lib/currencies/types";
 import type { Dec } from "@/lib/money/decimal";
-import type { FailureReason, OrderState, StateReason } from "@/lib/orders/state-machine";
+import type { FailureReason, OrderState, RateType, StateReason } from "@/lib/orders/state-machine";
 
 // The boundary between the order service and whoever fills orders: the simulated engine today,
 // upstream instant-exchange providers later. Everything crossing it is a plain value (registry
@@ -47,6 +47,8 @@ export interface OpenSwapRequest {
   refundExtraId: string | null;
   /** The order's markup, snapshotted at creation. */
   markupBps: number;
+  /** fixed: toAmount is locked (a provider must promise at least it); absent: floating. */
+  rateType?: RateType;
 }
 
 /** Where an upstream provider keeps an order's swap; stored on the order, handed back in SwapSnapshot. */
@@ -95,6 +97,12 @@ export interface SwapSnapshot {
   refundAddress: string | null;
   createdAt: Date;
   expiresAt: Date;
+  /** Absent: floating. */
+  rateType?: RateType;
+  /** Fixed rate: a deposit seen after this is refunded. */
+  fixedUntil?: Date | null;
+  /** When the deposit was seen (the order went to confirming). */
+  depositedAt?: Date | null;
   /** Upstream engines: the swap's reference and the provider's last status, null for the simulated engine. */
   upstream: (UpstreamRef & { status: string | null; reason: string | null }) | null;
 }
@@ -107,6 +115,8 @@ export type EngineStep =
       payoutHash?: string;
       amountReceived?: string;
       upstream?: UpstreamStatus;
+      /** Moving to exchanging: the market rate (after the platform fee) a floating order is exchanged at. */
+      rate?: Dec;
     }
   | { to: "failed"; reason: FailureReason; refund: { amount: string; hash: string | null } | null; upstream?: UpstreamStatus }
   /** No move: only the provider's status (or the reason the order waits) changed. */

@@ -33,9 +33,11 @@ async function pendingMigrations(db: Db): Promise<string[]> {
 }
 
 export async function readiness(input: ReadinessInput): Promise<{ ready: boolean; body: Record<string, unknown> }> {
+  // Shutting down: say so at once, without asking the database (a balancer polls this).
+  if (input.draining)
+    return { ready: false, body: { status: "not_ready", instance: SERVICE_INSTANCE_ID, checks: { shutdown: "draining" } } };
   const checks: Record<string, unknown> = {};
-  let ready = !input.draining;
-  if (input.draining) checks.shutdown = "draining";
+  let ready = true;
   try {
     await input.db.$queryRawUnsafe("SELECT 1");
     checks.database = "ok";

@@ -87,7 +87,19 @@ export function openApiDocument(): object {
       "/estimate": {
         get: {
           operationId: "getEstimate",
-          parameters: queryParams(s.estimateQuery, { fromCurrency: "from", toCurrency: "to", fromAmount: "amount" }),
+          description:
+            "An estimate by fromAmount (the spec's), or, an extension, by toAmount instead: the fromAmount the user must send (rounded up) to receive at least toAmount. With rateType=fixed the answer has a rateId that POST /exchange takes until validUntil.",
+          parameters: [
+            ...queryParams(s.estimateQuery, { fromCurrency: "from", toCurrency: "to", fromAmount: "amount" }),
+            {
+              name: "toAmount",
+              in: "query",
+              required: false,
+              schema: schema(s.reverseEstimateQuery.shape.toAmount, "input"),
+              description: "Instead of fromAmount: the amount the user must receive (a reverse quote)",
+            },
+            { name: "rateType", in: "query", required: false, schema: schema(s.estimateExtensions.shape.rateType, "input") },
+          ],
           responses: { "200": ok("Estimate", "Estimate, markup included"), ...errorResponses(400, 401, 405, 422, 429, 500, 503) },
         },
       },
@@ -107,7 +119,18 @@ export function openApiDocument(): object {
         post: {
           operationId: "createExchange",
           parameters: [{ name: "Idempotency-Key", in: "header", required: false, schema: { type: "string", maxLength: 255 } }],
-          requestBody: { required: true, content: { "application/json": { schema: { $ref: "#/components/schemas/CreateExchange" } } } },
+          description:
+            "Creates an order by amount (the spec's), or, an extension, by toAmount with rateType fixed. rateType fixed locks toAmount: with the rateId of a fixed-rate estimate its very terms, otherwise the rate of now. A fixed order is paid its toAmount for a deposit of exactly fromAmount seen within the fixed window; another amount or a later deposit fails the order (deposit_amount_mismatch, deposit_late) with a refund.",
+          requestBody: {
+            required: true,
+            content: {
+              "application/json": {
+                schema: {
+                  oneOf: [{ $ref: "#/components/schemas/CreateExchange" }, { $ref: "#/components/schemas/CreateExchangeByToAmount" }],
+                },
+              },
+            },
+          },
           responses: {
             "201": ok("ExchangeOrder", "The new order (or the same order, replayed for the same Idempotency-Key and body)"),
             ...errorResponses(400, 401, 405, 409, 413, 422, 429, 500, 503),
@@ -160,7 +183,8 @@ export function openApiDocument(): object {
       "/sandbox/engine": {
         post: {
           operationId: "sandboxEngine",
-          description: "Sandbox only: make the engine fail (503 or 500) for your own requests, to test your error handling.",
+          description:
+            "Sandbox only: make the engine fail (503 or 500) for your own requests, to test your error handling; and (an extension) move the market for your own requests and orders (rateMoveBps), to see fixed and floating orders differ.",
           requestBody: { required: true, content: { "application/json": { schema: { $ref: "#/components/schemas/SandboxEngine" } } } },
           responses: { "200": { description: "The fault now in effect" }, ...errorResponses(400, 401, 404, 405, 413, 429) },
         },
@@ -178,6 +202,7 @@ export function openApiDocument(): object {
         Estimate: schema(s.estimateResponse),
         Range: schema(s.rangeResponse),
         CreateExchange: schema(s.createExchangeBody, "input"),
+        CreateExchangeByToAmount: schema(s.createExchangeByToAmountBody, "input"),
         ExchangeOrder: schema(s.orderResponse),
         OrderStatus: schema(s.orderStatusResponse),
         SandboxDeposit: schema(s.sandboxDepositBody, "input"),

@@ -1,7 +1,7 @@
 import "server-only";
 import { LosslessNumber } from "lossless-json";
 import { z } from "zod";
-import { FAILURE_REASONS, ORDER_STATES, STATE_REASONS } from "@/lib/orders/state-machine";
+import { FAILURE_REASONS, ORDER_STATES, RATE_TYPES, STATE_REASONS } from "@/lib/orders/state-machine";
 
 // The v1 request schemas (they validate every request) and response schemas (they document
 // the responses). lib/http/openapi.ts builds the OpenAPI document from these same objects.
@@ -22,11 +22,22 @@ export const estimateQuery = z.object({
   fromAmount: z.string().max(64).describe("Amount of the source currency (alias: amount)"),
 });
 
-export const RATE_TYPES = ["floating", "fixed"] as const;
 const rateType = z
   .enum(RATE_TYPES)
   .default("floating")
   .describe("floating (the default): the rate of the moment the deposit is exchanged; fixed: a locked toAmount");
+
+/** Extensions of GET /estimate: the rate type, and toAmount instead of fromAmount (a reverse quote). */
+export const estimateExtensions = z.object({ rateType });
+
+export const reverseEstimateQuery = z.object({
+  fromCurrency: ticker.describe("Source ticker (alias: from)"),
+  toCurrency: ticker.describe("Destination ticker (alias: to)"),
+  toAmount: z
+    .string()
+    .max(64)
+    .describe("Instead of fromAmount: the amount the user must receive; the answer's fromAmount is what to send (rounded up)"),
+});
 
 export const rangeQuery = z.object({
   fromCurrency: ticker.describe("Source ticker (alias: from)"),
@@ -42,15 +53,38 @@ export const createExchangeBody = z.object({
   extraId: optionalText(256, "Destination tag / memo for destination currencies that use one"),
   refundAddress: optionalText(256, "Refund address (source currency); recommended"),
   refundExtraId: optionalText(256, "Extra ID of the refund address"),
+  rateType: rateType
+    .optional()
+    .describe("An extension: fixed locks toAmount (with the rateId of a fixed-rate estimate, or at the rate of now)"),
+  rateId: z
+    .string()
+    .max(64)
+    .optional()
+    .describe("An extension: the rateId of a fixed-rate estimate (rateType fixed) for this pair and amount"),
+});
+
+/** An extension: an order by the amount the user receives (fixed rate only). */
+export const createExchangeByToAmountBody = createExchangeBody.omit({ amount: true, rateType: true }).extend({
+  toAmount: amount.describe("The amount the user receives; the order's fromAmount is what to send (rounded up)"),
+  rateType: z.literal("fixed").describe("toAmount needs a fixed rate"),
 });
 
 export const sandboxDepositBody = z.object({
   amount: amount.optional().describe("Amount that arrived; defaults to the order's fromAmount"),
 });
 
-export const sandboxEngineBody = z.object({
-  fault: z.enum(["unavailable", "error"]).nullable().describe("Make the engine fail for your own requests; null restores it"),
-});
+export const sandboxEngineBody = z
+  .object({
+    fault: z.enum(["unavailable", "error"]).nullable().optional().describe("Make the engine fail for your own requests; null restores it"),
+    rateMoveBps: jsonNumber
+      .transform((n) => Number(n.toString()))
+      .pipe(z.number().int().min(-5000).max(5000))
+      .optional()
+      .describe(
+        "An extension: move the market for your own requests and orders by this many basis points (-500: every rate 5% lower; 0 restores it). Floating orders are exchanged at the moved rate; fixed ones keep their locked amount",
+      ),
+  })
+  .refine((b) => b.fault !== undefined || b.rateMoveBps !== undefined, "Give fault, rateMoveBps or both");
 
 const dec = z.number().describe("Exact decimal: at most 15 significant digits and the currency's decimal places");
 const iso = z.string().describe("ISO 8601 UTC timestamp");
@@ -77,9 +111,11 @@ export const estimateResponse = z.object({
   toAmount: dec.describe("Output including the platform fee and the caller's markup"),
   rate: z.number().describe("toAmount / fromAmount, 12 significant digits"),
   fee: z.string().describe('Total percentage taken (platform fee + markup), e.g. "1.75%"'),
-  validUntil: iso,
+  validUntil: iso.describe("Until when the estimate holds; with rateType fixed, until when rateId may be used"),
   minAmount: dec,
   maxAmount: dec,
+  rateType: z.enum(RATE_TYPES).describe("An extension: floating unless rateType=fixed was asked"),
+  rateId: z.string().optional().describe("rateType fixed: send it to POST /exchange (with rateType fixed) before validUntil"),
 });
 
 export const rangeResponse = z.object({

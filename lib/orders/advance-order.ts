@@ -61,10 +61,16 @@ export async function applyStep(
     if (step.amountReceived !== undefined) patch.amountReceived = step.amountReceived;
     if (step.payinHash) patch.payinHash = step.payinHash;
     if (step.payoutHash) patch.payoutHash = step.payoutHash;
-    // The deposit is accepted: price what actually arrived with the order's own rate and markup.
-    if (step.to === "exchanging" && order.amountReceived && !new D(order.amountReceived).eq(order.fromAmount)) {
+    if (step.to === "confirming") patch.depositedAt = now;
+    // The deposit is accepted: price what actually arrived with the order's markup, at the
+    // rate of this moment for a floating order (when the engine gives one), at the order's
+    // own rate otherwise. A fixed order keeps its locked amounts for the quoted deposit.
+    const rate = step.to === "exchanging" && step.rate && order.rateType !== "fixed" ? step.rate : new D(order.rate);
+    const received = order.amountReceived ? new D(order.amountReceived) : null;
+    if (step.to === "exchanging" && received && (!received.eq(order.fromAmount) || !rate.eq(order.rate))) {
       const to = getCurrency(order.toCurrency);
-      const q = applyRate(new D(order.amountReceived), new D(order.rate), to?.precision ?? 8, order.markupBps);
+      const q = applyRate(received, rate, to?.precision ?? 8, order.markupBps);
+      patch.rate = rate.toFixed();
       patch.rawToAmount = formatAmount(q.rawToAmount);
       patch.toAmount = formatAmount(q.toAmount);
       patch.profit = formatAmount(q.profit);

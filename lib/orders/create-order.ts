@@ -13,15 +13,22 @@ import { newOrderId } from "@/lib/ids";
 import type { Caller } from "@/lib/keys/api-keys";
 import { recordPendingProfit } from "@/lib/ledger/ledger";
 import { D, formatAmount } from "@/lib/money/decimal";
-import { applyRate } from "@/lib/quotes/compute-quote";
-import { getTermsWithinLimits, parseAmount, resolvePair } from "@/lib/quotes/pricing";
+import { type Priced, priceRequest, takeRateQuote } from "@/lib/quotes/get-estimate";
+import { parseAmount, resolvePair } from "@/lib/quotes/pricing";
+import type { RateType } from "./state-machine";
 import { engineDeadlineMs, leaseMs, newLeaseToken, openSwapRequest } from "./swap";
 
 export interface CreateOrderInput {
   from: string;
   to: string;
-  /** A decimal string, or a JSON number as sent (lossless-json). */
-  amount: string | LosslessNumber;
+  /** A decimal string, or a JSON number as sent (lossless-json). Absent when toAmount is given. */
+  amount?: string | LosslessNumber;
+  /** An extension (fixed rate only): the amount the user receives instead of the amount sent. */
+  toAmount?: string | LosslessNumber;
+  /** An extension: fixed locks toAmount; floating (the default) prices the deposit when it is exchanged. */
+  rateType?: RateType;
+  /** An extension: the rateId of a fixed-rate estimate. */
+  rateId?: string;
   address: string;
   extraId?: string | null;
   refundAddress?: string | null;
@@ -41,12 +48,15 @@ function requestHash(input: CreateOrderInput): string {
   const canonical = [
     input.from.toLowerCase(),
     input.to.toLowerCase(),
-    String(input.amount).trim(),
+    input.amount === undefined ? null : String(input.amount).trim(),
     input.address.trim(),
     blankToNull(input.extraId),
     blankToNull(input.refundAddress),
     blankToNull(input.refundExtraId),
   ];
+  // The extensions join the hash only when used, so that a spec-only request hashes as before.
+  if (input.toAmount !== undefined || input.rateType !== undefined || input.rateId !== undefined)
+    canonical.push(input.toAmount === undefined ? null : String(input.toAmount).trim(), input.rateType ?? null, input.rateId ?? null);
   return crypto.createHash("sha256").update(JSON.stringify(canonical)).digest("hex");
 }
 
@@ -80,6 +90,11 @@ async function openOrder(db: Db, reserved: Order, token: string, ctx: EngineCont
     throw e;
   }
   const now = new Date();
+  // A fixed rate is a promise: an upstream engine's firm quote must pay at least the locked amount.
+  if (reserved.rateType === "fixed" && swap.terms && swap.terms.toAmount.lt(reserved.toAmount)) {
+    await db.order.deleteMany({ where: { id: reserved.id, leaseToken: token, payinAddress: null } });
+    throw new AppError("RATE_EXPIRED", "The fixed rate can no longer be honoured; get a new estimate.");
+  }
   // An upstream engine priced the order again (a firm quote) and says where the swap lives.
   const firm = swap.terms
     ? {
@@ -167,7 +182,12 @@ export async function createOrder(
   }
 
   const { from, to } = resolvePair(input.from, input.to);
-  const fromAmount = parseAmount(input.amount, from);
+  const rateType = input.rateType ?? "floating";
+  if (rateType !== "fixed" && (input.toAmount !== undefined || input.rateId !== undefined))
+    throw new AppError("INVALID_REQUEST", "toAmount and rateId need rateType fixed.", { field: "rateType" });
+  // Amounts are checked before addresses, as before the extensions (a bad amount is a 422 INVALID_AMOUNT).
+  if (input.toAmount !== undefined) parseAmount(input.toAmount, to);
+  else parseAmount(input.amount, from);
 
   const address = input.address.trim();
   if (!validateAddress(to, address))
@@ -193,12 +213,19 @@ export async function createOrder(
         : `${from.ticker} does not use an extra ID.`,
     );
 
-  const markupBps = caller?.markupBps ?? 0;
-  const terms = await getTermsWithinLimits(from, to, fromAmount, ctx, markupBps);
-  const q = applyRate(fromAmount, terms.rate, to.precision, markupBps);
-
   const cfg = getConfig();
   const now = opts.now ?? new Date();
+  const amounts = { fromAmount: input.amount, toAmount: input.toAmount };
+  // A rateId brings its own terms (markup included, as quoted); otherwise price it now.
+  let markupBps = caller?.markupBps ?? 0;
+  let priced: Priced;
+  if (input.rateId) {
+    const taken = await takeRateQuote(db, { rateId: input.rateId, resellerId: caller?.resellerId ?? null, from, to, ...amounts, now });
+    priced = taken.priced;
+    markupBps = taken.quote.markupBps;
+  } else priced = await priceRequest(from, to, amounts, ctx, markupBps);
+  const { fromAmount, terms, q } = priced;
+  const expiresAt = new Date(now.getTime() + cfg.ORDER_TTL_SECONDS * 1000);
   const token = newLeaseToken();
   const data = {
     id: newOrderId(),
@@ -219,7 +246,10 @@ export async function createOrder(
     refundAddress,
     refundExtraId,
     status: "waiting",
-    expiresAt: new Date(now.getTime() + cfg.ORDER_TTL_SECONDS * 1000),
+    expiresAt,
+    rateType,
+    rateId: input.rateId ?? null,
+    fixedUntil: rateType === "fixed" ? new Date(Math.min(expiresAt.getTime(), now.getTime() + cfg.FIXED_RATE_WINDOW_SECONDS * 1000)) : null,
     leaseToken: token,
     leaseUntil: new Date(now.getTime() + leaseMs()),
     createdAt: now,

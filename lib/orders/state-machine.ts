@@ -33,7 +33,9 @@ export function orderStateOf(value: string): OrderState {
 /**
  * Why an order failed: the stable strings answered as `failureReason` by the API, its OpenAPI
  * document and the dashboard. `refunded`: an upstream provider sent the deposit back (the
- * refund's hash is on the order); `provider_failed`: the provider reported the exchange failed.
+ * refund's hash is on the order); `provider_failed`: the provider reported the exchange failed;
+ * `deposit_late` / `deposit_amount_mismatch`: a fixed-rate order's deposit came after its
+ * fixed window / was not the quoted amount (README, Fixed rate).
  */
 export const FAILURE_REASONS = [
   "expired",
@@ -42,6 +44,8 @@ export const FAILURE_REASONS = [
   "engine_error",
   "refunded",
   "provider_failed",
+  "deposit_late",
+  "deposit_amount_mismatch",
 ] as const;
 export type FailureReason = (typeof FAILURE_REASONS)[number];
 
@@ -65,4 +69,14 @@ export function stateReasonOf(value: string | null): StateReason | null {
   if (value === null) return null;
   if (!(STATE_REASONS as readonly string[]).includes(value)) throw new Error(`unknown state reason ${value}`);
   return value as StateReason;
+}
+
+/** How an order is priced: floating (the default) at the rate of the moment its deposit is exchanged, fixed at a locked toAmount. */
+export const RATE_TYPES = ["floating", "fixed"] as const;
+export type RateType = (typeof RATE_TYPES)[number];
+
+/** A rate type read back from the database, checked against the list. */
+export function rateTypeOf(value: string): RateType {
+  if (!(RATE_TYPES as readonly string[]).includes(value)) throw new Error(`unknown rate type ${value}`);
+  return value as RateType;
 }

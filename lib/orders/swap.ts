@@ -5,7 +5,7 @@ import { getCurrency } from "@/lib/currencies";
 import type { Order } from "@/lib/db/client";
 import type { OpenSwapRequest, SwapSnapshot } from "@/lib/engine";
 import { D } from "@/lib/money/decimal";
-import type { OrderState } from "./state-machine";
+import { type OrderState, rateTypeOf } from "./state-machine";
 
 // Orders as the engine sees them (plain values), and the claims that let exactly one caller
 // talk to the engine about an order at a time.
@@ -21,6 +21,9 @@ export function swapSnapshot(o: Order): SwapSnapshot {
     refundAddress: o.refundAddress,
     createdAt: o.createdAt,
     expiresAt: o.expiresAt,
+    rateType: rateTypeOf(o.rateType),
+    fixedUntil: o.fixedUntil,
+    depositedAt: o.depositedAt,
     upstream:
       o.provider && o.upstreamId
         ? { provider: o.provider, id: o.upstreamId, data: o.upstreamData, status: o.upstreamStatus, reason: o.stateReason }
@@ -43,6 +46,7 @@ export function openSwapRequest(o: Order): OpenSwapRequest {
     refundAddress: o.refundAddress,
     refundExtraId: o.refundExtraId,
     markupBps: o.markupBps,
+    rateType: rateTypeOf(o.rateType),
   };
 }
 

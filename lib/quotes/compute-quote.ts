@@ -1,4 +1,4 @@
-import { amountPlaces, D, type Dec, floorAmount, floorTo } from "@/lib/money/decimal";
+import { amountPlaces, ceilAmount, D, type Dec, floorAmount, floorTo } from "@/lib/money/decimal";
 
 export const BPS = 10_000;
 
@@ -33,4 +33,23 @@ export function applyRate(fromAmount: Dec, rate: Dec, toPrecision: number, marku
 export function effectiveRate(fromAmount: Dec, toAmount: Dec): Dec {
   if (fromAmount.isZero()) return new D(0);
   return toAmount.div(fromAmount).toSignificantDigits(12, D.ROUND_DOWN);
+}
+
+/**
+ * A reverse quote: the smallest amount of the source currency (an amount at its precision)
+ * whose applyRate gives the user at least `toAmount`. First the least raw output whose
+ * markup-less part reaches the target, then the least source amount that buys that raw
+ * output; each starts from the exact quotient rounded up and steps up one last place while
+ * the roundings of applyRate leave the user short.
+ */
+export function fromAmountFor(toAmount: Dec, rate: Dec, fromPrecision: number, toPrecision: number, markupBps: number): Dec {
+  if (rate.lte(0)) throw new RangeError("rate must be positive");
+  const ulp = (x: Dec, precision: number) => new D(10).pow(-amountPlaces(x, precision));
+  let raw = ceilAmount(toAmount.mul(BPS).div(BPS - markupBps), toPrecision);
+  for (let i = 0; i < 100 && floorTo(raw.mul(BPS - markupBps).div(BPS), amountPlaces(raw, toPrecision)).lt(toAmount); i++)
+    raw = ceilAmount(raw.plus(ulp(raw, toPrecision)), toPrecision);
+  let from = ceilAmount(raw.div(rate), fromPrecision);
+  for (let i = 0; i < 100 && applyRate(from, rate, toPrecision, markupBps).toAmount.lt(toAmount); i++)
+    from = ceilAmount(from.plus(ulp(from, fromPrecision)), fromPrecision);
+  return from;
 }

@@ -1,9 +1,13 @@
 import "server-only";
+import crypto from "node:crypto";
 import { getConfig } from "@/lib/config";
 import type { Currency } from "@/lib/currencies/types";
-import type { EngineContext } from "@/lib/engine";
-import type { Dec } from "@/lib/money/decimal";
-import { applyRate, effectiveRate } from "./compute-quote";
+import type { Db, RateQuote } from "@/lib/db/client";
+import { type EngineContext, getEngine, type PairTerms } from "@/lib/engine";
+import { AppError } from "@/lib/errors";
+import { D, type Dec, formatAmount } from "@/lib/money/decimal";
+import type { RateType } from "@/lib/orders/state-machine";
+import { applyRate, effectiveRate, fromAmountFor, type QuoteMath } from "./compute-quote";
 import { getTermsWithinLimits, parseAmount, resolvePair } from "./pricing";
 
 export interface Estimate {
@@ -17,31 +21,138 @@ export interface Estimate {
   validUntil: Date;
   minAmount: Dec;
   maxAmount: Dec;
+  rateType: RateType;
+  /** Fixed rate: the id POST /exchange takes (with rateType fixed) to get exactly these terms. */
+  rateId: string | null;
 }
 
-/** What an order created now would pay out, markup included. */
+export interface Priced {
+  fromAmount: Dec;
+  terms: PairTerms;
+  q: QuoteMath;
+}
+
+/** What `fromAmount` of `from` pays out now, within the pair's limits. */
+export async function priceByFromAmount(
+  from: Currency,
+  to: Currency,
+  fromAmount: Dec,
+  ctx: EngineContext,
+  markupBps: number,
+): Promise<Priced> {
+  const terms = await getTermsWithinLimits(from, to, fromAmount, ctx, markupBps);
+  return { fromAmount, terms, q: applyRate(fromAmount, terms.rate, to.precision, markupBps) };
+}
+
+/**
+ * A reverse quote: the smallest fromAmount (rounded up to the source's precision) that pays
+ * the user at least `target`, within the pair's limits. An engine that quotes per amount is
+ * asked again at the amount found; should that rate give less, the amount is found again.
+ */
+export async function priceByToAmount(from: Currency, to: Currency, target: Dec, ctx: EngineContext, markupBps: number): Promise<Priced> {
+  let rate = (await getEngine().quote({ from, to, fromAmount: null, markupBps }, ctx)).rate;
+  for (let i = 0; i < 3; i++) {
+    const p = await priceByFromAmount(from, to, fromAmountFor(target, rate, from.precision, to.precision, markupBps), ctx, markupBps);
+    if (p.q.toAmount.gte(target)) return p;
+    rate = p.terms.rate;
+  }
+  throw new AppError("ENGINE_UNAVAILABLE", "The rate kept moving while this quote was computed; try again.");
+}
+
+/** The amount given: exactly one of fromAmount (source currency) and toAmount (destination currency). */
+export async function priceRequest(
+  from: Currency,
+  to: Currency,
+  amounts: { fromAmount?: unknown; toAmount?: unknown },
+  ctx: EngineContext,
+  markupBps: number,
+): Promise<Priced> {
+  if (amounts.toAmount != null) return priceByToAmount(from, to, parseAmount(amounts.toAmount, to), ctx, markupBps);
+  return priceByFromAmount(from, to, parseAmount(amounts.fromAmount, from), ctx, markupBps);
+}
+
+const newRateId = () => `rate_${crypto.randomBytes(12).toString("hex")}`;
+
+/** What an order created now would pay out, markup included; with rateType fixed, a rateId that locks it. */
 export async function getEstimate(opts: {
   from: unknown;
   to: unknown;
-  amount: unknown;
+  amount?: unknown;
+  toAmount?: unknown;
+  rateType?: RateType;
   markupBps: number;
   ctx: EngineContext;
+  /** Fixed rate: where the quote is kept, and whose it is. */
+  db?: Db;
+  resellerId?: string | null;
   now?: Date;
 }): Promise<Estimate> {
   const { from, to } = resolvePair(opts.from, opts.to);
-  const fromAmount = parseAmount(opts.amount, from);
-  const terms = await getTermsWithinLimits(from, to, fromAmount, opts.ctx, opts.markupBps);
-  const q = applyRate(fromAmount, terms.rate, to.precision, opts.markupBps);
+  const p = await priceRequest(from, to, { fromAmount: opts.amount, toAmount: opts.toAmount }, opts.ctx, opts.markupBps);
   const now = opts.now ?? new Date();
+  const validUntil = new Date(now.getTime() + getConfig().QUOTE_TTL_SECONDS * 1000);
+  const rateType = opts.rateType ?? "floating";
+  let rateId: string | null = null;
+  if (rateType === "fixed") {
+    if (!opts.db) throw new Error("a fixed-rate estimate needs the database");
+    rateId = newRateId();
+    await opts.db.rateQuote.create({
+      data: {
+        id: rateId,
+        resellerId: opts.resellerId ?? null,
+        fromCurrency: from.ticker,
+        toCurrency: to.ticker,
+        fromAmount: formatAmount(p.fromAmount),
+        rate: p.terms.rate.toFixed(),
+        rawToAmount: formatAmount(p.q.rawToAmount),
+        toAmount: formatAmount(p.q.toAmount),
+        profit: formatAmount(p.q.profit),
+        platformFeeBps: p.terms.platformFeeBps,
+        markupBps: opts.markupBps,
+        validUntil,
+        createdAt: now,
+      },
+    });
+  }
   return {
     from,
     to,
-    fromAmount,
-    toAmount: q.toAmount,
-    rate: effectiveRate(fromAmount, q.toAmount),
-    feeBps: terms.platformFeeBps + opts.markupBps,
-    validUntil: new Date(now.getTime() + getConfig().QUOTE_TTL_SECONDS * 1000),
-    minAmount: terms.minAmount,
-    maxAmount: terms.maxAmount,
+    fromAmount: p.fromAmount,
+    toAmount: p.q.toAmount,
+    rate: effectiveRate(p.fromAmount, p.q.toAmount),
+    feeBps: p.terms.platformFeeBps + opts.markupBps,
+    validUntil,
+    minAmount: p.terms.minAmount,
+    maxAmount: p.terms.maxAmount,
+    rateType,
+    rateId,
   };
+}
+
+/**
+ * The fixed-rate quote a POST /exchange names: the caller's own, for the same pair and
+ * amount, and still valid. Its terms are the order's.
+ */
+export async function takeRateQuote(
+  db: Db,
+  opts: { rateId: string; resellerId: string | null; from: Currency; to: Currency; fromAmount?: unknown; toAmount?: unknown; now: Date },
+): Promise<{ quote: RateQuote; priced: Priced }> {
+  const quote = /^rate_[0-9a-f]{24}$/.test(opts.rateId) ? await db.rateQuote.findUnique({ where: { id: opts.rateId } }) : null;
+  const invalid = (why: string) => new AppError("INVALID_RATE_ID", `This rateId ${why}; get a fixed-rate estimate for this order first.`);
+  if (!quote || quote.resellerId !== opts.resellerId) throw invalid("is unknown");
+  if (quote.fromCurrency !== opts.from.ticker || quote.toCurrency !== opts.to.ticker) throw invalid("is for another pair");
+  const rate = new D(quote.rate);
+  const fromAmount = new D(quote.fromAmount);
+  if (opts.toAmount != null) {
+    const target = parseAmount(opts.toAmount, opts.to);
+    if (!fromAmountFor(target, rate, opts.from.precision, opts.to.precision, quote.markupBps).eq(fromAmount))
+      throw invalid("is for another toAmount");
+  } else if (!parseAmount(opts.fromAmount, opts.from).eq(fromAmount)) throw invalid("is for another amount");
+  if (quote.validUntil <= opts.now)
+    throw new AppError("RATE_EXPIRED", `This fixed rate expired at ${quote.validUntil.toISOString()}; get a new estimate.`, {
+      validUntil: quote.validUntil.toISOString(),
+    });
+  const q = { rate, rawToAmount: new D(quote.rawToAmount), toAmount: new D(quote.toAmount), profit: new D(quote.profit) };
+  const terms: PairTerms = { rate, platformFeeBps: quote.platformFeeBps, minAmount: fromAmount, maxAmount: fromAmount };
+  return { quote, priced: { fromAmount, terms, q } };
 }

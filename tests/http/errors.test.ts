@@ -10,6 +10,7 @@ const ELSEWHERE = {
   DAILY_LIMIT_EXCEEDED: "tests/http/rate-limits.test.ts (needs its own server)",
   INVALID_MARKUP: "dashboard and CLI only (tests/keys/api-keys.test.ts)",
   UNAUTHORIZED: "dashboard only (tests/http/dashboard-http.test.ts, tests/e2e)",
+  RATE_EXPIRED: "tests/http/fixed-rate.test.ts (needs a server with a short quote life)",
   INVALID_SIGNATURE: "dashboard only (tests/http/withdrawals.test.ts)",
   WITHDRAWAL_NOT_FOUND: "dashboard and CLI only (tests/withdrawals/withdrawals.test.ts)",
   CONFIRMATION_USED: "dashboard only (tests/http/withdrawals.test.ts)",
@@ -55,6 +56,7 @@ const CASES: Record<Exclude<ErrorCode, keyof typeof ELSEWHERE>, () => Promise<Ap
   INVALID_AMOUNT: () => api("/estimate?from=btc&to=eth&amount=-1"),
   AMOUNT_TOO_LOW: () => api("/estimate?from=btc&to=eth&amount=0.00000001"),
   AMOUNT_TOO_HIGH: () => api("/estimate?from=btc&to=eth&amount=100000"),
+  INVALID_RATE_ID: () => api("/exchange", { body: order({ rateType: "fixed", rateId: "rate_0123456789abcdef01234567" }) }),
   RATE_LIMITED: async () => {
     const ip = newIp();
     for (let i = 0; i < 60; i++) expect((await api("/currencies", { ip })).status).toBe(200);

@@ -35,7 +35,7 @@ describe("GET /api/v1/openapi.json", () => {
     expect(doc.paths["/exchange"].post.responses["201"]).toBeDefined();
     // Both query spellings of /estimate are documented.
     const names = doc.paths["/estimate"].get.parameters.map((p: { name: string }) => p.name).sort();
-    expect(names).toEqual(["amount", "from", "fromAmount", "fromCurrency", "to", "toCurrency"]);
+    expect(names).toEqual(["amount", "from", "fromAmount", "fromCurrency", "rateType", "to", "toAmount", "toCurrency"]);
     // Every public error code is named in some documented response.
     const text = JSON.stringify(doc.paths);
     for (const code of ERROR_CODES.filter((c) => !DASHBOARD_ONLY_CODES.includes(c))) expect(text).toContain(code);
@@ -65,6 +65,15 @@ describe("GET /api/v1/openapi.json", () => {
     expect(status.parameters.map((p: { name: string }) => p.name)).toContain("If-None-Match");
     expect(Object.keys(status.responses["200"].headers)).toEqual(expect.arrayContaining(["ETag", "Poll-After"]));
     expect(status.responses["304"]).toBeDefined();
+    // Fixed-rate and reverse quotes.
+    expect(doc.components.schemas.Estimate.properties).toHaveProperty("rateId");
+    expect(doc.components.schemas.Estimate.properties.rateType.enum).toEqual(["floating", "fixed"]);
+    expect(doc.components.schemas.CreateExchange.properties).toHaveProperty("rateId");
+    expect(doc.components.schemas.CreateExchangeByToAmount.required.sort()).toEqual(["address", "from", "rateType", "to", "toAmount"]);
+    const oneOf = doc.paths["/exchange"].post.requestBody.content["application/json"].schema.oneOf.map((r: { $ref: string }) => r.$ref);
+    expect(oneOf).toEqual(["#/components/schemas/CreateExchange", "#/components/schemas/CreateExchangeByToAmount"]);
+    const reasons = JSON.stringify(doc.components.schemas.OrderStatus.properties.failureReason);
+    for (const r of ["deposit_late", "deposit_amount_mismatch"]) expect(reasons).toContain(r);
   });
 
   it("is also served under the /v1 alias", async () => {

@@ -59,6 +59,8 @@ export interface RunningServer {
   /** The server's process id (memory and file checks). */
   pid: number;
   logs: () => string;
+  /** The server process (to signal it directly). */
+  child: ChildProcess;
   stop(): Promise<void>;
   /** Kills the process at once (SIGKILL), as a crash would. */
   crash(): Promise<void>;
@@ -119,6 +121,7 @@ export async function startServer(opts: { databaseUrl: string; env?: Record<stri
     databaseUrl: opts.databaseUrl,
     pid: child.pid ?? 0,
     logs: () => out,
+    child,
     crash: () =>
       new Promise<void>((resolve) => {
         if (child.exitCode !== null || child.signalCode !== null) return resolve();

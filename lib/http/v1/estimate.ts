@@ -1,10 +1,11 @@
 import "server-only";
+import { getDb } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 import { bpsToPercent } from "@/lib/money/decimal";
 import { num } from "@/lib/money/json-number";
 import { getEstimate } from "@/lib/quotes/get-estimate";
 import { apiRoute, parseWith } from "../route";
-import { estimateQuery } from "../schemas";
+import { estimateExtensions, estimateQuery, reverseEstimateQuery } from "../schemas";
 
 /** Reads a query parameter by the spec's name or the short one of its authentication example; not a mix that disagrees. */
 export const pickQuery = (url: URL) => (long: string, short: string) => {
@@ -15,13 +16,16 @@ export const pickQuery = (url: URL) => (long: string, short: string) => {
   return a ?? b ?? undefined;
 };
 
+/** The spec's query, or (an extension) toAmount instead of fromAmount: a reverse quote. Either with rateType. */
 function readQuery(url: URL) {
   const pick = pickQuery(url);
-  return parseWith(estimateQuery, {
-    fromCurrency: pick("fromCurrency", "from"),
-    toCurrency: pick("toCurrency", "to"),
-    fromAmount: pick("fromAmount", "amount"),
-  });
+  const fromAmount = pick("fromAmount", "amount");
+  const toAmount = url.searchParams.get("toAmount");
+  const common = { fromCurrency: pick("fromCurrency", "from"), toCurrency: pick("toCurrency", "to") };
+  const { rateType } = parseWith(estimateExtensions, { rateType: url.searchParams.get("rateType") ?? undefined });
+  if (toAmount !== null && fromAmount === undefined) return { ...parseWith(reverseEstimateQuery, { ...common, toAmount }), rateType };
+  if (toAmount !== null) throw new AppError("INVALID_REQUEST", "Give either fromAmount or toAmount, not both.", { field: "toAmount" });
+  return { ...parseWith(estimateQuery, { ...common, fromAmount }), toAmount: undefined, rateType };
 }
 
 export const getEstimateHandler = apiRoute(async ({ req, env, caller, scope }) => {
@@ -29,9 +33,13 @@ export const getEstimateHandler = apiRoute(async ({ req, env, caller, scope }) =
   const e = await getEstimate({
     from: q.fromCurrency,
     to: q.toCurrency,
-    amount: q.fromAmount,
+    amount: "fromAmount" in q ? q.fromAmount : undefined,
+    toAmount: q.toAmount,
+    rateType: q.rateType,
     markupBps: caller?.markupBps ?? 0,
     ctx: { scope, clientIp: env.ip },
+    db: getDb(),
+    resellerId: caller?.resellerId ?? null,
   });
   return {
     body: {
@@ -44,6 +52,8 @@ export const getEstimateHandler = apiRoute(async ({ req, env, caller, scope }) =
       validUntil: e.validUntil.toISOString(),
       minAmount: num(e.minAmount),
       maxAmount: num(e.maxAmount),
+      rateType: e.rateType,
+      ...(e.rateId ? { rateId: e.rateId } : {}),
     },
   };
 });

@@ -10,7 +10,7 @@ import { serializeCreatedOrder, serializeOrderStatus } from "@/lib/orders/serial
 import { etagOf, noneMatchHits } from "../etag";
 import { RawJson, readJsonBody } from "../respond";
 import { apiRoute, parseWith } from "../route";
-import { createExchangeBody } from "../schemas";
+import { createExchangeBody, createExchangeByToAmountBody } from "../schemas";
 
 const IDEMPOTENCY_KEY_RE = /^[\x21-\x7e]{1,255}$/;
 
@@ -19,7 +19,10 @@ export const postExchange = apiRoute(
     const idem = req.headers.get("idempotency-key");
     if (idem !== null && !IDEMPOTENCY_KEY_RE.test(idem))
       throw new AppError("INVALID_IDEMPOTENCY_KEY", "Idempotency-Key must be 1 to 255 visible ASCII characters.");
-    const input = parseWith(createExchangeBody, await readJsonBody(req, getConfig().MAX_BODY_BYTES));
+    const body = await readJsonBody(req, getConfig().MAX_BODY_BYTES);
+    // An extension: toAmount instead of amount (a reverse, fixed-rate order).
+    const byToAmount = typeof body === "object" && body !== null && "toAmount" in body && !("amount" in body);
+    const input = byToAmount ? parseWith(createExchangeByToAmountBody, body) : parseWith(createExchangeBody, body);
     const { order, replayed } = await createOrder(getDb(), { input, caller, ctx: { scope, clientIp: env.ip }, idempotencyKey: idem });
     return {
       status: 201,

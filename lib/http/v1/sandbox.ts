@@ -45,6 +45,7 @@ export const postSandboxEngine = apiRoute(async ({ req, caller, scope }) => {
   if (!caller)
     throw new AppError("API_KEY_REQUIRED", "The engine fault switch needs an API key (X-API-Key); it applies to your reseller only.");
   const body = parseWith(sandboxEngineBody, await readJsonBody(req, getConfig().MAX_BODY_BYTES));
-  engine.setFault(scope, body.fault);
-  return { body: { fault: engine.getFault(scope) } };
+  if (body.fault !== undefined) engine.setFault(scope, body.fault);
+  if (body.rateMoveBps !== undefined) engine.setRateMove(scope, body.rateMoveBps);
+  return { body: { fault: engine.getFault(scope), rateMoveBps: engine.getRateMove(scope) } };
 });
