@@ -1,8 +1,20 @@
 "use server";
 
-import { createApiKey, endAllSessions, getDb, revokeApiKey, rotateApiKey, setMarkup, toKeyRow } from "@/app/_server/lib";
+import { z } from "zod";
+import {
+  AppError,
+  confirmWithdrawal,
+  createApiKey,
+  endAllSessions,
+  getDb,
+  quoteWithdrawal,
+  revokeApiKey,
+  rotateApiKey,
+  setMarkup,
+  toKeyRow,
+} from "@/app/_server/lib";
 import { forSessionReseller } from "@/app/_server/session";
-import type { ActionResult, ApiKeyRow } from "@/lib/dashboard/types";
+import type { ActionResult, ApiKeyRow, WithdrawalQuote, WithdrawalRow } from "@/lib/dashboard/types";
 
 // The dashboard's writes. Each action re-checks the session (an action is a public POST
 // endpoint, whatever page shows its button), passes only the session's reseller id to the
@@ -45,4 +57,37 @@ export async function signOutEverywhereAction(): Promise<ActionResult<null>> {
     await endAllSessions(getDb(), { resellerId });
     return null;
   });
+}
+
+const quoteInput = z
+  .object({
+    asset: z.string().regex(/^[a-z0-9]{1,20}$/),
+    currencies: z.union([
+      z.literal("all"),
+      z
+        .array(z.string().regex(/^[a-z0-9]{1,20}$/))
+        .min(1)
+        .max(200),
+    ]),
+  })
+  .strict();
+const confirmInput = z.object({ nonce: z.string().regex(/^[0-9a-f]{32}$/), signature: z.string().max(200) }).strict();
+
+function parseInput<T>(schema: z.ZodType<T>, input: unknown): T {
+  const r = schema.safeParse(input);
+  if (!r.success) throw new AppError("INVALID_REQUEST", "The request is not valid.");
+  return r.data;
+}
+
+/** The terms of a withdrawal to the connected wallet and the EIP-712 data to sign; nothing is reserved yet. */
+export async function quoteWithdrawalAction(input: unknown): Promise<ActionResult<WithdrawalQuote>> {
+  return forSessionReseller(async ({ resellerId }) => quoteWithdrawal(getDb(), { resellerId, ...parseInput(quoteInput, input) }));
+}
+
+/**
+ * Queues a withdrawal: the session alone is not enough, the wallet's fresh EIP-712 signature
+ * of the quoted terms is (a stolen cookie cannot withdraw). Reserves the balances at once.
+ */
+export async function confirmWithdrawalAction(input: unknown): Promise<ActionResult<WithdrawalRow>> {
+  return forSessionReseller(async ({ resellerId }) => confirmWithdrawal(getDb(), { resellerId, ...parseInput(confirmInput, input) }));
 }

@@ -9,12 +9,22 @@ import {
   getOverview,
   getResellerOrder,
   getSettingsView,
+  getWithdrawalsView,
   listKeyRows,
   listResellerOrders,
   parseOrderQuery,
 } from "@/app/_server/lib";
 import { forSessionReseller } from "@/app/_server/session";
-import type { ActionResult, ApiKeyRow, EarningsSeries, OrderDetail, OrderList, Overview, SettingsView } from "@/lib/dashboard/types";
+import type {
+  ActionResult,
+  ApiKeyRow,
+  EarningsSeries,
+  OrderDetail,
+  OrderList,
+  Overview,
+  SettingsView,
+  WithdrawalsView,
+} from "@/lib/dashboard/types";
 
 // The dashboard's reads, as server actions its react-query hooks call (queryFn -> action).
 // Like the writes in actions.ts, each one re-checks the session, scopes by the session's
@@ -66,4 +76,8 @@ export async function listKeysAction(query: unknown): Promise<ActionResult<ApiKe
 
 export async function getSettingsAction(): Promise<ActionResult<SettingsView>> {
   return forSessionReseller((me) => getSettingsView(getDb(), { resellerId: me.resellerId }));
+}
+
+export async function getWithdrawalsAction(): Promise<ActionResult<WithdrawalsView>> {
+  return forSessionReseller((me) => getWithdrawalsView(getDb(), { resellerId: me.resellerId }));
 }

@@ -7,6 +7,7 @@ import { cx } from "@/components/ui";
 const LINKS = [
   { href: "/dashboard", label: "Overview" },
   { href: "/dashboard/orders", label: "Orders" },
+  { href: "/dashboard/withdrawals", label: "Withdrawals" },
   { href: "/dashboard/keys", label: "API keys" },
   { href: "/dashboard/settings", label: "Settings" },
   { href: "/dashboard/docs", label: "Docs" },

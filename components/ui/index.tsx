@@ -116,6 +116,11 @@ const STATUS_TONE: Record<string, string> = {
   sending: "bg-violet-50 text-violet-700 ring-violet-200",
   finished: "bg-emerald-50 text-emerald-700 ring-emerald-200",
   failed: "bg-rose-50 text-rose-700 ring-rose-200",
+  // Withdrawals.
+  queued: "bg-zinc-100 text-zinc-700 ring-zinc-200",
+  processing: "bg-indigo-50 text-indigo-700 ring-indigo-200",
+  sent: "bg-violet-50 text-violet-700 ring-violet-200",
+  confirmed: "bg-emerald-50 text-emerald-700 ring-emerald-200",
 };
 
 export function StatusBadge({ status }: { status: string }) {

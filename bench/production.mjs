@@ -1,0 +1,300 @@
+#!/usr/bin/env node
+// The v1 endpoints on the production build (dist/server.mjs with the dashboard and the worker,
+// as `npm start` runs it), on SQLite and on PostgreSQL, each against the limits that bound
+// it, measured in the same run with the same load generator (autocannon, in this process),
+// interleaved (limit, app, limit, app, ...) so that a loaded machine slows both alike:
+//
+//   GET  /currencies     vs  bare node:http sending the same bytes                (static)
+//   GET  /estimate       vs  the same static server
+//   POST /exchange       vs  bare node:http inserting one order row through the
+//        (keyed, unique       app's own Prisma client                            (prisma-insert)
+//        bodies)
+//   GET  /exchange/{id}  vs  bare node:http reading one order by primary key
+//        (keyed)              through it                                        (prisma-read)
+//   and, for information, the same insert and read through the bare driver       (raw-insert, raw-read)
+//
+// Every server (the app and each limit) is its own process. Rate limits are raised so that
+// nothing is refused, but the limiter runs on every request with the database's default
+// store (memory on SQLite, the database on PostgreSQL). After the runs, /metrics is scraped
+// and its request counts are printed beside the counts autocannon sent.
+//
+//   npm run build && node bench/production.mjs
+//   BENCH_DB=sqlite|postgres|sqlite,postgres  BENCH_SECONDS=5  BENCH_CONNECTIONS=50  BENCH_ROUNDS=2
+//   BENCH_PROFILE=1: run the app under `node --cpu-prof` (profiles in bench/profiles/)
+import { spawn, spawnSync } from "node:child_process";
+import crypto from "node:crypto";
+import fs from "node:fs";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+import autocannon from "autocannon";
+
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
+const DBS = (process.env.BENCH_DB ?? "sqlite,postgres").split(",");
+const PG_ADMIN = process.env.TEST_PG_ADMIN_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
+const PROFILE = process.env.BENCH_PROFILE === "1";
+const ROOT = path.resolve(import.meta.dirname, "..");
+
+if (!["lib/dist/index.mjs", "dist/server.mjs", ".next/BUILD_ID"].every((f) => fs.existsSync(path.join(ROOT, f)))) {
+  console.error("run `npm run build` first");
+  process.exit(1);
+}
+
+const freePort = () =>
+  new Promise((resolve) => {
+    const s = net.createServer().listen(0, "127.0.0.1", () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+  });
+
+async function waitFor(url, child, name) {
+  const deadline = Date.now() + 90_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`${name} exited`);
+    try {
+      if ((await fetch(url)).status < 500) return;
+    } catch {}
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`${name} did not start`);
+}
+
+function load(opts) {
+  return new Promise((resolve, reject) => {
+    autocannon({ connections: CONNECTIONS, duration: SECONDS, pipelining: 1, ...opts }, (err, res) => (err ? reject(err) : resolve(res)));
+  });
+}
+
+async function createDatabase(kind) {
+  if (kind === "sqlite") {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "bench-"));
+    return { url: `file:${path.join(dir, "bench.db")}`, drop: async () => fs.rmSync(dir, { recursive: true, force: true }) };
+  }
+  const { default: pg } = await import("pg");
+  const name = `reseller_bench_${crypto.randomBytes(4).toString("hex")}`;
+  const admin = new pg.Client({ connectionString: PG_ADMIN });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE "${name}"`);
+  await admin.end();
+  const u = new URL(PG_ADMIN);
+  u.pathname = `/${name}`;
+  return {
+    url: u.toString(),
+    drop: async () => {
+      const a = new pg.Client({ connectionString: PG_ADMIN });
+      await a.connect();
+      await a.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+      await a.end();
+    },
+  };
+}
+
+/** A reseller and an API key, made through lib in a child process (lib reads its settings once per process). */
+function makeKey(databaseUrl) {
+  const src = `
+    const { getDb, createApiKey } = await import(${JSON.stringify(path.join(ROOT, "lib/dist/index.mjs"))});
+    const db = getDb();
+    const id = "bench" + Date.now();
+    await db.reseller.create({ data: { id, walletAddress: "0x" + "ab".repeat(20) } });
+    const { key } = await createApiKey(db, { resellerId: id, name: "bench" });
+    console.log(key);
+    await db.$disconnect();`;
+  const r = spawnSync(process.execPath, ["--input-type=module", "-e", src], {
+    env: { ...process.env, DATABASE_URL: databaseUrl },
+    encoding: "utf8",
+  });
+  if (r.status !== 0) throw new Error(r.stderr);
+  return r.stdout.trim().split("\n").at(-1);
+}
+
+const fmt = (n, d = 0) => n.toLocaleString("en-US", { maximumFractionDigits: d, minimumFractionDigits: d });
+const ADDRESS = "0x52908400098527886E0F7030069857D2E4169EE7";
+
+async function benchDatabase(kind) {
+  const db = await createDatabase(kind);
+  const children = [];
+  const spawnChild = (args, env) => {
+    const c = spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ["ignore", "inherit", "inherit", "ipc"] });
+    children.push(c);
+    return c;
+  };
+  try {
+    const appPort = await freePort();
+    const profDir = path.join(ROOT, "bench/profiles", `${kind}-${new Date().toISOString().replace(/[:.]/g, "-")}`);
+    const app = spawnChild([...(PROFILE ? ["--cpu-prof", `--cpu-prof-dir=${profDir}`] : []), "dist/server.mjs"], {
+      NODE_ENV: "production",
+      PORT: String(appPort),
+      HOST: "127.0.0.1",
+      APP_URL: `http://localhost:${appPort}`,
+      NEXTAUTH_SECRET: crypto.randomBytes(24).toString("hex"),
+      DATABASE_URL: db.url,
+      RATE_LIMIT_PUBLIC_PER_MINUTE: "1000000000",
+      RATE_LIMIT_KEY_PER_MINUTE: "1000000000",
+      RATE_LIMIT_PUBLIC_CREATES_PER_DAY: "1000000000",
+      LOG_LEVEL: "warn",
+    });
+    const base = `http://127.0.0.1:${appPort}`;
+    await waitFor(`${base}/healthz`, app, "app");
+    const key = makeKey(db.url);
+    const currencies = Buffer.from(await (await fetch(`${base}/api/v1/currencies`)).arrayBuffer());
+
+    // Orders to read: made through the API, so that they are real ones.
+    const ids = [];
+    for (let i = 0; i < 200; i++) {
+      const r = await fetch(`${base}/api/v1/exchange`, {
+        method: "POST",
+        headers: { "content-type": "application/json", "x-api-key": key },
+        body: JSON.stringify({ from: "btc", to: "eth", amount: "0.01", address: ADDRESS }),
+      });
+      if (r.status !== 201) throw new Error(`POST /exchange: ${r.status} ${await r.text()}`);
+      ids.push((await r.json()).id);
+    }
+
+    const limits = {};
+    for (const name of ["static", "prisma-insert", "prisma-read", "raw-insert", "raw-read"]) {
+      const port = await freePort();
+      const c = spawnChild(["bench/limits.mjs"], {
+        LIMIT: name,
+        PORT: String(port),
+        DATABASE_URL: db.url,
+        BODY_B64: currencies.toString("base64"),
+        IDS: ids.join(","),
+        NODE_ENV: "production",
+        LOG_LEVEL: "warn",
+      });
+      await new Promise((resolve, reject) => {
+        c.once("message", resolve);
+        c.once("exit", () => reject(new Error(`limit ${name} exited`)));
+      });
+      limits[name] = `http://127.0.0.1:${port}`;
+    }
+
+    let n = 0;
+    const createBody = () => JSON.stringify({ from: "btc", to: "eth", amount: `0.01${String(++n).padStart(6, "0")}`, address: ADDRESS });
+    let r = 0;
+    const readPath = () => `/api/v1/exchange/${ids[r++ % ids.length]}`;
+    const keyed = { "x-api-key": key };
+    const post = (url) => ({
+      url,
+      method: "POST",
+      headers: { ...keyed, "content-type": "application/json" },
+      requests: [{ setupRequest: (req) => ({ ...req, body: createBody() }) }],
+    });
+    const read = (url) => ({ url, headers: keyed, requests: [{ setupRequest: (req) => ({ ...req, path: readPath() }) }] });
+    const cases = [
+      { name: "GET /currencies", route: "/api/v1/currencies", app: { url: `${base}/api/v1/currencies` }, limit: "static" },
+      {
+        name: "GET /estimate",
+        route: "/api/v1/estimate",
+        app: { url: `${base}/api/v1/estimate?from=btc&to=eth&amount=0.1` },
+        limit: "static",
+      },
+      {
+        name: "POST /exchange",
+        route: "/api/v1/exchange",
+        method: "POST",
+        app: post(`${base}/api/v1/exchange`),
+        limit: "prisma-insert",
+        raw: "raw-insert",
+      },
+      { name: "GET /exchange/{id}", route: "/api/v1/exchange/:id", app: read(base), limit: "prisma-read", raw: "raw-read" },
+    ];
+    const limitOpts = {
+      static: (u) => ({ url: u }),
+      "prisma-insert": (u) => ({ url: u, method: "POST" }),
+      "prisma-read": (u) => ({ url: u }),
+    };
+    limitOpts["raw-insert"] = limitOpts["prisma-insert"];
+    limitOpts["raw-read"] = limitOpts["prisma-read"];
+
+    const sent = {};
+    const results = {};
+    const record = (label, res, route) => {
+      const ok = res["2xx"];
+      results[label] ??= [];
+      results[label].push({
+        rps: ok / SECONDS,
+        p50: res.latency.p50,
+        p99: res.latency.p99,
+        errors: res.non2xx + res.errors + res.timeouts,
+      });
+      if (route) sent[route] = (sent[route] ?? 0) + res.requests.sent;
+      const bad = res.non2xx + res.errors + res.timeouts;
+      console.log(
+        `  ${label.padEnd(34)} ${fmt(ok / SECONDS).padStart(7)} req/s  p50 ${String(res.latency.p50).padStart(3)} ms  p99 ${String(res.latency.p99).padStart(4)} ms${bad ? `  non-2xx/errors ${bad} ${JSON.stringify(res.statusCodeStats)}` : ""}`,
+      );
+    };
+    console.log(`\n${kind}: ${CONNECTIONS} connections, ${SECONDS} s per run, ${ROUNDS} rounds, interleaved`);
+    // Warm-up (JIT, caches), counted in the metrics comparison but not in the figures.
+    for (const c of cases) {
+      const w = await load({ ...c.app, duration: 2 });
+      sent[c.route] = (sent[c.route] ?? 0) + w.requests.sent;
+    }
+    for (let round = 1; round <= ROUNDS; round++) {
+      console.log(` round ${round}`);
+      for (const c of cases) {
+        record(`${c.limit} (limit of ${c.name})`, await load(limitOpts[c.limit](limits[c.limit])));
+        record(`app ${c.name}`, await load(c.app), c.route);
+        if (c.raw) record(`${c.raw} (information)`, await load(limitOpts[c.raw](limits[c.raw])));
+      }
+    }
+
+    // The app's own count of what it answered, by route, beside what was sent.
+    const metrics = await (await fetch(`${base}/metrics`)).text();
+    console.log(
+      `\n ${kind}: /metrics after the runs (http_requests_total, all statuses) vs requests autocannon sent (with the setup's 200 orders):`,
+    );
+    for (const c of cases) {
+      let counted = 0;
+      for (const line of metrics.split("\n"))
+        if (
+          line.startsWith("http_requests_total{") &&
+          line.includes(`route="${c.route}"`) &&
+          line.includes(`method="${c.method ?? "GET"}"`)
+        )
+          counted += Number(line.split(" ").at(-1));
+      console.log(`  ${c.name.padEnd(20)} metrics ${String(counted).padStart(8)}   sent ${String(sent[c.route]).padStart(8)}`);
+    }
+    const mean = (label, k) => results[label].reduce((s, x) => s + x[k], 0) / results[label].length;
+    const rows = cases.map((c) => {
+      const app = `app ${c.name}`;
+      const lim = `${c.limit} (limit of ${c.name})`;
+      return {
+        name: c.name,
+        rps: mean(app, "rps"),
+        p50: mean(app, "p50"),
+        p99: mean(app, "p99"),
+        errors: results[app].reduce((s, x) => s + x.errors, 0),
+        limit: c.limit,
+        limitRps: mean(lim, "rps"),
+        ratio: mean(app, "rps") / mean(lim, "rps"),
+        raw: c.raw ? mean(`${c.raw} (information)`, "rps") : null,
+      };
+    });
+    return rows;
+  } finally {
+    for (const c of children) c.kill("SIGTERM");
+    await new Promise((r) => setTimeout(r, 1500));
+    await db.drop();
+  }
+}
+
+const all = {};
+for (const kind of DBS) all[kind] = await benchDatabase(kind);
+const cpu = os.cpus();
+console.log(
+  `\n${new Date().toISOString().slice(0, 10)}, ${cpu.length} x ${cpu[0]?.model.trim()}, Node ${process.version}, load average ${os
+    .loadavg()
+    .map((l) => l.toFixed(1))
+    .join(" ")}`,
+);
+console.log("| database | endpoint | req/s | p50 ms | p99 ms | errors | limit | limit req/s | ratio | raw driver req/s |");
+console.log("|---|---|---:|---:|---:|---:|---|---:|---:|---:|");
+for (const [kind, rows] of Object.entries(all))
+  for (const r of rows)
+    console.log(
+      `| ${kind} | \`${r.name}\` | ${fmt(r.rps)} | ${fmt(r.p50, 1)} | ${fmt(r.p99, 1)} | ${r.errors} | ${r.limit} | ${fmt(r.limitRps)} | **${fmt(r.ratio, 2)}** | ${r.raw === null ? "" : fmt(r.raw)} |`,
+    );

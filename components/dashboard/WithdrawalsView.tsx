@@ -1,0 +1,294 @@
+"use client";
+
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useId, useState } from "react";
+import { confirmWithdrawalAction, quoteWithdrawalAction } from "@/app/dashboard/actions";
+import { getWithdrawalsAction } from "@/app/dashboard/queries";
+import { displayAmount, formatDateTime, formatUsd, shortAddress } from "@/components/format";
+import { Alert, Button, Card, CardHeader, EmptyState, PageHeader, StatusBadge } from "@/components/ui";
+import type { WithdrawalsView as View, WithdrawalQuote, WithdrawalRow } from "@/lib/dashboard/types";
+import { D } from "@/lib/money/decimal";
+import { callAction } from "./call-action";
+
+interface Eip1193 {
+  request(args: { method: string; params?: unknown[] }): Promise<unknown>;
+}
+
+const ACTIVE = new Set(["queued", "processing", "sent"]);
+
+/** The connected wallet signs the quoted terms (EIP-712, eth_signTypedData_v4). */
+async function signTerms(wallet: string, quote: WithdrawalQuote): Promise<string> {
+  const eth = (window as unknown as { ethereum?: Eip1193 }).ethereum;
+  if (!eth) throw new Error("No wallet found in this browser: connect the wallet you signed in with to confirm.");
+  const accounts = (await eth.request({ method: "eth_requestAccounts" })) as string[];
+  if (!accounts.some((a) => a.toLowerCase() === wallet.toLowerCase()))
+    throw new Error(`Switch your wallet to ${wallet}: only the wallet you signed in with can confirm a withdrawal.`);
+  return (await eth.request({ method: "eth_signTypedData_v4", params: [wallet, quote.typedData] })) as string;
+}
+
+export function WithdrawalsView({ initial }: { initial: View }) {
+  const qc = useQueryClient();
+  const q = useQuery({
+    queryKey: ["withdrawals"],
+    queryFn: () => callAction(getWithdrawalsAction()),
+    initialData: initial,
+    refetchInterval: (query) => (query.state.data?.withdrawals.some((w) => ACTIVE.has(w.status)) ? 2000 : false),
+  });
+  const v = q.data ?? initial;
+  const withdrawable = v.balances.filter((b) => new D(b.available).gt(0));
+  const [asset, setAsset] = useState(v.assets[0]?.ticker ?? "eth");
+  const [all, setAll] = useState(true);
+  const [picked, setPicked] = useState<Set<string>>(new Set());
+  const [quote, setQuote] = useState<WithdrawalQuote | null>(null);
+  const [queued, setQueued] = useState<WithdrawalRow | null>(null);
+  const assetId = useId();
+
+  const review = useMutation({
+    mutationFn: () => callAction(quoteWithdrawalAction({ asset, currencies: all ? "all" : [...picked].sort() })),
+    onMutate: () => {
+      setQuote(null);
+      setQueued(null);
+    },
+    onSuccess: setQuote,
+  });
+  const confirm = useMutation({
+    mutationFn: async (qt: WithdrawalQuote) => {
+      const signature = await signTerms(v.wallet, qt);
+      return callAction(confirmWithdrawalAction({ nonce: qt.nonce, signature }));
+    },
+    onSuccess: (w) => {
+      setQuote(null);
+      setQueued(w);
+      void qc.invalidateQueries({ queryKey: ["withdrawals"] });
+      void qc.invalidateQueries({ queryKey: ["overview"] });
+    },
+  });
+  const reset = () => {
+    setQuote(null);
+    review.reset();
+    confirm.reset();
+  };
+
+  return (
+    <>
+      <PageHeader
+        title="Withdrawals"
+        description="Withdraw available profit to the wallet you signed in with. Balances are converted at reference prices into the payout asset and sent on-chain."
+      />
+      <div className="grid gap-6 lg:grid-cols-5">
+        <Card className="lg:col-span-2" aria-labelledby="balances-title">
+          <CardHeader id="balances-title" title="Balances" description="Pending profit becomes available when its order finishes." />
+          {v.balances.length ? (
+            <div className="overflow-x-auto">
+              <table className="w-full text-sm">
+                <thead className="text-left text-xs text-zinc-500">
+                  <tr>
+                    <th className="px-4 py-2 font-medium sm:px-5">Currency</th>
+                    <th className="px-2 py-2 text-right font-medium">Available</th>
+                    <th className="px-4 py-2 text-right font-medium sm:px-5">Pending</th>
+                  </tr>
+                </thead>
+                <tbody className="divide-y divide-zinc-100">
+                  {v.balances.map((b) => (
+                    <tr key={b.currency} data-testid={`balance-${b.currency}`}>
+                      <td className="px-4 py-2 font-medium uppercase sm:px-5">{b.currency}</td>
+                      <td className="px-2 py-2 text-right tabular">
+                        <div>{displayAmount(b.available)}</div>
+                        <div className="text-xs text-zinc-500">{formatUsd(b.availableUsd)}</div>
+                        {new D(b.reserved).gt(0) ? (
+                          <div className="text-xs text-amber-700">{displayAmount(b.reserved)} being withdrawn</div>
+                        ) : null}
+                      </td>
+                      <td className="px-4 py-2 text-right tabular sm:px-5">
+                        <div>{displayAmount(b.pending)}</div>
+                        <div className="text-xs text-zinc-500">{formatUsd(b.pendingUsd)}</div>
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          ) : (
+            <EmptyState title="No profit yet">Profit appears here as orders made with your API keys finish.</EmptyState>
+          )}
+        </Card>
+
+        <Card className="lg:col-span-3" aria-labelledby="request-title">
+          <CardHeader id="request-title" title="Request a withdrawal" description={`Minimum ${formatUsd(v.minUsd)} at reference prices.`} />
+          <form
+            className="space-y-4 px-4 py-4 sm:px-5"
+            onSubmit={(e) => {
+              e.preventDefault();
+              review.mutate();
+            }}
+          >
+            <div>
+              <p className="text-sm font-medium text-zinc-700">Destination (the connected wallet, the only one allowed)</p>
+              <p className="mt-1 break-all rounded-md bg-zinc-50 px-3 py-2 font-mono text-sm" data-testid="withdrawal-destination">
+                {v.wallet}
+              </p>
+              <p className="mt-1 text-xs text-zinc-500">
+                Chain id {v.chainId}
+                {v.sender === "simulated" ? " · simulated payouts (this instance sends nothing on-chain)" : ""}
+              </p>
+            </div>
+            <div>
+              <label htmlFor={assetId} className="block text-sm font-medium text-zinc-700">
+                Payout asset
+              </label>
+              <select
+                id={assetId}
+                value={asset}
+                onChange={(e) => {
+                  setAsset(e.target.value);
+                  reset();
+                }}
+                className="mt-1 rounded-md border border-zinc-300 px-3 py-2 text-sm shadow-sm"
+              >
+                {v.assets.map((a) => (
+                  <option key={a.ticker} value={a.ticker}>
+                    {a.symbol}
+                    {a.token ? ` (ERC-20 ${shortAddress(a.token)})` : " (native)"}
+                  </option>
+                ))}
+              </select>
+            </div>
+            <fieldset>
+              <legend className="text-sm font-medium text-zinc-700">Balances to withdraw</legend>
+              <label className="mt-1 flex items-center gap-2 text-sm">
+                <input
+                  type="checkbox"
+                  checked={all}
+                  onChange={(e) => {
+                    setAll(e.target.checked);
+                    reset();
+                  }}
+                />
+                All available balances
+              </label>
+              {!all ? (
+                <div className="mt-1 flex flex-wrap gap-3">
+                  {withdrawable.map((b) => (
+                    <label key={b.currency} className="flex items-center gap-2 text-sm">
+                      <input
+                        type="checkbox"
+                        checked={picked.has(b.currency)}
+                        onChange={(e) => {
+                          const next = new Set(picked);
+                          if (e.target.checked) next.add(b.currency);
+                          else next.delete(b.currency);
+                          setPicked(next);
+                          reset();
+                        }}
+                      />
+                      <span className="uppercase">{b.currency}</span>
+                    </label>
+                  ))}
+                </div>
+              ) : null}
+            </fieldset>
+            <Button type="submit" variant="secondary" disabled={review.isPending || (!all && !picked.size)}>
+              {review.isPending ? "Calculating…" : "Review withdrawal"}
+            </Button>
+            {review.error ? <Alert>{review.error.message}</Alert> : null}
+          </form>
+
+          {quote ? (
+            <div className="space-y-3 border-t border-zinc-100 px-4 py-4 sm:px-5" data-testid="withdrawal-quote">
+              <p className="text-sm text-zinc-600">Your wallet will receive</p>
+              <p className="text-2xl font-semibold tabular" data-testid="quote-amount">
+                {displayAmount(quote.amount, quote.asset)}{" "}
+                <span className="text-base font-normal text-zinc-500">≈ {formatUsd(quote.usdValue)}</span>
+              </p>
+              <ul className="text-sm text-zinc-700">
+                {quote.legs.map((l) => (
+                  <li key={l.currency}>
+                    {displayAmount(l.amount, l.currency)} at {l.rate} {quote.asset.toUpperCase()}/{l.currency.toUpperCase()}
+                  </li>
+                ))}
+              </ul>
+              <p className="text-xs text-zinc-500">
+                Fee {quote.fee} {quote.asset.toUpperCase()} ({quote.feePolicy}). To {quote.destination} on chain {quote.chainId}. Valid
+                until {formatDateTime(quote.expiresAt)}.
+              </p>
+              <div className="flex flex-wrap gap-3">
+                <Button disabled={confirm.isPending} onClick={() => confirm.mutate(quote)}>
+                  {confirm.isPending ? "Waiting for your wallet…" : "Sign and withdraw"}
+                </Button>
+                <Button variant="ghost" onClick={reset}>
+                  Cancel
+                </Button>
+              </div>
+              {confirm.error ? <Alert>{confirm.error.message}</Alert> : null}
+            </div>
+          ) : null}
+          {queued ? (
+            <div className="border-t border-zinc-100 px-4 py-4 sm:px-5">
+              <Alert tone="success">Withdrawal of {displayAmount(queued.amount, queued.asset)} queued. Its progress shows below.</Alert>
+            </div>
+          ) : null}
+        </Card>
+      </div>
+
+      <Card className="mt-6" aria-labelledby="history-title">
+        <CardHeader id="history-title" title="History" />
+        {v.withdrawals.length ? (
+          <div className="overflow-x-auto">
+            <table className="w-full text-sm">
+              <thead className="text-left text-xs text-zinc-500">
+                <tr>
+                  <th className="px-4 py-2 font-medium sm:px-5">Requested</th>
+                  <th className="px-2 py-2 font-medium">State</th>
+                  <th className="px-2 py-2 text-right font-medium">Amount</th>
+                  <th className="px-2 py-2 font-medium">From (rate)</th>
+                  <th className="px-2 py-2 font-medium">Fee</th>
+                  <th className="px-4 py-2 font-medium sm:px-5">Transaction</th>
+                </tr>
+              </thead>
+              <tbody className="divide-y divide-zinc-100">
+                {v.withdrawals.map((w) => (
+                  <tr key={w.id} data-testid="withdrawal-row" data-withdrawal-id={w.id}>
+                    <td className="px-4 py-2 whitespace-nowrap sm:px-5">{formatDateTime(w.createdAt)}</td>
+                    <td className="px-2 py-2">
+                      <StatusBadge status={w.status} />
+                      {w.stateReason ? <div className="mt-1 max-w-xs text-xs text-zinc-500">{w.stateReason}</div> : null}
+                    </td>
+                    <td className="px-2 py-2 text-right tabular whitespace-nowrap" data-testid="withdrawal-amount">
+                      <div>{displayAmount(w.amount, w.asset)}</div>
+                      <div className="text-xs text-zinc-500">{formatUsd(w.usdValue)}</div>
+                    </td>
+                    <td className="px-2 py-2 text-xs text-zinc-600">
+                      {w.legs.map((l) => (
+                        <div key={l.currency}>
+                          {displayAmount(l.amount, l.currency)} @ {l.rate}
+                        </div>
+                      ))}
+                    </td>
+                    <td className="px-2 py-2 text-xs text-zinc-600">
+                      {w.fee} {w.asset.toUpperCase()}
+                    </td>
+                    <td className="px-4 py-2 font-mono text-xs sm:px-5">
+                      {w.txHash ? (
+                        w.txUrl ? (
+                          <a href={w.txUrl} target="_blank" rel="noreferrer" className="text-indigo-700 hover:underline" title={w.txHash}>
+                            {shortAddress(w.txHash)}
+                          </a>
+                        ) : (
+                          <span title={w.txHash}>{shortAddress(w.txHash)}</span>
+                        )
+                      ) : (
+                        "—"
+                      )}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        ) : (
+          <EmptyState title="No withdrawals yet" />
+        )}
+      </Card>
+    </>
+  );
+}
