@@ -38,5 +38,13 @@ export { observeRequest, serveMetrics } from "./observability/metrics";
 export { connectRateLimitStore, limitSigninNonce, rateLimitHeaders } from "./ratelimit/limiter";
 export { endAllSessions, setMarkup } from "./resellers/resellers";
 export { projectRoot } from "./root";
+export {
+  createEndpoint,
+  listDeliveries,
+  listEndpoints,
+  rotateEndpointSecret,
+  sendTestEvent,
+  setEndpointEnabled,
+} from "./webhooks/endpoints";
 export { confirmWithdrawal, getWithdrawalsView, quoteWithdrawal } from "./withdrawals/withdrawals";
 export { startWorker } from "./worker/run-worker";
