@@ -1,10 +1,11 @@
 import "server-only";
 import { Redis } from "ioredis";
-import { type RateLimiterAbstract, RateLimiterMemory, RateLimiterPostgres, RateLimiterRedis, RateLimiterRes } from "rate-limiter-flexible";
+import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from "rate-limiter-flexible";
 import { getConfig } from "@/lib/config";
 import { AppError } from "@/lib/errors";
 import { getLogger } from "@/lib/log";
 import { countRateLimitRejection } from "@/lib/observability/metrics";
+import { batchedPgLimiters, type CountingLimiter } from "./pg-batch";
 
 // The limits of the spec's section 8, via rate-limiter-flexible. The store follows the
 // deployment: memory for one process on SQLite, PostgreSQL or Redis when several app
@@ -26,10 +27,10 @@ export interface LimitState {
 type Store = "memory" | "redis" | "postgres";
 
 interface Limiters {
-  publicMinute: RateLimiterAbstract;
-  publicDay: RateLimiterAbstract;
-  keyMinute: RateLimiterAbstract;
-  signinMinute: RateLimiterAbstract;
+  publicMinute: CountingLimiter;
+  publicDay: CountingLimiter;
+  keyMinute: CountingLimiter;
+  signinMinute: CountingLimiter;
   policies: { publicMinute: Policy; publicDay: Policy; keyMinute: Policy; signinMinute: Policy };
   ready: Promise<void>;
 }
@@ -116,7 +117,7 @@ async function build(): Promise<Omit<Limiters, "ready">> {
     signinMinute: { name: "signin", limit: c.RATE_LIMIT_SIGNIN_PER_MINUTE, windowSec: 60 },
   };
   const store = storeOf();
-  let make: (prefix: string, p: Policy) => Promise<RateLimiterAbstract>;
+  let make: (prefix: string, p: Policy) => Promise<CountingLimiter>;
   if (store === "memory") {
     make = async (keyPrefix, p) => new RateLimiterMemory({ keyPrefix, points: p.limit, duration: p.windowSec });
   } else if (store === "redis") {
@@ -133,14 +134,10 @@ async function build(): Promise<Omit<Limiters, "ready">> {
   } else {
     if (c.databaseProvider !== "postgresql") throw new Error("RATE_LIMIT_STORE=postgres needs a PostgreSQL DATABASE_URL");
     const { default: pg } = await import("pg");
-    const pool = new pg.Pool({ connectionString: c.DATABASE_URL, max: 5 });
-    make = (keyPrefix, p) =>
-      new Promise((resolve, reject) => {
-        const l: RateLimiterPostgres = new RateLimiterPostgres(
-          { storeClient: pool, tableName: "rate_limits", keyPrefix, points: p.limit, duration: p.windowSec, clearExpiredByTimeout: true },
-          (err?: Error) => (err ? reject(err) : resolve(l)),
-        );
-      });
+    // One round trip per batch of requests, not per request (lib/ratelimit/pg-batch.ts).
+    const pool = new pg.Pool({ connectionString: c.DATABASE_URL, max: 2 });
+    const limiter = await batchedPgLimiters(pool);
+    make = async (keyPrefix, p) => limiter(keyPrefix, p.limit, p.windowSec);
   }
   return {
     publicMinute: await make("pub-min", policies.publicMinute),
@@ -172,7 +169,7 @@ function stateOf(policy: Policy, r: RateLimiterRes): LimitState {
   return { policy, remaining: Math.max(0, r.remainingPoints), resetSec: Math.max(1, Math.ceil(r.msBeforeNext / 1000)) };
 }
 
-async function consume(l: RateLimiterAbstract, policy: Policy, key: string): Promise<{ ok: boolean; state: LimitState }> {
+async function consume(l: CountingLimiter, policy: Policy, key: string): Promise<{ ok: boolean; state: LimitState }> {
   try {
     return { ok: true, state: stateOf(policy, await l.consume(key, 1)) };
   } catch (e) {
@@ -214,7 +211,7 @@ export async function limitRequest(who: Identity): Promise<LimitState[]> {
     : consumeOrThrow(l.publicMinute, l.policies.publicMinute, who.ip, "ip");
 }
 
-async function consumeOrThrow(limiter: RateLimiterAbstract, policy: Policy, key: string, tier: "key" | "ip"): Promise<LimitState[]> {
+async function consumeOrThrow(limiter: CountingLimiter, policy: Policy, key: string, tier: "key" | "ip"): Promise<LimitState[]> {
   const r = await consume(limiter, policy, key);
   if (!r.ok) throw limited("RATE_LIMITED", r.state, [r.state], tier);
   return [r.state];
