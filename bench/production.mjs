@@ -21,6 +21,7 @@
 //   npm run build && node bench/production.mjs
 //   BENCH_DB=sqlite|postgres|sqlite,postgres  BENCH_SECONDS=5  BENCH_CONNECTIONS=50  BENCH_ROUNDS=2
 //   BENCH_PROFILE=1: run the app under `node --cpu-prof` (profiles in bench/profiles/)
+//   BENCH_ONLY=exchange: only the endpoints whose name contains that text
 import { spawn, spawnSync } from "node:child_process";
 import crypto from "node:crypto";
 import fs from "node:fs";
@@ -202,6 +203,8 @@ async function benchDatabase(kind) {
       },
       { name: "GET /exchange/{id}", route: "/api/v1/exchange/:id", app: read(base), limit: "prisma-read", raw: "raw-read" },
     ];
+    // BENCH_ONLY=exchange: only the cases whose name contains it.
+    if (process.env.BENCH_ONLY) cases.splice(0, cases.length, ...cases.filter((c) => c.name.includes(process.env.BENCH_ONLY)));
     const limitOpts = {
       static: (u) => ({ url: u }),
       "prisma-insert": (u) => ({ url: u, method: "POST" }),
