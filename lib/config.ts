@@ -117,6 +117,17 @@ const schema = z.object({
   WORKER_RETRY_MAX_MS: int(300_000, 1),
   /** Engine calls that may fail in a row for one step before the order fails with engine_error. */
   WORKER_MAX_ATTEMPTS: int(10, 1),
+  /** Webhooks: also deliver to private, loopback and link-local addresses (tests, closed networks). */
+  WEBHOOK_ALLOW_PRIVATE: bool.default(false),
+  /** Webhooks: longest wait for an endpoint's answer. */
+  WEBHOOK_TIMEOUT_MS: int(10_000, 100),
+  /** Webhooks: seconds before each retry after a failed attempt; a delivery fails once they are spent (about 27 h). */
+  WEBHOOK_RETRY_SCHEDULE: z
+    .string()
+    .regex(/^\s*\d+(\.\d+)?(\s*,\s*\d+(\.\d+)?)*\s*$/, "expected seconds, comma-separated")
+    .default("5,300,1800,7200,18000,36000,36000"),
+  /** Webhooks: failed attempts in a row (no success between them) after which an endpoint is disabled. */
+  WEBHOOK_DISABLE_AFTER_FAILURES: int(50, 1),
   /** Serve the dashboard (Next.js) from this process; false for API-only instances. */
   SERVE_DASHBOARD: bool.default(true),
   /** Largest request body, for every route (the API, next-auth and the dashboard's actions); larger is a 413. */

@@ -20,7 +20,7 @@ export { ledgerCsv, ordersCsv } from "./dashboard/export";
 export { listKeyRows, toKeyRow } from "./dashboard/keys";
 export { getResellerOrder, listResellerOrders, parseOrderQuery } from "./dashboard/orders";
 export { getOverview } from "./dashboard/overview";
-export { csvDownload, dashboardError, jsonResponse, malformedJsonAnswer, unauthorizedResponse } from "./dashboard/route";
+export { csvDownload, dashboardError, jsonResponse, nextAuthRefusal, unauthorizedResponse } from "./dashboard/route";
 export { getSettingsView } from "./dashboard/settings";
 export { closeDb, getDb } from "./db/client";
 export { migrate } from "./db/migrate";
@@ -29,6 +29,7 @@ export { apiRouteLabel, createApiApp } from "./http/app";
 export { clientIpOf } from "./http/client-ip";
 export { errorAnswer } from "./http/errors";
 export { readiness } from "./http/health";
+export { pathDecodes, serverActionBodyProblem } from "./http/next-guard";
 export { requestIdOf } from "./http/request-id";
 export { SERVICE_INSTANCE_ID } from "./instance";
 export { createApiKey, revokeApiKey, rotateApiKey } from "./keys/api-keys";
@@ -37,5 +38,13 @@ export { observeRequest, serveMetrics } from "./observability/metrics";
 export { connectRateLimitStore, limitSigninNonce, rateLimitHeaders } from "./ratelimit/limiter";
 export { endAllSessions, setMarkup } from "./resellers/resellers";
 export { projectRoot } from "./root";
+export {
+  createEndpoint,
+  listDeliveries,
+  listEndpoints,
+  rotateEndpointSecret,
+  sendTestEvent,
+  setEndpointEnabled,
+} from "./webhooks/endpoints";
 export { confirmWithdrawal, getWithdrawalsView, quoteWithdrawal } from "./withdrawals/withdrawals";
 export { startWorker } from "./worker/run-worker";

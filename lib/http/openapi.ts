@@ -64,6 +64,26 @@ function queryParams(obj: z.ZodObject, aliases: Record<string, string>) {
 
 const idParam = { name: "id", in: "path", required: true, schema: { type: "string", pattern: "^[0-9a-f]{24}$" } };
 
+/** A webhook as OpenAPI 3.1 describes it: the request we send to a reseller's endpoint. */
+function webhookOperation(operationId: string, ref: string, summary: string) {
+  const header = (name: string, description: string) => ({ name, in: "header", required: true, schema: { type: "string" }, description });
+  return {
+    post: {
+      operationId,
+      summary,
+      description:
+        "Standard Webhooks: verify webhook-signature (v1,<base64 HMAC-SHA256 of webhook-id.webhook-timestamp.body> with your endpoint's whsec_ secret; during a rotation two space-separated signatures) before trusting the body. Answer 2xx; anything else is retried (5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h). Events about one order arrive in order.",
+      parameters: [
+        header("webhook-id", "The event's id (msg_...): the same on every retry; use it to drop duplicates"),
+        header("webhook-timestamp", "Seconds since the epoch, of this attempt"),
+        header("webhook-signature", "v1,<base64 signature> (one or two, space-separated)"),
+      ],
+      requestBody: { required: true, content: { "application/json": { schema: { $ref: `#/components/schemas/${ref}` } } } },
+      responses: { "200": { description: "Received (any 2xx)" } },
+    },
+  };
+}
+
 let cached: object | null = null;
 
 export function openApiDocument(): object {
@@ -190,6 +210,11 @@ export function openApiDocument(): object {
         },
       },
     },
+    webhooks: {
+      "order.created": webhookOperation("orderCreated", "OrderWebhookEvent", "An order was created with your API key."),
+      "order.status_changed": webhookOperation("orderStatusChanged", "OrderWebhookEvent", "One of your orders changed state."),
+      "webhook.test": webhookOperation("webhookTest", "TestWebhookEvent", "Sent from the dashboard's Send test event."),
+    },
     components: {
       securitySchemes: { ApiKey: { type: "apiKey", in: "header", name: "X-API-Key" } },
       headers: {
@@ -209,6 +234,8 @@ export function openApiDocument(): object {
         SandboxEngine: schema(s.sandboxEngineBody, "input"),
         SandboxEngineCalls: schema(s.sandboxEngineCallsResponse),
         Error: schema(s.errorResponse),
+        OrderWebhookEvent: schema(s.orderWebhookEvent),
+        TestWebhookEvent: schema(s.testWebhookEvent),
       },
     },
   };

@@ -166,6 +166,23 @@ export const orderStatusResponse = orderResponse.extend({
   history: z.array(z.object({ status: z.enum(ORDER_STATES), at: iso })).describe("Every state so far, oldest first"),
 });
 
+export const orderWebhookEvent = z.object({
+  type: z.enum(["order.created", "order.status_changed"]),
+  timestamp: iso,
+  data: z.object({
+    orderId: z.string(),
+    status: z.enum(ORDER_STATES).describe("The order's state now"),
+    previousStatus: z.enum(ORDER_STATES).optional().describe("order.status_changed: the state before"),
+    order: orderStatusResponse.describe("The full status body, as GET /exchange/{id} answers it"),
+  }),
+});
+
+export const testWebhookEvent = z.object({
+  type: z.literal("webhook.test"),
+  timestamp: iso,
+  data: z.object({ endpointId: z.string(), message: z.string() }),
+});
+
 export const sandboxEngineCallsResponse = z.object({
   orderId: z.string(),
   calls: z

@@ -5,6 +5,7 @@ import { type EngineStep, getEngine } from "@/lib/engine";
 import { reverseProfit, settleProfit } from "@/lib/ledger/ledger";
 import { D, formatAmount } from "@/lib/money/decimal";
 import { applyRate } from "@/lib/quotes/compute-quote";
+import { announceOrder } from "./announce";
 import { assertTransition, isFinal, type OrderState } from "./state-machine";
 import { swapSnapshot } from "./swap";
 
@@ -90,6 +91,7 @@ export async function applyStep(
     await tx.orderEvent.create({ data: { orderId: order.id, status: step.to, note, at: now } });
     if (step.to === "finished") await settleProfit(tx, updated, new D(updated.profit), now);
     if (step.to === "failed") await reverseProfit(tx, updated, now);
+    await announceOrder(tx, updated, { previousStatus: from, now });
     return updated;
   });
 }

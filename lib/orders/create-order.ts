@@ -15,6 +15,7 @@ import { recordPendingProfit } from "@/lib/ledger/ledger";
 import { D, formatAmount } from "@/lib/money/decimal";
 import { type Priced, priceRequest, takeRateQuote } from "@/lib/quotes/get-estimate";
 import { parseAmount, resolvePair } from "@/lib/quotes/pricing";
+import { announceOrder } from "./announce";
 import type { RateType } from "./state-machine";
 import { engineDeadlineMs, leaseMs, newLeaseToken, openSwapRequest } from "./swap";
 
@@ -126,7 +127,9 @@ async function openOrder(db: Db, reserved: Order, token: string, ctx: EngineCont
     if (r.count !== 1) return null;
     await tx.orderEvent.create({ data: { orderId: reserved.id, status: "waiting", at: reserved.createdAt } });
     await recordPendingProfit(tx, pending, new D(pending.profit), now);
-    return tx.order.findUniqueOrThrow({ where: { id: reserved.id } });
+    const order = await tx.order.findUniqueOrThrow({ where: { id: reserved.id } });
+    await announceOrder(tx, order, { previousStatus: null, now });
+    return order;
   });
   // Our claim ran out and another request took the opening over (same order id, same deposit).
   return opened ?? awaitOpened(db, reserved, ctx);

@@ -110,7 +110,7 @@ async function advance(db: Db, sender: PayoutSender, w: Claimed, token: string, 
     const reason = await sender.shortfall({ token: tokenAddress, amount });
     if (reason) {
       // One log line when it starts waiting, not one per check.
-      if (w.stateReason !== reason)
+      if (!w.stateReason)
         getLogger().warn(
           { withdrawalId: w.id, asset: w.asset, amount: w.amount, hotWallet: sender.address, reason },
           "hot wallet too poor: withdrawal stays queued",

@@ -7,6 +7,7 @@ import { getLogger } from "@/lib/log";
 import { applyStep } from "@/lib/orders/advance-order";
 import { flagStuckOrders } from "@/lib/orders/stuck";
 import { engineDeadlineMs, leaseMs, newLeaseToken, swapSnapshot } from "@/lib/orders/swap";
+import { runWebhooksOnce } from "@/lib/webhooks/sender";
 import { runWithdrawalsOnce } from "@/lib/withdrawals/process";
 import { getPayoutSender } from "@/lib/withdrawals/sender";
 import { retryDelayMs } from "./backoff";
@@ -172,13 +173,25 @@ export function startWorker(db: Db, opts: { pollMs: number; inProcess: boolean }
       });
   };
   tick();
+  // Webhook deliveries on their own loop: a slow endpoint never holds up the orders.
+  let hookTimer: NodeJS.Timeout | undefined;
+  let hooks: Promise<unknown> = Promise.resolve();
+  const hookTick = () => {
+    hooks = runWebhooksOnce(db)
+      .catch((e) => getLogger().error({ err: e }, "webhook pass failed"))
+      .finally(() => {
+        if (!stopped) hookTimer = setTimeout(hookTick, opts.pollMs);
+      });
+  };
+  hookTick();
   return {
     heartbeat,
     fresh: () => Date.now() - (heartbeat.lastPassAt || started) <= heartbeatStaleMs(),
     stop: async () => {
       stopped = true;
       clearTimeout(timer);
-      await running;
+      clearTimeout(hookTimer);
+      await Promise.all([running, hooks]);
       await heartbeat.remove(db).catch(() => {});
     },
   };

@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import { type APIRequestContext, expect, type Page, request as pwRequest } from "@playwright/test";
 import { type Hex, hexToString, isHex } from "viem";
 import { generatePrivateKey, type PrivateKeyAccount, privateKeyToAccount } from "viem/accounts";
@@ -10,10 +11,12 @@ export interface TestWallet {
   privateKey: Hex;
   /** Every message the page asked the wallet to sign, with its signature. */
   signed: { message: string; signature: Hex }[];
+  /** Every EIP-712 typed-data JSON the page asked the wallet to sign (eth_signTypedData_v4). */
+  signedTypedData: string[];
 }
 
 export function newWallet(privateKey: Hex = generatePrivateKey()): TestWallet {
-  return { account: privateKeyToAccount(privateKey), privateKey, signed: [] };
+  return { account: privateKeyToAccount(privateKey), privateKey, signed: [], signedTypedData: [] };
 }
 
 /**
@@ -30,11 +33,22 @@ export async function injectWallet(page: Page, wallet: TestWallet, opts: { chain
     wallet.signed.push({ message, signature });
     return signature;
   });
+  await page.exposeFunction("__e2eWalletSignTypedData", async (address: string, json: string) => {
+    if (address.toLowerCase() !== wallet.account.address.toLowerCase()) throw new Error("eth_signTypedData_v4 for an unknown account");
+    wallet.signedTypedData.push(json);
+    // What a wallet does with the v4 argument: sign the typed data it describes (uint256 fields
+    // of a withdrawal arrive as decimal strings).
+    const d = JSON.parse(json);
+    const { EIP712Domain: _, ...types } = d.types;
+    const message = { ...d.message, amountBaseUnits: BigInt(d.message.amountBaseUnits), expiresAt: BigInt(d.message.expiresAt) };
+    return (opts.signer ?? wallet).account.signTypedData({ domain: d.domain, types, primaryType: d.primaryType, message });
+  });
   await page.addInitScript(
     ({ address, chainIdHex }) => {
       const w = window as unknown as {
         ethereum?: unknown;
         __e2eWalletSign: (payload: string, address: string) => Promise<string>;
+        __e2eWalletSignTypedData: (address: string, json: string) => Promise<string>;
       };
       const rpcError = (code: number, message: string) => Object.assign(new Error(message), { code });
       w.ethereum = {
@@ -49,6 +63,10 @@ export async function injectWallet(page: Page, wallet: TestWallet, opts: { chain
             case "personal_sign": {
               const [data, from] = (params ?? []) as [string, string];
               return w.__e2eWalletSign(data, from);
+            }
+            case "eth_signTypedData_v4": {
+              const [from, json] = (params ?? []) as [string, string];
+              return w.__e2eWalletSignTypedData(from, json);
             }
             default:
               throw rpcError(4200, `The test wallet does not support ${method}`);
@@ -135,4 +153,21 @@ export async function driveToFinished(api: APIRequestContext, key: string, id: s
       { timeout: 20_000, intervals: [200] },
     )
     .toBe("finished");
+}
+
+/**
+ * The ledger check (`npm run cli -- ledger:check`) against a test server's database: throws
+ * with the first violation. Run after each e2e test file, like the HTTP suites do.
+ */
+export function assertLedgerConsistent(databaseUrl: string) {
+  try {
+    execFileSync(process.execPath, ["--conditions=react-server", "--import", "tsx", "scripts/cli.ts", "ledger:check"], {
+      env: { ...process.env, DATABASE_URL: databaseUrl, LOG_LEVEL: "warn" },
+      encoding: "utf8",
+      stdio: "pipe",
+    });
+  } catch (e) {
+    const err = e as { stdout?: string; stderr?: string };
+    throw new Error(`ledger check failed on ${databaseUrl}:\n${err.stdout ?? ""}${err.stderr ?? ""}`);
+  }
 }

@@ -47,5 +47,7 @@ export const postSandboxEngine = apiRoute(async ({ req, caller, scope }) => {
   const body = parseWith(sandboxEngineBody, await readJsonBody(req, getConfig().MAX_BODY_BYTES));
   if (body.fault !== undefined) engine.setFault(scope, body.fault);
   if (body.rateMoveBps !== undefined) engine.setRateMove(scope, body.rateMoveBps);
-  return { body: { fault: engine.getFault(scope), rateMoveBps: engine.getRateMove(scope) } };
+  const move = engine.getRateMove(scope);
+  // rateMoveBps (an extension) is answered once it was asked for or is in effect.
+  return { body: { fault: engine.getFault(scope), ...(body.rateMoveBps !== undefined || move ? { rateMoveBps: move } : {}) } };
 });

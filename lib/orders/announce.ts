@@ -1,0 +1,28 @@
+import "server-only";
+import type { Order, Tx } from "@/lib/db/client";
+import { enqueueEvent } from "@/lib/webhooks/outbox";
+import { serializeOrderStatus } from "./serialize-order";
+import { orderStateOf } from "./state-machine";
+
+/**
+ * The webhook event of an order's change, in the transaction that makes the change: the new
+ * state and the full status body (as GET /exchange/{id} answers it). Keyless orders have no
+ * reseller, hence no endpoints.
+ */
+export async function announceOrder(tx: Tx, order: Order, change: { previousStatus: string | null; now: Date }): Promise<void> {
+  if (!order.resellerId) return;
+  const events = await tx.orderEvent.findMany({ where: { orderId: order.id }, orderBy: { id: "asc" } });
+  const status = orderStateOf(order.status);
+  await enqueueEvent(tx, {
+    resellerId: order.resellerId,
+    type: change.previousStatus === null ? "order.created" : "order.status_changed",
+    subject: order.id,
+    data: {
+      orderId: order.id,
+      status,
+      ...(change.previousStatus === null ? {} : { previousStatus: orderStateOf(change.previousStatus) }),
+      order: serializeOrderStatus(order, events),
+    },
+    now: change.now,
+  });
+}
