@@ -37,7 +37,7 @@ export const {
   limitSigninNonce,
   listKeyRows,
   listResellerOrders,
-  malformedJsonAnswer,
+  nextAuthRefusal,
   ordersCsv,
   parseOrderQuery,
   quoteWithdrawal,
