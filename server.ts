@@ -16,10 +16,12 @@ import {
   getLogger,
   migrate,
   observeRequest,
+  pathDecodes,
   projectRoot,
   readiness,
   requestIdOf,
   serveMetrics,
+  serverActionBodyProblem,
   startWorker,
 } from "@reseller/lib";
 import next from "next";
@@ -56,28 +58,32 @@ function answer(res: http.ServerResponse, e: AppError, extra: Record<string, str
 const tooLarge = (max: number) => new AppError("PAYLOAD_TOO_LARGE", `The body is larger than ${max} bytes.`);
 
 /**
- * Refuses a body over the limit (413, then the connection is closed) without holding more
- * than the limit in memory; whatever the client still sends is discarded as it arrives.
+ * Refuses a body over the limit (413) without holding more than the limit in memory. Then
+ * our side of the connection is closed, while whatever the client still sends is read and
+ * discarded for a few seconds: closing at once, with its data unread, would reset the
+ * connection and the client could lose the 413 itself.
  */
 function refuseTooLarge(req: IncomingMessage, res: http.ServerResponse, max: number) {
-  answer(res, tooLarge(max), { connection: "close" });
+  answer(res, tooLarge(max));
   req.resume();
-  // A client that keeps sending after the answer is cut off soon after.
-  setTimeout(() => req.socket.destroy(), 2000).unref();
+  res.once("finish", () => {
+    req.socket.end();
+    setTimeout(() => req.socket.destroy(), 5000).unref();
+  });
 }
 
 /**
  * Reads a request body for Next (the dashboard, next-auth), enforcing MAX_BODY_BYTES as it
  * streams in: Next would otherwise buffer any size (a 200 MB sign-in POST was held whole).
- * Returns a copy of the request that replays the body, or null when the request was answered
- * (413) or the client went away (logged at debug: a client's doing, not a server error).
+ * Returns the body, or null when the request was answered (413) or the client went away
+ * (logged at debug: a client's doing, not a server error).
  */
-function readBodyForNext(req: IncomingMessage, res: http.ServerResponse, max: number, log: Log): Promise<IncomingMessage | null> {
+function readBodyForNext(req: IncomingMessage, res: http.ServerResponse, max: number, log: Log): Promise<Buffer | null> {
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let size = 0;
     let settled = false;
-    const settle = (v: IncomingMessage | null) => {
+    const settle = (v: Buffer | null) => {
       if (settled) return;
       settled = true;
       req.off("data", onData);
@@ -92,7 +98,7 @@ function readBodyForNext(req: IncomingMessage, res: http.ServerResponse, max: nu
       chunks.push(chunk);
     };
     req.on("data", onData);
-    req.once("end", () => settle(replay(req, Buffer.concat(chunks))));
+    req.once("end", () => settle(Buffer.concat(chunks)));
     const gone = () => {
       if (settled || req.complete) return;
       log.debug({ url: req.url, received: size }, "client went away before sending its whole request body");
@@ -220,12 +226,17 @@ async function main() {
       if (API_PATH.test(url)) return void apiListener(req, res);
       // Next only sees the client IP we vouch for (the socket's, or X-Forwarded-For behind TRUST_PROXY).
       req.headers["x-client-ip"] = clientIpOf(req, cfg.TRUST_PROXY);
+      // Garbage that Next would answer with a 500 and a stack trace: refused here (lib/http/next-guard.ts).
+      if (!pathDecodes(url)) return answer(res, new AppError("INVALID_REQUEST", "The path is not valid percent-encoding."));
+      const action = req.method === "POST" && req.headers["next-action"] !== undefined;
       const declared = req.headers["content-length"];
-      if (!req.headers["transfer-encoding"] && (declared === undefined || declared === "0")) return void nextHandler(req, res);
+      if (!action && !req.headers["transfer-encoding"] && (declared === undefined || declared === "0")) return void nextHandler(req, res);
       if (Number(declared) > cfg.MAX_BODY_BYTES) return refuseTooLarge(req, res, cfg.MAX_BODY_BYTES);
-      void readBodyForNext(req, res, cfg.MAX_BODY_BYTES, log).then((full) => {
-        if (full) return nextHandler(full, res);
-        if (!res.headersSent) res.destroy();
+      void readBodyForNext(req, res, cfg.MAX_BODY_BYTES, log).then((body) => {
+        if (!body) return void (res.headersSent || res.destroy());
+        const problem = action ? serverActionBodyProblem(req.headers["content-type"], body) : null;
+        if (problem) return answer(res, new AppError("INVALID_REQUEST", problem));
+        return nextHandler(replay(req, body), res);
       });
     },
   );

@@ -72,6 +72,17 @@ export function getAuthOptions(): AuthOptions {
       }),
     ],
     callbacks: {
+      // next-auth's default, except that a callbackUrl that is not a URL (a client's garbage)
+      // means "home" instead of a TypeError and a 500.
+      async redirect({ url, baseUrl }) {
+        if (url.startsWith("/")) return `${baseUrl}${url}`;
+        try {
+          if (new URL(url).origin === baseUrl) return url;
+        } catch {
+          // not a URL
+        }
+        return baseUrl;
+      },
       async jwt({ token, user }) {
         if (user) {
           token.resellerId = user.id;

@@ -40,7 +40,7 @@ export const {
   listEndpoints,
   listKeyRows,
   listResellerOrders,
-  malformedJsonAnswer,
+  nextAuthRefusal,
   ordersCsv,
   parseOrderQuery,
   quoteWithdrawal,

@@ -43,11 +43,14 @@ export function csvDownload(body: ReadableStream<Uint8Array>, name: string): Res
 }
 
 /**
- * next-auth parses a JSON body with `req.json()` and lets a syntax error escape as a 500 with
- * a stack trace: answer a client's malformed JSON with 400 first. (server.ts has already
- * bounded the body's size.) Null when the body is fine or not JSON.
+ * Requests next-auth would answer with a 500 and a stack trace, answered here first: a GET of
+ * a callback (this dashboard's only provider takes credentials, which next-auth accepts by
+ * POST only) and a malformed JSON body (next-auth's `req.json()` lets the syntax error
+ * escape). server.ts has already bounded the body's size. Null when next-auth may go ahead.
  */
-export async function malformedJsonAnswer(req: Request): Promise<Response | null> {
+export async function nextAuthRefusal(req: Request, action: string | undefined): Promise<Response | null> {
+  if (action === "callback" && req.method !== "POST")
+    return dashboardError(new AppError("METHOD_NOT_ALLOWED", "Sign-in callbacks take POST."), { Allow: "POST" });
   if (req.method !== "POST" || !(req.headers.get("content-type") ?? "").includes("application/json")) return null;
   try {
     JSON.parse(await req.clone().text());

@@ -75,12 +75,21 @@ test("screenshots of every page, desktop and phone", async ({ browser, baseURL }
     .toBe("failed");
   const waiting = await createOrder(api, key, { from: "btc", to: "eth", amount: "0.03", address: ethAddress() });
 
+  // One withdrawal of the ETH profit (simulated sender), confirmed by the injected wallet's EIP-712 signature.
+  await page.goto("/dashboard/withdrawals");
+  await page.getByLabel("All available balances").uncheck();
+  await page.getByRole("checkbox", { name: "eth", exact: true }).check();
+  await page.getByRole("button", { name: "Review withdrawal" }).click();
+  await page.getByRole("button", { name: "Sign and withdraw" }).click();
+  await expect(page.getByTestId("withdrawal-row").first().locator("[data-status]")).toHaveText("confirmed");
+
   const pages: [string, string][] = [
     ["overview", "/dashboard"],
     ["orders", "/dashboard/orders"],
     ["order-detail", `/dashboard/orders/${await firstFinished(page)}`],
     ["order-detail-waiting", `/dashboard/orders/${waiting.id}`],
     ["order-detail-failed", `/dashboard/orders/${failing.id}`],
+    ["withdrawals", "/dashboard/withdrawals"],
     ["keys", "/dashboard/keys"],
     ["settings", "/dashboard/settings"],
     ["docs", "/dashboard/docs"],

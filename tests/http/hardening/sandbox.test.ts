@@ -36,7 +36,7 @@ describe("sandbox in production", () => {
     const a = await makeReseller();
     const b = await makeReseller();
     try {
-      expect((await api("/sandbox/engine", { key: a.key, body: { fault: "unavailable" } })).body).toEqual({ fault: "unavailable" });
+      expect((await api("/sandbox/engine", { key: a.key, body: { fault: "unavailable" } })).body).toMatchObject({ fault: "unavailable" });
       expect((await api("/estimate?from=btc&to=eth&amount=0.1", { key: a.key })).status).toBe(503);
       expect((await api("/estimate?from=btc&to=eth&amount=0.1", { key: b.key })).status).toBe(200);
       expect((await api("/estimate?from=btc&to=eth&amount=0.1")).status).toBe(200);
