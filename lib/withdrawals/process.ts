@@ -46,6 +46,14 @@ const LEASE_MS = 60_000;
 const RECHECK_MS = 1_000;
 const POOR_RECHECK_MS = 30_000;
 const ACTIVE = ["queued", "processing", "sent"];
+/**
+ * A stored transaction counts as replaced only when the hot wallet's nonce has passed it with
+ * no receipt in two checks this far apart: a load-balanced RPC provider may answer the nonce
+ * from a node that has the block before another node serves the receipt.
+ */
+const REPLACED_AFTER_MS = 60_000;
+/** Stored transactions seen without a receipt behind the wallet's nonce: hash -> first seen (this process). */
+const passedBy = new Map<string, number>();
 
 type Claimed = NonNullable<Awaited<ReturnType<typeof loadClaimed>>>;
 const loadClaimed = (db: Db, id: string, token: string) =>
@@ -153,7 +161,11 @@ async function advance(db: Db, sender: PayoutSender, w: Claimed, token: string, 
   if (!receipt) {
     // Its nonce used by another transaction of the hot wallet, and still no receipt: it can
     // never be mined. (Read the receipt again after the nonce: it may have been mined in between.)
-    if ((await sender.minedNonce()) > tx.accountNonce && !(await sender.receipt(hash))) {
+    const passed = (await sender.minedNonce()) > tx.accountNonce && !(await sender.receipt(hash));
+    if (!passed) passedBy.delete(hash);
+    else if (!passedBy.has(hash)) passedBy.set(hash, now.getTime());
+    if (passed && now.getTime() - passedBy.get(hash)! >= REPLACED_AFTER_MS) {
+      passedBy.delete(hash);
       getLogger().error(
         { withdrawalId: w.id, hash, nonce: tx.accountNonce },
         "payout transaction replaced by another of the hot wallet; signing a new one",
