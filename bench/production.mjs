@@ -21,6 +21,7 @@
 //   npm run build && node bench/production.mjs
 //   BENCH_DB=sqlite|postgres|sqlite,postgres  BENCH_SECONDS=5  BENCH_CONNECTIONS=50  BENCH_ROUNDS=2
 //   BENCH_PROFILE=1: run the app under `node --cpu-prof` (profiles in bench/profiles/)
+//   BENCH_ONLY=currencies,estimate: only the endpoints whose name contains one of these
 import { spawn, spawnSync } from "node:child_process";
 import crypto from "node:crypto";
 import fs from "node:fs";
@@ -202,6 +203,9 @@ async function benchDatabase(kind) {
       },
       { name: "GET /exchange/{id}", route: "/api/v1/exchange/:id", app: read(base), limit: "prisma-read", raw: "raw-read" },
     ];
+    // BENCH_ONLY=currencies,estimate: only the cases whose name contains one of these.
+    const only = process.env.BENCH_ONLY?.split(",");
+    if (only) cases.splice(0, cases.length, ...cases.filter((c) => only.some((o) => c.name.includes(o))));
     const limitOpts = {
       static: (u) => ({ url: u }),
       "prisma-insert": (u) => ({ url: u, method: "POST" }),

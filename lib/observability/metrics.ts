@@ -82,6 +82,51 @@ new client.Gauge({
 });
 
 new client.Gauge({
+  name: "withdrawals",
+  help: "Withdrawals in the database, by status (queued, processing, sent: the queue; confirmed, failed).",
+  labelNames: ["status"] as const,
+  registers: [registry],
+  async collect() {
+    await safely("withdrawals", async () => {
+      const rows = await getDb().withdrawal.groupBy({ by: ["status"], _count: { _all: true } });
+      this.reset();
+      for (const r of rows) this.set({ status: r.status }, r._count._all);
+    })();
+  },
+});
+
+new client.Gauge({
+  name: "webhook_deliveries",
+  help: "Webhook deliveries in the database, by status (pending: the queue; succeeded, failed).",
+  labelNames: ["status"] as const,
+  registers: [registry],
+  async collect() {
+    await safely("webhook_deliveries", async () => {
+      const rows = await getDb().webhookDelivery.groupBy({ by: ["status"], _count: { _all: true } });
+      this.reset();
+      for (const r of rows) this.set({ status: r.status }, r._count._all);
+    })();
+  },
+});
+
+new client.Gauge({
+  name: "webhook_lag_seconds",
+  help: "How long the oldest pending webhook delivery has been due (0 when none is).",
+  registers: [registry],
+  async collect() {
+    await safely("webhook_lag_seconds", async () => {
+      const now = new Date();
+      const oldest = await getDb().webhookDelivery.findFirst({
+        where: { status: "pending", nextAttemptAt: { lte: now } },
+        orderBy: { nextAttemptAt: "asc" },
+        select: { nextAttemptAt: true },
+      });
+      this.set(oldest?.nextAttemptAt ? Math.max(0, (now.getTime() - oldest.nextAttemptAt.getTime()) / 1000) : 0);
+    })();
+  },
+});
+
+new client.Gauge({
   name: "worker_heartbeat_age_seconds",
   help: "Seconds since each order worker (in an app process or alone) last started a pass.",
   labelNames: ["worker", "in_process"] as const,

@@ -3,12 +3,19 @@ import type pg from "pg";
 import { RateLimiterRes } from "rate-limiter-flexible";
 
 // Rate-limit counters on PostgreSQL, shared by every app instance, with one database round
-// trip per batch of requests instead of one per request (issue 12: at 50 connections the
+// trip per batch of requests instead of one per request, and none to wait for while a key is
+// far from its limit (issue 12: at 50 connections the
 // per-request upsert of rate-limiter-flexible's RateLimiterPostgres made every request wait
 // in the pool's queue, ~0.1 of a bare server's throughput). The counts stay exact: every
 // consume that arrives while a batch is on its way is queued, and the queue goes out as ONE
 // upsert of all its keys (several consumes of one key are summed into one row); each caller
-// then gets its own place in that key's count, in arrival order. Same table, key format and
+// then gets its own place in that key's count, in arrival order. While a key's count (as the
+// database last returned it, plus this process's consumes in flight) is under half its limit,
+// a request is answered at once and its consume goes out with the next batch; closer to the
+// limit every request waits for its exact place. So one instance is exact, and so are
+// requests that reach several instances one after another; a burst that reaches several
+// instances within one round trip can pass up to half the limit more per extra instance
+// (docs/deploy.md, Redis). Same table, key format and
 // fixed-window semantics as RateLimiterPostgres (so instances of either kind can share it).
 
 interface Waiting {
@@ -103,16 +110,52 @@ export async function batchedPgLimiters(pool: pg.Pool): Promise<(keyPrefix: stri
     if ((e as { code?: string }).code !== "23505") throw e;
   }
   const counters = new BatchedCounters(pool);
+  // The last count the database returned for each key, and this process's consumes still on their way.
+  const known = new Map<string, { total: number; expire: number; pending: number }>();
   setInterval(() => {
     pool.query(`DELETE FROM ${TABLE} WHERE expire < $1`, [Date.now() - 3_600_000]).catch(() => {});
-  }, 300_000).unref();
+    const now = Date.now();
+    for (const [k, v] of known) if (v.expire <= now && v.pending === 0) known.delete(k);
+  }, 60_000).unref();
+  const learn = (key: string, total: number, expire: number) => {
+    const k = known.get(key);
+    if (!k || expire > k.expire) known.set(key, { total, expire, pending: k?.pending ?? 0 });
+    else if (expire === k.expire && total > k.total) k.total = total;
+  };
   return (keyPrefix, limit, windowSec) => ({
     async consume(key, points = 1) {
-      const { total, expire } = await counters.add(`${keyPrefix}:${key}`, points, windowSec * 1000);
+      const full = `${keyPrefix}:${key}`;
+      const now = Date.now();
+      const k = known.get(full);
+      // Far from the limit (under half of it, counting what this process has in flight) and
+      // inside a window the database already told us about: answer now and count in the
+      // background (the next batch). Other instances' consumes since the last answer are not
+      // seen here, so near the limit every decision waits for the database's exact count.
+      if (k && k.expire > now + 1000 && k.total + k.pending + points <= limit / 2) {
+        k.pending += points;
+        const total = k.total + k.pending;
+        counters.add(full, points, windowSec * 1000).then(
+          (r) => {
+            k.pending -= points;
+            learn(full, r.total, r.expire);
+          },
+          () => {
+            k.pending -= points;
+          },
+        );
+        return new RateLimiterRes(Math.max(limit - total, 0), k.expire - now, total, false);
+      }
+      const { total, expire } = await counters.add(full, points, windowSec * 1000);
+      learn(full, total, expire);
       const res = new RateLimiterRes(Math.max(limit - total, 0), Math.max(expire - Date.now(), 0), total, total === points);
       if (total > limit) throw res;
       return res;
     },
-    reward: (key, points = 1) => counters.add(`${keyPrefix}:${key}`, -points, windowSec * 1000),
+    reward: async (key, points = 1) => {
+      const full = `${keyPrefix}:${key}`;
+      const r = await counters.add(full, -points, windowSec * 1000);
+      const k = known.get(full);
+      if (k && k.expire === r.expire) k.total = r.total; // a reward lowers the count
+    },
   });
 }

@@ -139,6 +139,11 @@ describe("/readyz and /metrics, on a server of their own", () => {
     // Read from the database at scrape time.
     expect(sample(text, "worker_lag_seconds", {})).toBeGreaterThanOrEqual(0);
     expect(text).toMatch(/^# TYPE orders gauge$/m);
+    expect(text).toMatch(/^# TYPE withdrawals gauge$/m);
+    expect(text).toMatch(/^# TYPE webhook_deliveries gauge$/m);
+    expect(sample(text, "webhook_lag_seconds", {})).toBe(0);
+    // A failing scrape-time read would have been logged and left its gauge empty.
+    expect(server.logs()).not.toContain("metric not collected");
     expect(sample(text, "process_cpu_seconds_total", {})).toBeGreaterThan(0);
     if (inject("dbKind") === "postgres") expect(sample(text, "db_pool_connections", { state: "max" })).toBe(10);
   });
