@@ -9,9 +9,12 @@ import { type TempDb, tempDatabase } from "../support/sqlite-db";
 // ledger broken on purpose (entries inserted around post(), balance rows edited by hand), and
 // its paging over more entries and orders than one page holds.
 
+// Under mutation testing (vitest.mutation.config.ts sets MUTATION_RUN) SQLite only: PostgreSQL
+// doubles every mutant's time, and its own code path is listed as not covered in the note.
+const DATABASES = process.env.MUTATION_RUN === "1" ? (["sqlite"] as const) : (["sqlite", "postgres"] as const);
 const byName = (name: string): LedgerInvariant[] => LEDGER_INVARIANTS.filter((i) => i.name.startsWith(name));
 
-describe.each(["sqlite", "postgres"] as const)("ledger check on %s", (kind) => {
+describe.each(DATABASES)("ledger check on %s", (kind) => {
   let t: TempDb;
   let db: Db;
   let n = 0;

@@ -12,8 +12,11 @@ import { type TempDb, tempDatabase } from "../support/sqlite-db";
 // Under mutation testing (vitest.mutation.config.ts sets MUTATION_RUN) the multi-process test
 // is left out: its child processes load the unmutated sources, so it could not kill a mutant.
 const mutationRun = process.env.MUTATION_RUN === "1";
+// Under mutation testing SQLite only: PostgreSQL doubles every mutant's time (its own code path
+// is listed as not covered in the note of issue 9).
+const DATABASES = mutationRun ? (["sqlite"] as const) : (["sqlite", "postgres"] as const);
 
-describe.each(["sqlite", "postgres"] as const)("ledger on %s", (kind) => {
+describe.each(DATABASES)("ledger on %s", (kind) => {
   let t: TempDb;
   let db: Db;
   let n = 0;

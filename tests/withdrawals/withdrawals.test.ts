@@ -25,7 +25,8 @@ const code = async (p: Promise<unknown>) => {
   return "OK";
 };
 
-describe.each(["sqlite", "postgres"] as const)("withdrawals on %s", (kind) => {
+// Under mutation testing (MUTATION_RUN, vitest.mutation.config.ts) SQLite only, to keep it fast.
+describe.each(process.env.MUTATION_RUN === "1" ? (["sqlite"] as const) : (["sqlite", "postgres"] as const))("withdrawals on %s", (kind) => {
   let t: TempDb;
   let db: Db;
   const saved = { ...process.env };
