@@ -337,6 +337,7 @@ describe("applyStep", () => {
     expect(await applyStep(db, o2, { to: "confirming" }, new Date(), { leaseToken: "theirs" })).toBeNull();
     const won = await applyStep(db, o2, { to: "confirming" }, new Date(), { leaseToken: "mine" });
     expect(won).toMatchObject({ leaseToken: null, leaseUntil: null });
+    expect(await db.order.findUniqueOrThrow({ where: { id: o2.id } })).toMatchObject({ leaseToken: null, leaseUntil: null });
     expect(await db.orderEvent.count({ where: { orderId: o2.id } })).toBe(2);
   });
 
@@ -422,13 +423,27 @@ describe("reading orders", () => {
     const mine = (await createOrder(db, { input: input(), caller: a, ctx })).order;
     const open = (await createOrder(db, { input: input(), caller: null, ctx })).order;
     expect((await getOrderForCaller(db, { orderId: mine.id.toUpperCase(), caller: a })).id).toBe(mine.id);
-    expect(await code(getOrderForCaller(db, { orderId: mine.id, caller: b }))).toMatchObject({ code: "ORDER_NOT_FOUND" });
+    expect(await code(getOrderForCaller(db, { orderId: mine.id, caller: b }))).toMatchObject({
+      code: "ORDER_NOT_FOUND",
+      message: "No order with this id.",
+    });
     expect(await code(getOrderForCaller(db, { orderId: mine.id, caller: null }))).toMatchObject({ code: "ORDER_NOT_FOUND" });
     expect((await getOrderForCaller(db, { orderId: open.id, caller: b })).events.map((e) => e.status)).toEqual(["waiting"]);
     expect(await code(getOrderForCaller(db, { orderId: "zz", caller: null }))).toMatchObject({ code: "ORDER_NOT_FOUND" });
     expect(await code(getOrderForCaller(db, { orderId: `${open.id}0`, caller: null }))).toMatchObject({ code: "ORDER_NOT_FOUND" });
     expect((await getOrderForReseller(db, { resellerId: a.resellerId, orderId: mine.id })).id).toBe(mine.id);
-    expect(await code(getOrderForReseller(db, { resellerId: b.resellerId, orderId: mine.id }))).toMatchObject({ code: "ORDER_NOT_FOUND" });
+    expect(await code(getOrderForReseller(db, { resellerId: b.resellerId, orderId: mine.id }))).toMatchObject({
+      code: "ORDER_NOT_FOUND",
+      message: "No order with this id.",
+    });
+    expect((await getOrderForReseller(db, { resellerId: a.resellerId, orderId: mine.id })).events.map((e) => e.status)).toEqual([
+      "waiting",
+    ]);
+    // An order still being opened is neither found nor listed.
+    await db.order.update({ where: { id: mine.id }, data: { payinAddress: null } });
+    expect(await code(getOrderForReseller(db, { resellerId: a.resellerId, orderId: mine.id }))).toMatchObject({ code: "ORDER_NOT_FOUND" });
+    expect((await listOrders(db, { resellerId: a.resellerId })).total).toBe(0);
+    await db.order.update({ where: { id: mine.id }, data: { payinAddress: "x" } });
   });
 
   it("lists a reseller's orders newest first, by page, state and id prefix, with clamped page sizes", async () => {
@@ -516,6 +531,23 @@ describe("sandbox deposits", () => {
     expect(await code(reportSandboxDeposit(db, { orderId: o3.id, caller: null, now: o3.expiresAt }))).toMatchObject({
       code: "INVALID_ORDER_STATE",
     });
+  });
+});
+
+describe("sandbox switched off", () => {
+  it("a deposit report is a 404 NOT_FOUND that says the sandbox is off", async () => {
+    const o = (await createOrder(db, { input: input(), caller: null, ctx })).order;
+    process.env.SANDBOX = "false";
+    resetConfigForTests();
+    try {
+      expect(await code(reportSandboxDeposit(db, { orderId: o.id, caller: null }))).toMatchObject({
+        code: "NOT_FOUND",
+        message: "The sandbox is disabled on this server.",
+      });
+    } finally {
+      delete process.env.SANDBOX;
+      resetConfigForTests();
+    }
   });
 });
 
