@@ -285,6 +285,141 @@ describe.each(DATABASES)("ledger check on %s", (kind) => {
     });
   });
 
+  it("withdrawals: reserved, paid and restored per leg as their state says, one mined payout, booked to their reseller", async () => {
+    const inv = byName("every withdrawal's");
+    const before = await messages(inv, 1000);
+    const r = await reseller();
+    const other = await reseller();
+    await db.$transaction((tx) =>
+      post(tx, [
+        { resellerId: r, currency: "xmr", bucket: "available", kind: "order_profit_settle", amount: new D("100") },
+        { resellerId: r, currency: "btc", bucket: "available", kind: "order_profit_settle", amount: new D("100") },
+        { resellerId: other, currency: "xmr", bucket: "available", kind: "order_profit_settle", amount: new D("100") },
+      ]),
+    );
+    let w = 0;
+    const mk = async (status: string, over: Record<string, unknown> = {}, legs: [string, string][] = [["xmr", "1"]]) => {
+      const id = `w${++w}-${r}`;
+      await db.withdrawal.create({
+        data: {
+          id,
+          resellerId: r,
+          status,
+          asset: "eth",
+          decimals: 18,
+          chainId: 1,
+          destination: "0xabc",
+          amount: "1",
+          usdValue: "1",
+          feePolicy: "operator",
+          fee: "0",
+          confirmationNonce: `n-${id}`,
+          ...over,
+        },
+      });
+      for (const [currency, amount] of legs)
+        await db.withdrawalLeg.create({ data: { withdrawalId: id, currency, amount, rate: "1", priceUsd: "1", assetPriceUsd: "1" } });
+      return id;
+    };
+    const move = (
+      id: string,
+      kind: "withdrawal_reserve" | "withdrawal_settle" | "withdrawal_restore",
+      amount: string,
+      currency = "xmr",
+      who = r,
+    ) => {
+      const a = new D(amount);
+      const legs =
+        kind === "withdrawal_reserve"
+          ? ([
+              ["available", a.neg()],
+              ["reserved", a],
+            ] as const)
+          : kind === "withdrawal_settle"
+            ? ([["reserved", a.neg()]] as const)
+            : ([
+                ["reserved", a.neg()],
+                ["available", a],
+              ] as const);
+      return db.$transaction((tx) =>
+        post(
+          tx,
+          legs.map(([bucket, x]) => ({ resellerId: who, currency, bucket, kind, amount: x, withdrawalId: id })),
+        ),
+      );
+    };
+    let nonce = 0;
+    const tx = (withdrawalId: string, hash: string, status: string) =>
+      db.payoutTx.create({
+        data: { withdrawalId, chainId: 1, fromAddress: `0xhot-${r}`, accountNonce: nonce++, rawTx: "0x", hash: `${hash}-${r}`, status },
+      });
+
+    // Consistent ones: queued (reserved), confirmed (paid once), failed (restored).
+    const queued = await mk("queued");
+    await move(queued, "withdrawal_reserve", "1");
+    const confirmed = await mk("confirmed", { txHash: `0xc1-${r}` });
+    await move(confirmed, "withdrawal_reserve", "1");
+    await move(confirmed, "withdrawal_settle", "1");
+    await tx(confirmed, "0xc1", "mined");
+    const failed = await mk("failed");
+    await move(failed, "withdrawal_reserve", "1");
+    await move(failed, "withdrawal_restore", "1");
+    expect((await messages(inv, 1000)).filter((m) => !before.includes(m))).toEqual([]);
+
+    // Broken ones, each named.
+    const under = await mk("queued");
+    await move(under, "withdrawal_reserve", "0.5");
+    const paidTwice = await mk("confirmed", { txHash: `0xp2-${r}` });
+    await move(paidTwice, "withdrawal_reserve", "1");
+    await move(paidTwice, "withdrawal_settle", "1");
+    await tx(paidTwice, "0xp1", "mined");
+    await tx(paidTwice, "0xp2", "mined");
+    const wrongHash = await mk("confirmed", { txHash: "0xother" });
+    await move(wrongHash, "withdrawal_reserve", "1");
+    await move(wrongHash, "withdrawal_settle", "1");
+    await tx(wrongHash, "0xmined", "mined");
+    const sentNoHash = await mk("sent");
+    await move(sentNoHash, "withdrawal_reserve", "1");
+    const minedButQueued = await mk("processing");
+    await move(minedButQueued, "withdrawal_reserve", "1");
+    await tx(minedButQueued, "0xq1", "mined");
+    const halfRestored = await mk("failed");
+    await move(halfRestored, "withdrawal_reserve", "1");
+    await move(halfRestored, "withdrawal_restore", "0.4");
+    const paidAndFailed = await mk("failed");
+    await move(paidAndFailed, "withdrawal_reserve", "1");
+    await move(paidAndFailed, "withdrawal_settle", "1");
+    const zero = await mk("queued", { amount: "0" }, []);
+    const foreign = await mk("queued", {}, [["btc", "1"]]);
+    await move(foreign, "withdrawal_reserve", "1", "btc");
+    await move(foreign, "withdrawal_reserve", "1", "xmr", other);
+    const stray = await db.ledgerEntry.create({
+      data: { resellerId: r, currency: "xmr", bucket: "available", kind: "order_profit_settle", amount: "1", withdrawalId: queued },
+    });
+
+    const got = (await messages(inv, 1000)).filter((m) => !before.includes(m));
+    expect(got[0]).toBe("1 entries mix withdrawal kinds and withdrawal ids");
+    const foreignEntries = await db.ledgerEntry.findMany({ where: { withdrawalId: foreign, resellerId: other }, orderBy: { id: "asc" } });
+    expect(got.slice(1).sort()).toEqual(
+      [
+        `withdrawal ${under} (queued) xmr reserved 0.5 and debited 0.5, its leg is 1`,
+        `withdrawal ${under} (queued) xmr reserves 0.5, not 1`,
+        `withdrawal ${paidTwice} was paid by 2 transactions`,
+        `confirmed withdrawal ${paidTwice} has no mined payout transaction 0xp2-${r}`,
+        `confirmed withdrawal ${wrongHash} has no mined payout transaction 0xother`,
+        `withdrawal ${sentNoHash} is sent without a transaction hash`,
+        `withdrawal ${minedButQueued} is processing but its payout was recorded as mined`,
+        `withdrawal ${halfRestored} (failed) xmr restored 0.4 and paid 0 of 1`,
+        `withdrawal ${halfRestored} (failed) xmr still reserves 0.6`,
+        `withdrawal ${paidAndFailed} (failed) xmr restored 0 and paid 1 of 1`,
+        `withdrawal ${zero} pays 0`,
+        ...foreignEntries.map((e) => `entry ${e.id} of withdrawal ${foreign} is booked to reseller ${other}, not ${r}`),
+        ...foreignEntries.map((e) => `entry ${e.id} of withdrawal ${foreign} is in xmr, which it does not convert`),
+      ].sort(),
+    );
+    expect(stray.id).toBeGreaterThan(0);
+  });
+
   it("reads orders page by page: a violation on the last of several pages is found", async () => {
     const inv = byName("every order's profit");
     const before = (await messages(inv)).length;
