@@ -229,6 +229,48 @@ describe("createOrder", () => {
     }
   });
 
+  it("keeps what an upstream engine says: where the swap lives, its expiry, when to look next", async () => {
+    const engine = getEngine();
+    const real = engine.openSwap.bind(engine);
+    const expiresAt = new Date(Date.now() + 7_200_000);
+    engine.openSwap = async (req, c) => ({
+      ...(await real(req, c)),
+      upstream: { provider: "p", id: "u-1", data: "d" },
+      expiresAt,
+      firstCheckAfterMs: 5_000,
+    });
+    try {
+      const t0 = Date.now();
+      const { order } = await createOrder(db, { input: input(), caller: null, ctx });
+      expect(order).toMatchObject({ provider: "p", upstreamId: "u-1", upstreamData: "d" });
+      expect(order.expiresAt.getTime()).toBe(expiresAt.getTime());
+      const next = order.nextActionAt!.getTime() - t0;
+      expect(next).toBeGreaterThanOrEqual(5_000);
+      expect(next).toBeLessThan(15_000);
+    } finally {
+      engine.openSwap = real;
+    }
+  });
+
+  it("an idempotent replay of a reverse (toAmount) request is the same order; amount and toAmount differ", async () => {
+    const fixed = { from: "btc", to: "eth", address: ETH_ADDR, rateType: "fixed" as const };
+    const a = await createOrder(db, { input: { ...fixed, toAmount: "1" }, caller: null, ctx, idempotencyKey: "rev-1" });
+    const again = await createOrder(db, { input: { ...fixed, toAmount: " 1 " }, caller: null, ctx, idempotencyKey: "rev-1" });
+    expect(again).toMatchObject({ replayed: true, order: { id: a.order.id } });
+    expect(await code(createOrder(db, { input: { ...fixed, amount: "1" }, caller: null, ctx, idempotencyKey: "rev-1" }))).toEqual({
+      code: "IDEMPOTENCY_CONFLICT",
+      message: "This Idempotency-Key was already used with a different request body.",
+      details: undefined,
+    });
+    const b = await createOrder(db, { input: { ...fixed, amount: "0.1" }, caller: null, ctx, idempotencyKey: "rev-2" });
+    expect(
+      await code(createOrder(db, { input: { ...fixed, amount: "0.1", rateType: undefined }, caller: null, ctx, idempotencyKey: "rev-2" })),
+    ).toMatchObject({
+      code: "IDEMPOTENCY_CONFLICT",
+    });
+    expect(b.order.rateType).toBe("fixed");
+  });
+
   it("an engine failure drops the reservation so that a retry starts afresh", async () => {
     const engine = getEngine();
     const real = engine.openSwap.bind(engine);
