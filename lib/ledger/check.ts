@@ -26,6 +26,8 @@ export interface LedgerReport {
 }
 
 const PAGE = 2000;
+/** Orders (or withdrawals) per page: their ids become one IN (...) list, and SQLite's driver takes at most 999 parameters. */
+const ORDER_PAGE = 500;
 const CANONICAL_AMOUNT = /^-?(?:0|[1-9]\d*)(?:\.\d*[1-9])?$/;
 
 type EntryRow = {
@@ -98,7 +100,7 @@ const orderProfitPostedOnce: LedgerInvariant = {
       const orders = await tx.order.findMany({
         where: { resellerId: { not: null }, id: { gt: after } },
         orderBy: { id: "asc" },
-        take: PAGE,
+        take: ORDER_PAGE,
         select: { id: true, resellerId: true, toCurrency: true, status: true, profit: true },
       });
       if (!orders.length) return;
@@ -149,7 +151,7 @@ const withdrawalsBalanced: LedgerInvariant = {
       const page = await tx.withdrawal.findMany({
         where: { id: { gt: after } },
         orderBy: { id: "asc" },
-        take: PAGE,
+        take: ORDER_PAGE,
         include: { legs: true, txs: { select: { hash: true, status: true } } },
       });
       if (!page.length) return;

@@ -9,6 +9,10 @@ import { type TempDb, tempDatabase } from "../support/sqlite-db";
 // The ledger on both real databases: the database itself refuses to rewrite history or to
 // let a balance go negative, and the balance rows always equal the sum of their entries.
 
+// Under mutation testing (vitest.mutation.config.ts sets MUTATION_RUN) the multi-process test
+// is left out: its child processes load the unmutated sources, so it could not kill a mutant.
+const mutationRun = process.env.MUTATION_RUN === "1";
+
 describe.each(["sqlite", "postgres"] as const)("ledger on %s", (kind) => {
   let t: TempDb;
   let db: Db;
@@ -133,29 +137,33 @@ describe.each(["sqlite", "postgres"] as const)("ledger on %s", (kind) => {
     ]);
   });
 
-  it("20 concurrent reservations from 4 processes never reserve more than is available", async () => {
-    const r = await reseller();
-    await credit(r, "eth", "5");
-    // Separate processes, so the database's locking arbitrates (one process's client would queue them).
-    const child = () =>
-      new Promise<{ reserved: number; refused: number }>((resolve, reject) => {
-        execFile(
-          process.execPath,
-          ["--conditions=react-server", "--import", "tsx", "tests/ledger/reserve-child.ts"],
-          { env: { ...process.env, DATABASE_URL: t.url, RESELLER_ID: r, RESERVE_COUNT: "5" } },
-          (err, stdout, stderr) => (err ? reject(new Error(`${err.message}\n${stderr}`)) : resolve(JSON.parse(stdout))),
-        );
-      });
-    const results = await Promise.all([child(), child(), child(), child()]);
-    expect(results.reduce((s, x) => s + x.reserved, 0)).toBe(5);
-    expect(results.reduce((s, x) => s + x.refused, 0)).toBe(15);
-    expect(await getBalances(db, r)).toEqual([{ currency: "eth", pending: "0", available: "0", reserved: "5" }]);
-    const sum = (await db.ledgerEntry.findMany({ where: { resellerId: r, bucket: "reserved" } })).reduce(
-      (s, e) => s.plus(e.amount),
-      new D(0),
-    );
-    expect(sum.toFixed()).toBe("5");
-  }, 120_000);
+  it.skipIf(mutationRun)(
+    "20 concurrent reservations from 4 processes never reserve more than is available",
+    async () => {
+      const r = await reseller();
+      await credit(r, "eth", "5");
+      // Separate processes, so the database's locking arbitrates (one process's client would queue them).
+      const child = () =>
+        new Promise<{ reserved: number; refused: number }>((resolve, reject) => {
+          execFile(
+            process.execPath,
+            ["--conditions=react-server", "--import", "tsx", "tests/ledger/reserve-child.ts"],
+            { env: { ...process.env, DATABASE_URL: t.url, RESELLER_ID: r, RESERVE_COUNT: "5" } },
+            (err, stdout, stderr) => (err ? reject(new Error(`${err.message}\n${stderr}`)) : resolve(JSON.parse(stdout))),
+          );
+        });
+      const results = await Promise.all([child(), child(), child(), child()]);
+      expect(results.reduce((s, x) => s + x.reserved, 0)).toBe(5);
+      expect(results.reduce((s, x) => s + x.refused, 0)).toBe(15);
+      expect(await getBalances(db, r)).toEqual([{ currency: "eth", pending: "0", available: "0", reserved: "5" }]);
+      const sum = (await db.ledgerEntry.findMany({ where: { resellerId: r, bucket: "reserved" } })).reduce(
+        (s, e) => s.plus(e.amount),
+        new D(0),
+      );
+      expect(sum.toFixed()).toBe("5");
+    },
+    120_000,
+  );
 
   it("the integrity check passes on a consistent ledger and names the first broken invariant", async () => {
     // (The reservation test above used kinds only withdrawals will define.)

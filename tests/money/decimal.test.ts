@@ -27,6 +27,8 @@ describe("decimal helpers", () => {
     const text = stringifyJson({ a: num("123456789.123456"), b: [num("0.1")], c: "text", d: null, e: undefined });
     expect(text).toBe('{"a":123456789.123456,"b":[0.1],"c":"text","d":null}');
     expect(stringifyJson({ s: "1.5" })).toBe('{"s":"1.5"}');
+    // Nothing to write is still a JSON text.
+    expect(stringifyJson(undefined)).toBe("null");
   });
 
   it("an amount beyond 15 significant digits never reaches a client", () => {

@@ -22,6 +22,7 @@ describe("markup math", () => {
 
   it("rejects a markup outside 0..9999 bps", () => {
     expect(() => applyRate(new D(1), new D(1), 8, -1)).toThrow(RangeError);
+    expect(() => applyRate(new D(1), new D(1), 8, -1)).toThrow("markup out of range: -1");
     expect(() => applyRate(new D(1), new D(1), 8, 10_000)).toThrow(RangeError);
     expect(() => applyRate(new D(1), new D(1), 8, 1.5)).toThrow(RangeError);
   });

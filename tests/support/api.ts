@@ -1,4 +1,5 @@
 import crypto from "node:crypto";
+import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
 import { inject } from "vitest";
 import { generateAddress, getCurrency } from "@/lib/currencies";
 import { createDb, type Db } from "@/lib/db/client";
@@ -50,7 +51,8 @@ export async function api<T = any>(
     body = JSON.stringify(opts.body);
     headers["content-type"] ??= "application/json";
   }
-  const res = await fetch(baseUrl(opts.prefix) + path, { method: opts.method ?? (body !== undefined ? "POST" : "GET"), headers, body });
+  const method = opts.method ?? (body !== undefined ? "POST" : "GET");
+  const res = await fetch(baseUrl(opts.prefix) + path, { method, headers, body });
   const text = await res.text();
   let parsed: unknown = null;
   try {
@@ -58,7 +60,59 @@ export async function api<T = any>(
   } catch {
     parsed = text;
   }
-  return { status: res.status, headers: res.headers, body: parsed as T, text };
+  const answer = { status: res.status, headers: res.headers, body: parsed as T, text };
+  if ((opts.prefix ?? "/api/v1") === "/api/v1") await checkAgainstOpenApi(method, path, answer);
+  return answer;
+}
+
+// Every answer of a documented v1 route is checked against the response schema the served
+// OpenAPI document gives for its status (ajv, JSON Schema 2020-12 as OpenAPI 3.1 uses): a
+// field the code adds, renames or types differently than documented fails the test that
+// received it, and so does a status the document does not list.
+type OpenApiDoc = {
+  paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, { schema: object }> }> }>>;
+};
+let openApi: Promise<{ doc: OpenApiDoc; ajv: Ajv2020 }> | null = null;
+const validators = new Map<string, ValidateFunction>();
+
+async function loadOpenApi() {
+  const doc = (await (await fetch(`${baseUrl()}/openapi.json`)).json()) as OpenApiDoc & { components: { schemas: object } };
+  // Responses carry exact decimals as JSON numbers; "format" keywords are documentation here.
+  const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: false });
+  ajv.addSchema({ $id: "openapi", components: doc.components });
+  return { doc, ajv };
+}
+
+function matchPath(paths: string[], path: string): string | null {
+  const bare = path.split("?")[0];
+  for (const p of paths) {
+    const re = new RegExp(`^${p.replace(/\{[^}]+\}/g, "[^/]+")}$`);
+    if (re.test(bare)) return p;
+  }
+  return null;
+}
+
+async function checkAgainstOpenApi(method: string, path: string, r: ApiResponse): Promise<void> {
+  if (path.startsWith("/openapi.json")) return;
+  openApi ??= loadOpenApi();
+  const { doc, ajv } = await openApi;
+  const template = matchPath(Object.keys(doc.paths), path);
+  const op = template ? doc.paths[template][method.toLowerCase()] : undefined;
+  if (!template || !op) return; // an undocumented route or method: the 404/405 tests check those
+  const documented = op.responses[String(r.status)] ?? op.responses.default;
+  if (!documented)
+    throw new Error(`OpenAPI: ${method} ${template} answered ${r.status}, which the document does not list: ${r.text.slice(0, 300)}`);
+  const schema = documented.content?.["application/json"]?.schema;
+  if (!schema || !(r.headers.get("content-type") ?? "").includes("application/json")) return;
+  const key = `${method} ${template} ${r.status}`;
+  let validate = validators.get(key);
+  if (!validate) {
+    // Point the document's local $refs at the registered components.
+    validate = ajv.compile(JSON.parse(JSON.stringify(schema).replaceAll('"#/components/', '"openapi#/components/')));
+    validators.set(key, validate);
+  }
+  if (!validate(r.body))
+    throw new Error(`OpenAPI: ${key} body does not match its schema: ${ajv.errorsText(validate.errors)}; body ${r.text.slice(0, 300)}`);
 }
 
 /** Asserts the spec's error shape: exactly { error: { code, message, ...extras } }. */

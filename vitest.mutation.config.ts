@@ -1,0 +1,20 @@
+import { createRequire } from "node:module";
+import path from "node:path";
+import { defineConfig } from "vitest/config";
+
+// The tests Stryker runs against mutants of lib/quotes, lib/orders, lib/ledger and lib/money
+// (stryker.config.mjs): the in-process tests of those folders, on real SQLite and PostgreSQL.
+const alias = {
+  "@": path.resolve(import.meta.dirname),
+  "server-only": path.join(path.dirname(createRequire(import.meta.url).resolve("server-only")), "empty.js"),
+};
+
+export default defineConfig({
+  resolve: { alias },
+  test: {
+    include: ["tests/{quotes,orders,ledger,money}/**/*.test.ts", "tests/withdrawals/withdrawals.test.ts"],
+    env: { MUTATION_RUN: "1" },
+    testTimeout: 60_000,
+    hookTimeout: 120_000,
+  },
+});
