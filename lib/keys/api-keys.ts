@@ -109,7 +109,7 @@ export async function authenticateApiKey(db: Db, key: string): Promise<Caller> {
     SELECT k."id" AS "id", k."resellerId" AS "resellerId", (k."revokedAt" IS NOT NULL) AS "revoked", r."markupBps" AS "markupBps"
     FROM "ApiKey" k JOIN "Reseller" r ON r."id" = k."resellerId"
     WHERE k."hash" = ${hashApiKey(key)}`;
-  if (!row || Boolean(Number(row.revoked))) throw new AppError("INVALID_API_KEY", "The API key is not valid or has been revoked.");
+  if (!row || Number(row.revoked)) throw new AppError("INVALID_API_KEY", "The API key is not valid or has been revoked.");
   // lastUsedAt is for humans: write it at most once a minute per key, off the request path.
   const now = Date.now();
   if ((lastUsedWrites.get(row.id) ?? 0) < now - 60_000) {
