@@ -53,7 +53,8 @@ describe("settings", () => {
     expect(parse("127.0.0.1, 10.0.0.0/8,::1,fd00::/8,loopback")).toEqual({
       addresses: ["127.0.0.1", "10.0.0.0/8", "::1", "fd00::/8", "loopback"],
     });
-    for (const bad of ["nginx", "10.0.0.0/33", "10.0.0.1/8/1", "1.2.3", "127.0.0.1, nginx"]) expect(() => parse(bad), bad).toThrow(/TRUST_PROXY/);
+    for (const bad of ["nginx", "10.0.0.0/33", "10.0.0.1/8/1", "1.2.3", "127.0.0.1, nginx"])
+      expect(() => parse(bad), bad).toThrow(/TRUST_PROXY/);
   });
 
   it("the sandbox is on only with the simulated engine", () => {
