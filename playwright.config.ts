@@ -79,6 +79,8 @@ export default defineConfig({
           // Every test signs in from 127.0.0.1, several times a minute; the limit itself is
           // tested in tests/http/dashboard-http.test.ts.
           RATE_LIMIT_SIGNIN_PER_MINUTE: "1000",
+          // The webhook test's receiver listens on 127.0.0.1.
+          WEBHOOK_ALLOW_PRIVATE: "true",
         },
       },
 });

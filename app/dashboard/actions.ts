@@ -5,16 +5,20 @@ import {
   AppError,
   confirmWithdrawal,
   createApiKey,
+  createEndpoint,
   endAllSessions,
   getDb,
   quoteWithdrawal,
   revokeApiKey,
   rotateApiKey,
+  rotateEndpointSecret,
+  sendTestEvent,
+  setEndpointEnabled,
   setMarkup,
   toKeyRow,
 } from "@/app/_server/lib";
 import { forSessionReseller } from "@/app/_server/session";
-import type { ActionResult, ApiKeyRow, WithdrawalQuote, WithdrawalRow } from "@/lib/dashboard/types";
+import type { ActionResult, ApiKeyRow, EndpointView, WithdrawalQuote, WithdrawalRow } from "@/lib/dashboard/types";
 
 // The dashboard's writes. Each action re-checks the session (an action is a public POST
 // endpoint, whatever page shows its button), passes only the session's reseller id to the
@@ -42,6 +46,30 @@ export async function revokeKeyAction(keyId: unknown): Promise<ActionResult<null
     await revokeApiKey(getDb(), { resellerId, keyId: str(keyId, 100) });
     return null;
   });
+}
+
+/** Adds a webhook endpoint; the answer holds its secret, shown once. */
+export async function createWebhookEndpointAction(input: unknown): Promise<ActionResult<{ endpoint: EndpointView; secret: string }>> {
+  return forSessionReseller(async ({ resellerId }) => {
+    const i = (typeof input === "object" && input !== null ? input : {}) as { url?: unknown; events?: unknown };
+    return createEndpoint(getDb(), { resellerId, url: str(i.url, 2000), events: i.events });
+  });
+}
+
+export async function rotateWebhookSecretAction(endpointId: unknown): Promise<ActionResult<{ endpoint: EndpointView; secret: string }>> {
+  return forSessionReseller(({ resellerId }) => rotateEndpointSecret(getDb(), { resellerId, endpointId: str(endpointId, 100) }));
+}
+
+export async function setWebhookEnabledAction(endpointId: unknown, enabled: unknown): Promise<ActionResult<EndpointView>> {
+  return forSessionReseller(({ resellerId }) =>
+    setEndpointEnabled(getDb(), { resellerId, endpointId: str(endpointId, 100), enabled: enabled === true }),
+  );
+}
+
+export async function sendWebhookTestAction(endpointId: unknown): Promise<ActionResult<{ messageId: string }>> {
+  return forSessionReseller(async ({ resellerId }) => ({
+    messageId: await sendTestEvent(getDb(), { resellerId, endpointId: str(endpointId, 100) }),
+  }));
 }
 
 export async function setMarkupAction(markupBps: unknown): Promise<ActionResult<{ markupBps: number }>> {

@@ -10,6 +10,8 @@ import {
   getResellerOrder,
   getSettingsView,
   getWithdrawalsView,
+  listDeliveries,
+  listEndpoints,
   listKeyRows,
   listResellerOrders,
   parseOrderQuery,
@@ -18,7 +20,9 @@ import { forSessionReseller } from "@/app/_server/session";
 import type {
   ActionResult,
   ApiKeyRow,
+  DeliveryView,
   EarningsSeries,
+  EndpointView,
   OrderDetail,
   OrderList,
   Overview,
@@ -72,6 +76,16 @@ export async function listKeysAction(query: unknown): Promise<ActionResult<ApiKe
     const { includeRevoked } = parse(keyQuery, query ?? {});
     return listKeyRows(getDb(), { resellerId: me.resellerId, includeRevoked: includeRevoked ?? false });
   });
+}
+
+export async function listWebhookEndpointsAction(): Promise<ActionResult<EndpointView[]>> {
+  return forSessionReseller((me) => listEndpoints(getDb(), me.resellerId));
+}
+
+export async function listWebhookDeliveriesAction(endpointId: unknown): Promise<ActionResult<DeliveryView[]>> {
+  return forSessionReseller((me) =>
+    listDeliveries(getDb(), { resellerId: me.resellerId, endpointId: typeof endpointId === "string" ? endpointId.slice(0, 100) : "" }),
+  );
 }
 
 export async function getSettingsAction(): Promise<ActionResult<SettingsView>> {

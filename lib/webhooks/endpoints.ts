@@ -1,5 +1,6 @@
 import "server-only";
 import { getConfig } from "@/lib/config";
+import type { DeliveryView, EndpointView } from "@/lib/dashboard/types";
 import type { Db } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 import { newId } from "@/lib/ids";
@@ -13,19 +14,6 @@ import { checkWebhookUrl } from "./ssrf";
 const MAX_ENDPOINTS = 10;
 /** After a rotation the old secret keeps signing (a second signature) this long. */
 const ROTATION_GRACE_MS = 24 * 3600 * 1000;
-
-export interface EndpointView {
-  id: string;
-  url: string;
-  events: string[];
-  enabled: boolean;
-  disabledReason: string | null;
-  disabledAt: string | null;
-  consecutiveFailures: number;
-  createdAt: string;
-  /** Until when the previous secret still signs too, after a rotation. */
-  previousSecretUntil: string | null;
-}
 
 type EndpointRow = Awaited<ReturnType<Db["webhookEndpoint"]["findFirstOrThrow"]>>;
 
@@ -112,22 +100,6 @@ export async function sendTestEvent(db: Db, opts: { resellerId: string; endpoint
   );
   if (!id) throw new Error("test event not enqueued");
   return id;
-}
-
-export interface DeliveryView {
-  id: number;
-  messageId: string;
-  type: string;
-  subject: string | null;
-  status: string;
-  attempts: number;
-  lastStatusCode: number | null;
-  lastError: string | null;
-  lastLatencyMs: number | null;
-  lastAttemptAt: string | null;
-  nextAttemptAt: string | null;
-  createdAt: string;
-  log: { at: string; statusCode: number | null; latencyMs: number; error: string | null }[];
 }
 
 /** The newest deliveries to an endpoint, each with its attempts. */

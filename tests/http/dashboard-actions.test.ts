@@ -17,6 +17,7 @@ const READS: [name: string, args: unknown[]][] = [
   ["getOrderAction", ["0123456789abcdef01234567"]],
   ["listKeysAction", [{ includeRevoked: true }]],
   ["getSettingsAction", []],
+  ["listWebhookEndpointsAction", []],
 ];
 
 describe("dashboard read actions", () => {
