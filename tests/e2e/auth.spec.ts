@@ -1,6 +1,8 @@
 import { expect, test } from "@playwright/test";
 import { createSiweMessage } from "viem/siwe";
-import { apiContext, injectWallet, newWallet, signIn } from "./helpers";
+import { apiContext, checkLedgerAfterFile, injectWallet, newWallet, signIn } from "./helpers";
+
+checkLedgerAfterFile();
 
 // Sign-In with Ethereum: the happy path through the page, and the server refusing what it
 // must refuse, checked over plain HTTP with real signatures.

@@ -1,5 +1,6 @@
 import { execFileSync } from "node:child_process";
-import { type APIRequestContext, expect, type Page, request as pwRequest } from "@playwright/test";
+import path from "node:path";
+import { type APIRequestContext, expect, type Page, request as pwRequest, test } from "@playwright/test";
 import { type Hex, hexToString, isHex } from "viem";
 import { generatePrivateKey, type PrivateKeyAccount, privateKeyToAccount } from "viem/accounts";
 
@@ -170,4 +171,13 @@ export function assertLedgerConsistent(databaseUrl: string) {
     const err = e as { stdout?: string; stderr?: string };
     throw new Error(`ledger check failed on ${databaseUrl}:\n${err.stdout ?? ""}${err.stderr ?? ""}`);
   }
+}
+
+/** After the current spec file: the ledger check on the shared test server's database (as the HTTP suites do after every file). */
+export function checkLedgerAfterFile() {
+  test.afterAll(async () => {
+    const dir = process.env.E2E_DATA_DIR;
+    if (!dir || process.env.E2E_BASE_URL) return; // a server we did not start: its database is not ours to read
+    assertLedgerConsistent(`file:${path.join(dir, "e2e.db")}`);
+  });
 }

@@ -3,6 +3,7 @@ import { expect, type Page, test } from "@playwright/test";
 import { parse } from "csv-parse/sync";
 import {
   apiContext,
+  checkLedgerAfterFile,
   createKeyInUi,
   createOrder,
   driveToFinished,
@@ -12,6 +13,8 @@ import {
   setMarkupInUi,
   signIn,
 } from "./helpers";
+
+checkLedgerAfterFile();
 
 // Everything in the dashboard is scoped to the signed-in wallet.
 

@@ -1,6 +1,7 @@
 import { expect, type Page, test } from "@playwright/test";
 import {
   apiContext,
+  checkLedgerAfterFile,
   createKeyInUi,
   createOrder,
   driveToFinished,
@@ -11,6 +12,8 @@ import {
   setMarkupInUi,
   signIn,
 } from "./helpers";
+
+checkLedgerAfterFile();
 
 // Captures every page, with an account that has keys and orders in several states, at
 // desktop width and at phone width (390x844). At phone width each page is also checked for
