@@ -39,4 +39,32 @@ describe("settings", () => {
     resetConfigForTests();
     expect(() => getConfig()).toThrow(/PORT/);
   });
+
+  it("TRUST_PROXY: false, a hop count (true is 1), or a list of proxy addresses and CIDRs; anything else is refused", () => {
+    const parse = (v: string) => {
+      process.env.TRUST_PROXY = v;
+      resetConfigForTests();
+      return getConfig().TRUST_PROXY;
+    };
+    expect(parse("false")).toEqual({ hops: 0 });
+    expect(parse("0")).toEqual({ hops: 0 });
+    expect(parse("true")).toEqual({ hops: 1 });
+    expect(parse("2")).toEqual({ hops: 2 });
+    expect(parse("127.0.0.1, 10.0.0.0/8,::1,fd00::/8,loopback")).toEqual({
+      addresses: ["127.0.0.1", "10.0.0.0/8", "::1", "fd00::/8", "loopback"],
+    });
+    for (const bad of ["nginx", "10.0.0.0/33", "10.0.0.1/8/1", "1.2.3", "127.0.0.1, nginx"])
+      expect(() => parse(bad), bad).toThrow(/TRUST_PROXY/);
+  });
+
+  it("the sandbox is on only with the simulated engine", () => {
+    process.env.SANDBOX = "true";
+    resetConfigForTests();
+    expect(getConfig().sandboxEnabled).toBe(true);
+    process.env.ENGINE = "providers";
+    process.env.CHANGENOW_ENABLED = "true";
+    process.env.CHANGENOW_API_KEY = "k";
+    resetConfigForTests();
+    expect(getConfig().sandboxEnabled).toBe(false);
+  });
 });

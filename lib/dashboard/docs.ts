@@ -1,12 +1,23 @@
 import "server-only";
+import fs from "node:fs";
+import path from "node:path";
 import { getAppOrigin } from "@/lib/auth/origin";
 import { getConfig } from "@/lib/config";
 import { generateAddress, getCurrency } from "@/lib/currencies";
 import { seededBytes } from "@/lib/ids";
+import { projectRoot } from "@/lib/root";
 import type { DocsView } from "./types";
 
 export interface DocsData extends DocsView {
   example: { from: string; to: string; amount: string; address: string; refundAddress: string };
+  /** docs/examples/verify-webhook.ts, as the page shows it (a test runs the same file). */
+  webhookExample: string;
+}
+
+let webhookExample: string | null = null;
+function readWebhookExample(): string {
+  webhookExample ??= fs.readFileSync(path.join(projectRoot(), "docs/examples/verify-webhook.ts"), "utf8");
+  return webhookExample;
 }
 
 export function getDocsData(): DocsData {
@@ -33,5 +44,6 @@ export function getDocsData(): DocsData {
     openApiUrl: `${origin}/api/v1/openapi.json`,
     sandbox: cfg.sandboxEnabled,
     example: { from, to, amount: "0.05", address, refundAddress },
+    webhookExample: readWebhookExample(),
   };
 }

@@ -213,6 +213,12 @@ export function openApiDocument(): object {
     webhooks: {
       "order.created": webhookOperation("orderCreated", "OrderWebhookEvent", "An order was created with your API key."),
       "order.status_changed": webhookOperation("orderStatusChanged", "OrderWebhookEvent", "One of your orders changed state."),
+      "withdrawal.created": webhookOperation("withdrawalCreated", "WithdrawalWebhookEvent", "A withdrawal of your profit was queued."),
+      "withdrawal.status_changed": webhookOperation(
+        "withdrawalStatusChanged",
+        "WithdrawalWebhookEvent",
+        "One of your withdrawals changed status (processing, sent, confirmed or failed).",
+      ),
       "webhook.test": webhookOperation("webhookTest", "TestWebhookEvent", "Sent from the dashboard's Send test event."),
     },
     components: {
@@ -236,6 +242,7 @@ export function openApiDocument(): object {
         Error: schema(s.errorResponse),
         OrderWebhookEvent: schema(s.orderWebhookEvent),
         TestWebhookEvent: schema(s.testWebhookEvent),
+        WithdrawalWebhookEvent: schema(s.withdrawalWebhookEvent),
       },
     },
   };

@@ -177,6 +177,17 @@ export const orderWebhookEvent = z.object({
   }),
 });
 
+export const withdrawalWebhookEvent = z.object({
+  type: z.enum(["withdrawal.created", "withdrawal.status_changed"]),
+  timestamp: iso,
+  data: z.object({
+    withdrawalId: z.string(),
+    status: z.enum(["queued", "processing", "sent", "confirmed", "failed"]),
+    previousStatus: z.enum(["queued", "processing", "sent", "confirmed", "failed"]).optional(),
+    withdrawal: z.record(z.string(), z.unknown()).describe("The withdrawal as the dashboard shows it: amounts, asset, chain, txHash"),
+  }),
+});
+
 export const testWebhookEvent = z.object({
   type: z.literal("webhook.test"),
   timestamp: iso,

@@ -27,8 +27,12 @@ interface Waiting {
 }
 
 const TABLE = "rate_limits";
-/** Batches on their way at once; the next batch collects meanwhile. */
-const MAX_IN_FLIGHT = 2;
+/**
+ * One batch on its way at a time, the next collecting meanwhile: batches reach the database in
+ * the order their consumes were made, so a request that waits is never counted before a
+ * consume made earlier (answered from memory) that is still on its way.
+ */
+const MAX_IN_FLIGHT = 1;
 
 class BatchedCounters {
   private queue: Waiting[] = [];

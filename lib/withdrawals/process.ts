@@ -7,6 +7,7 @@ import { type Posting, post } from "@/lib/ledger/ledger";
 import { getLogger } from "@/lib/log";
 import { D } from "@/lib/money/decimal";
 import { retryDelayMs } from "@/lib/worker/backoff";
+import { announceWithdrawal } from "./announce";
 import type { PayoutSender } from "./sender/types";
 
 // Pays queued withdrawals, exactly once, whatever stops the process and wherever.
@@ -105,6 +106,19 @@ export async function runWithdrawalsOnce(db: Db, sender: PayoutSender, opts: Pro
 const release = (db: Db, id: string, token: string, data: Record<string, unknown>) =>
   db.withdrawal.updateMany({ where: { id, leaseToken: token }, data: { ...data, leaseToken: null, leaseUntil: null } });
 
+/** release() into a status; a change of status is announced (webhooks) in the same transaction. */
+async function releaseAs(db: Db, id: string, token: string, from: string, to: string, now: Date, data: Record<string, unknown>) {
+  if (from === to) return release(db, id, token, { ...data, status: to });
+  return db.$transaction(async (t) => {
+    const r = await t.withdrawal.updateMany({
+      where: { id, leaseToken: token },
+      data: { ...data, status: to, leaseToken: null, leaseUntil: null },
+    });
+    if (r.count === 1) await announceWithdrawal(t, id, from, now);
+    return r;
+  });
+}
+
 function stop(opts: ProcessOptions, step: PayoutStep, id: string) {
   if (opts.stopAt?.(step, id)) throw new SenderStopped(step);
 }
@@ -126,7 +140,13 @@ async function advance(db: Db, sender: PayoutSender, w: Claimed, token: string, 
       await release(db, w.id, token, { stateReason: reason, nextActionAt: later(now, POOR_RECHECK_MS) });
       return false;
     }
-    await db.withdrawal.updateMany({ where: { id: w.id, leaseToken: token }, data: { status: "processing", stateReason: null } });
+    await db.$transaction(async (t) => {
+      const r = await t.withdrawal.updateMany({
+        where: { id: w.id, leaseToken: token },
+        data: { status: "processing", stateReason: null },
+      });
+      if (r.count === 1) await announceWithdrawal(t, w.id, "queued", now);
+    });
     status = "processing";
   }
 
@@ -171,13 +191,12 @@ async function advance(db: Db, sender: PayoutSender, w: Claimed, token: string, 
         "payout transaction replaced by another of the hot wallet; signing a new one",
       );
       await db.payoutTx.update({ where: { id: tx.id }, data: { status: "dropped" } });
-      await release(db, w.id, token, { status: "processing", txHash: null, nextActionAt: now });
+      await releaseAs(db, w.id, token, status, "processing", now, { txHash: null, nextActionAt: now });
       return false;
     }
     await sender.broadcast(tx.rawTx as Hex);
     stop(opts, "after_broadcast", w.id);
-    await release(db, w.id, token, {
-      status: "sent",
+    await releaseAs(db, w.id, token, status, "sent", now, {
       sentAt: w.sentAt ?? now,
       attempts: 0,
       lastError: null,
@@ -202,6 +221,7 @@ async function advance(db: Db, sender: PayoutSender, w: Claimed, token: string, 
         },
       });
       if (r.count !== 1) throw new Error(`lost the lease on withdrawal ${w.id}`);
+      await announceWithdrawal(t, w.id, status, now);
       await t.payoutTx.update({ where: { id: tx.id }, data: { status: "reverted", blockNumber: Number(receipt.blockNumber) } });
       await post(
         t,
@@ -231,8 +251,7 @@ async function advance(db: Db, sender: PayoutSender, w: Claimed, token: string, 
 
   const head = await sender.blockNumber();
   if (head - receipt.blockNumber + 1n < BigInt(getConfig().PAYOUT_CONFIRMATIONS)) {
-    await release(db, w.id, token, {
-      status: "sent",
+    await releaseAs(db, w.id, token, status, "sent", now, {
       sentAt: w.sentAt ?? now,
       blockNumber: Number(receipt.blockNumber),
       nextActionAt: later(now, RECHECK_MS),
@@ -256,6 +275,7 @@ async function advance(db: Db, sender: PayoutSender, w: Claimed, token: string, 
       },
     });
     if (r.count !== 1) throw new Error(`lost the lease on withdrawal ${w.id}`);
+    await announceWithdrawal(t, w.id, status, now);
     await t.payoutTx.update({ where: { id: tx.id }, data: { status: "mined", blockNumber: Number(receipt.blockNumber) } });
     await post(
       t,

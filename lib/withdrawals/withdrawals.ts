@@ -10,6 +10,7 @@ import { newId } from "@/lib/ids";
 import { getBalances, InsufficientBalanceError, type Posting, post } from "@/lib/ledger/ledger";
 import { D, type Dec, floorAmount, formatAmount } from "@/lib/money/decimal";
 import { usdValue } from "@/lib/money/usd";
+import { announceWithdrawal } from "./announce";
 import { payoutAsset, payoutAssets, tokenOrZero } from "./assets";
 import { typedDataJson, verifyWithdrawalSignature, type WithdrawalTerms } from "./typed-data";
 
@@ -181,6 +182,7 @@ export async function confirmWithdrawal(
           },
         ]);
         await post(tx, postings, now);
+        await announceWithdrawal(tx, id, null, now);
       },
       { timeout: 30_000, maxWait: 30_000 },
     );

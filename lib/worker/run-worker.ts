@@ -120,6 +120,7 @@ async function advanceClaimed(db: Db, order: Order, token: string, now: Date): P
  * on them concurrently (each under its own lease). Returns how many orders changed state.
  */
 let lastStuckCheck = 0;
+let lastQuoteCleanup = 0;
 const STUCK_CHECK_MS = 60_000;
 
 export async function runWorkerOnce(db: Db, now = new Date()): Promise<number> {
@@ -128,6 +129,11 @@ export async function runWorkerOnce(db: Db, now = new Date()): Promise<number> {
   if (getEngine().upstream && now.getTime() - lastStuckCheck >= STUCK_CHECK_MS) {
     lastStuckCheck = now.getTime();
     await flagStuckOrders(db, { now, afterMinutes: getConfig().PROVIDERS_STUCK_AFTER_MINUTES });
+  }
+  if (now.getTime() - lastQuoteCleanup >= STUCK_CHECK_MS) {
+    lastQuoteCleanup = now.getTime();
+    // Fixed-rate quotes are only looked up until their validUntil; keep a day for support questions.
+    await db.rateQuote.deleteMany({ where: { validUntil: { lt: new Date(now.getTime() - 24 * 3600 * 1000) } } });
   }
   const { token, orders } = await claimDueOrders(db, now);
   const results = await Promise.all(

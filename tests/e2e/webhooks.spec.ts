@@ -58,6 +58,12 @@ test("add an endpoint, send a test event, see it in the delivery log; order even
     await expect(page.getByRole("button", { name: "Send test event" })).toBeDisabled();
     await page.getByRole("button", { name: "Enable" }).click();
     await expect(page.getByRole("button", { name: "Send test event" })).toBeEnabled();
+
+    // The Docs page shows how to verify a delivery in TypeScript (docs/examples/verify-webhook.ts, run by a unit test).
+    await page.goto("/dashboard/docs#webhooks");
+    const docs = page.getByRole("region", { name: "Webhooks: verify every delivery" });
+    await expect(docs).toContainText("new Webhook(secret)");
+    await expect(docs).toContainText("wh.verify(rawBody, h)");
   } finally {
     receiver.close();
   }

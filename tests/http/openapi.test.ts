@@ -66,7 +66,13 @@ describe("GET /api/v1/openapi.json", () => {
     expect(Object.keys(status.responses["200"].headers)).toEqual(expect.arrayContaining(["ETag", "Poll-After"]));
     expect(status.responses["304"]).toBeDefined();
     // Webhooks (OpenAPI 3.1's webhooks section).
-    expect(Object.keys(doc.webhooks).sort()).toEqual(["order.created", "order.status_changed", "webhook.test"]);
+    expect(Object.keys(doc.webhooks).sort()).toEqual([
+      "order.created",
+      "order.status_changed",
+      "webhook.test",
+      "withdrawal.created",
+      "withdrawal.status_changed",
+    ]);
     const hook = doc.webhooks["order.status_changed"].post;
     expect(hook.parameters.map((p: { name: string }) => p.name)).toEqual(["webhook-id", "webhook-timestamp", "webhook-signature"]);
     expect(doc.components.schemas.OrderWebhookEvent.properties.data.properties.order.properties).toHaveProperty("history");

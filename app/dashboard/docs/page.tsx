@@ -72,9 +72,56 @@ export default async function DocsPage() {
               <code>exchanging</code> → <code>sending</code> → <code>finished</code>, or <code>failed</code> with a refund.
             </p>
             <CodeBlock label="Order status" code={`curl -s "$BASE_URL/exchange/ORDER_ID" \\\n  ${key}`} />
+            <p>
+              Polling is cheap: send the last answer&apos;s <code>ETag</code> back in <code>If-None-Match</code> and an unchanged order
+              answers <code>304</code> with no body; <code>Poll-After</code> says how many seconds to wait before asking again. Or let us
+              push the changes to you: see{" "}
+              <a href="#webhooks" className="font-medium text-indigo-700 hover:underline">
+                Webhooks
+              </a>{" "}
+              below.
+            </p>
           </Step>
+          <Step n={5} title="Fixed rate and reverse quotes (optional)">
+            <p>
+              Add <code>rateType=fixed</code> to the estimate to lock its <code>toAmount</code>: the answer carries a <code>rateId</code>,
+              valid until <code>validUntil</code>. Give <code>toAmount</code> instead of <code>amount</code> to learn what the customer must
+              send to receive it. <code>GET /range?from=&amp;to=</code> gives a pair&apos;s minimum and maximum.
+            </p>
+            <CodeBlock
+              label="Fixed-rate, reverse estimate"
+              code={`curl -s "$BASE_URL/estimate?from=${ex.from}&to=${ex.to}&toAmount=1&rateType=fixed" \\\n  ${key}`}
+            />
+            <CodeBlock
+              label="Create it at that rate"
+              code={`curl -s -X POST "$BASE_URL/exchange" \\\n  ${key} \\\n  -H "Content-Type: application/json" \\\n  -d '{"from":"${ex.from}","to":"${ex.to}","toAmount":"1","rateType":"fixed","rateId":"RATE_ID",\n       "address":"${ex.address}",\n       "refundAddress":"${ex.refundAddress}"}'`}
+            />
+            <p>
+              A fixed-rate order pays its <code>toAmount</code> only for a deposit of exactly its <code>fromAmount</code> that arrives
+              within the fixed window (20 minutes by default); another amount or a later deposit is refunded (
+              <code>deposit_amount_mismatch</code>, <code>deposit_late</code>).
+            </p>
+          </Step>
+          <section id="webhooks" aria-labelledby="webhooks-title" className="scroll-mt-20">
+            <Card>
+              <div className="px-4 py-4 sm:px-5">
+                <h2 id="webhooks-title" className="font-semibold">
+                  Webhooks: verify every delivery
+                </h2>
+                <div className="mt-2 space-y-2 text-sm text-zinc-600 [&_code]:rounded [&_code]:bg-zinc-100 [&_code]:px-1 [&_code]:font-mono [&_code]:text-[0.85em] [&_pre_code]:bg-transparent [&_pre_code]:p-0 [&_pre_code]:text-inherit">
+                  <p>
+                    Add an endpoint on the <TextLink href="/dashboard/webhooks">Webhooks</TextLink> page. Each delivery is a POST of{" "}
+                    <code>{`{"type","timestamp","data"}`}</code> with the Standard Webhooks headers <code>webhook-id</code>,{" "}
+                    <code>webhook-timestamp</code> and <code>webhook-signature</code>. Check the signature with your endpoint&apos;s secret
+                    before trusting the body, answer 2xx quickly, and act once per <code>webhook-id</code> (retries repeat it).
+                  </p>
+                  <CodeBlock label="verify-webhook.ts" code={d.webhookExample} />
+                </div>
+              </div>
+            </Card>
+          </section>
           {d.sandbox ? (
-            <Step n={5} title="Try it end to end in the sandbox">
+            <Step n={6} title="Try it end to end in the sandbox">
               <p>This server runs the sandbox: report a deposit yourself and watch the order finish, here and in Orders.</p>
               <CodeBlock
                 label="Sandbox deposit"
