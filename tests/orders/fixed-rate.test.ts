@@ -3,7 +3,6 @@ import { resetConfigForTests } from "@/lib/config";
 import { getCurrency } from "@/lib/currencies";
 import type { Db } from "@/lib/db/client";
 import { getEngine } from "@/lib/engine";
-import { AppError } from "@/lib/errors";
 import type { Caller } from "@/lib/keys/api-keys";
 import { D } from "@/lib/money/decimal";
 import { applyStep } from "@/lib/orders/advance-order";
@@ -13,6 +12,7 @@ import { failureReasonOf, orderStateOf, rateTypeOf, stateReasonOf } from "@/lib/
 import { applyRate, fromAmountFor } from "@/lib/quotes/compute-quote";
 import { getEstimate, priceByToAmount, takeRateQuote } from "@/lib/quotes/get-estimate";
 import { getRange } from "@/lib/quotes/range";
+import { refusalOf } from "../support/app-error";
 import { type TempDb, tempSqlite } from "../support/sqlite-db";
 
 // The v1 extensions in-process (fixed-rate quotes and orders, reverse quotes, ranges, the
@@ -27,15 +27,7 @@ let t: TempDb;
 let db: Db;
 let n = 0;
 
-const code = async (p: Promise<unknown>) => {
-  try {
-    await p;
-  } catch (e) {
-    if (e instanceof AppError) return { code: e.code, message: e.message, details: e.details };
-    throw e;
-  }
-  throw new Error("expected an AppError");
-};
+const code = refusalOf;
 
 async function newCaller(markupBps: number): Promise<Caller> {
   const i = ++n;

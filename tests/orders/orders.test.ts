@@ -14,6 +14,7 @@ import { reportSandboxDeposit } from "@/lib/orders/report-deposit";
 import { serializeCreatedOrder, serializeOrderStatus } from "@/lib/orders/serialize-order";
 import { flagStuckOrders, listStuckOrders } from "@/lib/orders/stuck";
 import { engineDeadlineMs, leaseMs, openSwapRequest, swapSnapshot } from "@/lib/orders/swap";
+import { refusalOf } from "../support/app-error";
 import { type TempDb, tempSqlite } from "../support/sqlite-db";
 
 // The order service in-process on a real SQLite database with the simulated engine: what
@@ -27,15 +28,7 @@ const ctx = { scope: "test" };
 const ETH_PRECISION = getCurrency("eth")!.precision;
 const input = (over: Record<string, unknown> = {}) => ({ from: "btc", to: "eth", amount: "0.1", address: ETH_ADDR, ...over });
 
-const code = async (p: Promise<unknown>) => {
-  try {
-    await p;
-  } catch (e) {
-    if (e instanceof AppError) return { code: e.code, message: e.message, details: e.details };
-    throw e;
-  }
-  throw new Error("expected an AppError");
-};
+const code = refusalOf;
 
 let t: TempDb;
 let db: Db;

@@ -2,11 +2,11 @@ import { LosslessNumber } from "lossless-json";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { resetConfigForTests } from "@/lib/config";
 import { getCurrency } from "@/lib/currencies";
-import { AppError } from "@/lib/errors";
 import { D } from "@/lib/money/decimal";
 import { applyRate } from "@/lib/quotes/compute-quote";
 import { getEstimate } from "@/lib/quotes/get-estimate";
 import { amountLimits, getTermsWithinLimits, parseAmount, resolveCurrency, resolvePair } from "@/lib/quotes/pricing";
+import { refusalOf, refusalOfSync } from "../support/app-error";
 
 // The checks /estimate and /exchange share, in-process with the simulated engine.
 
@@ -15,24 +15,8 @@ const btc = getCurrency("btc")!;
 const eth = getCurrency("eth")!;
 const saved = { ...process.env };
 
-const fail = (f: () => unknown) => {
-  try {
-    f();
-  } catch (e) {
-    if (e instanceof AppError) return { code: e.code, message: e.message, details: e.details };
-    throw e;
-  }
-  throw new Error("expected an AppError");
-};
-const failAsync = async (p: Promise<unknown>) => {
-  try {
-    await p;
-  } catch (e) {
-    if (e instanceof AppError) return { code: e.code, message: e.message, details: e.details };
-    throw e;
-  }
-  throw new Error("expected an AppError");
-};
+const fail = refusalOfSync;
+const failAsync = refusalOf;
 
 beforeAll(() => {
   Object.assign(process.env, { QUOTE_TTL_SECONDS: "60", PLATFORM_FEE_BPS: "25" });
