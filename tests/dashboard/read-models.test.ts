@@ -111,14 +111,17 @@ describe("overview", () => {
 describe("earnings series", () => {
   it("puts each realised profit on the UTC day it was credited, per currency and in USD, with every day present", async () => {
     const me = await newReseller(200);
-    const now = new Date();
+    // Noon UTC of yesterday as "now": settling runs the worker a few minutes ahead, which
+    // must not carry a credit over midnight into the next day (it did, run at 23:58 UTC).
+    const yesterday = new Date(Date.now() - DAY);
+    const now = new Date(Date.UTC(yesterday.getUTCFullYear(), yesterday.getUTCMonth(), yesterday.getUTCDate(), 12));
     const today = now.toISOString().slice(0, 10);
     const twoDaysAgo = new Date(now.getTime() - 2 * DAY);
     // Two ETH profits two days ago, one BTC profit today; one order that fails earns nothing.
     const a = await at(twoDaysAgo, async () => settle(await order(me, { from: "btc", to: "eth", amount: "0.1" }), me));
     const b = await at(twoDaysAgo, async () => settle(await order(me, { from: "btc", to: "eth", amount: "0.25" }), me));
-    const c = await settle(await order(me, { from: "eth", to: "btc", amount: "2" }), me);
-    await settle(await order(me, { from: "btc", to: "eth", amount: "0.1" }), me, "0.00000001");
+    const c = await at(now, async () => settle(await order(me, { from: "eth", to: "btc", amount: "2" }), me));
+    await at(now, async () => settle(await order(me, { from: "btc", to: "eth", amount: "0.1" }), me, "0.00000001"));
 
     const s = await getEarningsSeries(db, { resellerId: me.resellerId, days: 7, now });
     expect(s.period).toEqual({ days: 7, from: new Date(now.getTime() - 6 * DAY).toISOString().slice(0, 10), to: today });
