@@ -23,6 +23,9 @@ const errorLines = () =>
 
 describe("request bodies", () => {
   it("a chunked 40 MB POST to the sign-in callback is refused with 413 after at most a few chunks; memory stays flat", async () => {
+    // The first request to this route loads next-auth's code into the server: warm it up, so
+    // that what is measured below is the bodies only.
+    expect((await chunkedPost(s.port, "/api/auth/callback/siwe", 40 * 1024 * 1024)).status).toBe(413);
     const before = rssMb(s.pid);
     const results = await Promise.all(Array.from({ length: 5 }, () => chunkedPost(s.port, "/api/auth/callback/siwe", 40 * 1024 * 1024)));
     for (const r of results) {
@@ -30,7 +33,9 @@ describe("request bodies", () => {
       expect(r.sent).toBeLessThan(16 * 1024 * 1024);
       expect(isErrorShape(JSON.parse(r.text.slice(r.text.indexOf("\r\n\r\n") + 4)))).toBe(true);
     }
-    expect(rssMb(s.pid) - before).toBeLessThan(50);
+    // RSS also counts garbage not yet collected (the discarded chunks, the answers): measured
+    // 9-61 MB. Holding the five bodies would be 200 MB.
+    expect(rssMb(s.pid) - before).toBeLessThan(100);
   });
 
   it("a declared Content-Length over the limit is refused at once on a dashboard route and a server action", async () => {

@@ -55,6 +55,9 @@ export async function chunkedPost(port: number, path: string, totalBytes: number
     s.write(chunk);
     const ok = s.write("\r\n");
     sent += chunk.length;
+    // A client that reads while it sends: yield after every chunk, so the server's answer is
+    // seen as soon as it comes (a synchronous loop kept writing until the kernel's buffers were
+    // full, megabytes past the answer, and the server then had to read them all).
     if (!ok)
       await new Promise<void>((r) => {
         const t = setTimeout(r, 200);
@@ -63,6 +66,7 @@ export async function chunkedPost(port: number, path: string, totalBytes: number
           r();
         });
       });
+    else await new Promise((r) => setImmediate(r));
   }
   if (!text && !closed) s.write("0\r\n\r\n");
   const deadline = Date.now() + 20_000;
