@@ -25,9 +25,13 @@ export interface QuoteMath {
 export function applyRate(fromAmount: Dec, rate: Dec, toPrecision: number, markupBps: number): QuoteMath {
   if (!Number.isInteger(markupBps) || markupBps < 0 || markupBps >= BPS) throw new RangeError(`markup out of range: ${markupBps}`);
   const rawToAmount = floorAmount(fromAmount.mul(rate), toPrecision);
-  const toAmount = floorTo(rawToAmount.mul(BPS - markupBps).div(BPS), amountPlaces(rawToAmount, toPrecision));
+  const toAmount = afterMarkup(rawToAmount, toPrecision, markupBps);
   return { rate, rawToAmount, toAmount, profit: rawToAmount.minus(toAmount) };
 }
+
+/** What the user gets of a raw output: less the markup, floored at the raw amount's last place. */
+const afterMarkup = (raw: Dec, toPrecision: number, markupBps: number): Dec =>
+  floorTo(raw.mul(BPS - markupBps).div(BPS), amountPlaces(raw, toPrecision));
 
 /** Effective rate shown to clients: what one unit buys after fee and markup, 12 significant digits, rounded down. */
 export function effectiveRate(fromAmount: Dec, toAmount: Dec): Dec {
@@ -36,20 +40,29 @@ export function effectiveRate(fromAmount: Dec, toAmount: Dec): Dec {
 }
 
 /**
+ * The least raw output (an amount at toPrecision) whose part after the markup, as applyRate
+ * rounds it, reaches toAmount. It starts from the exact quotient rounded up; that falls short
+ * only where the raw amount has one digit more before the point than toAmount (so one place
+ * fewer after it), and a step or two of its last place mends that. The loop ends: each step
+ * adds at least one last place, and the part after the markup grows with the raw amount.
+ */
+export function leastRawFor(toAmount: Dec, toPrecision: number, markupBps: number): Dec {
+  let raw = ceilAmount(toAmount.mul(BPS).div(BPS - markupBps), toPrecision);
+  while (afterMarkup(raw, toPrecision, markupBps).lt(toAmount))
+    raw = ceilAmount(raw.plus(new D(10).pow(-amountPlaces(raw, toPrecision))), toPrecision);
+  return raw;
+}
+
+/**
  * A reverse quote: the smallest amount of the source currency (an amount at its precision)
- * whose applyRate gives the user at least `toAmount`. First the least raw output whose
- * markup-less part reaches the target, then the least source amount that buys that raw
- * output; each starts from the exact quotient rounded up and steps up one last place while
- * the roundings of applyRate leave the user short.
+ * whose applyRate gives the user at least `toAmount`: the least raw output that pays the
+ * target after the markup, divided by the rate and rounded up to an amount. Why that is exact:
+ * applyRate floors from * rate to an amount, which is at least the raw output when
+ * from * rate is (the raw output is an amount on the same or a coarser grid), and below it
+ * for any smaller source amount; and the user's part grows with the raw output.
+ * tests/quotes/reverse-quote.test.ts checks both directions on random inputs.
  */
 export function fromAmountFor(toAmount: Dec, rate: Dec, fromPrecision: number, toPrecision: number, markupBps: number): Dec {
   if (rate.lte(0)) throw new RangeError("rate must be positive");
-  const ulp = (x: Dec, precision: number) => new D(10).pow(-amountPlaces(x, precision));
-  let raw = ceilAmount(toAmount.mul(BPS).div(BPS - markupBps), toPrecision);
-  for (let i = 0; i < 100 && floorTo(raw.mul(BPS - markupBps).div(BPS), amountPlaces(raw, toPrecision)).lt(toAmount); i++)
-    raw = ceilAmount(raw.plus(ulp(raw, toPrecision)), toPrecision);
-  let from = ceilAmount(raw.div(rate), fromPrecision);
-  for (let i = 0; i < 100 && applyRate(from, rate, toPrecision, markupBps).toAmount.lt(toAmount); i++)
-    from = ceilAmount(from.plus(ulp(from, fromPrecision)), fromPrecision);
-  return from;
+  return ceilAmount(leastRawFor(toAmount, toPrecision, markupBps).div(rate), fromPrecision);
 }

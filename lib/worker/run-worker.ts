@@ -121,16 +121,17 @@ async function advanceClaimed(db: Db, order: Order, token: string, now: Date): P
  */
 let lastStuckCheck = 0;
 let lastQuoteCleanup = 0;
-const STUCK_CHECK_MS = 60_000;
+/** How often the once-a-minute chores run: flagging stuck orders, dropping old quotes. */
+const CHORE_EVERY_MS = 60_000;
 
 export async function runWorkerOnce(db: Db, now = new Date()): Promise<number> {
   // A reservation is unopened; when its claim is long gone nobody waits for it any more.
   await db.order.deleteMany({ where: { payinAddress: null, leaseUntil: { lt: new Date(now.getTime() - leaseMs()) } } });
-  if (getEngine().upstream && now.getTime() - lastStuckCheck >= STUCK_CHECK_MS) {
+  if (getEngine().upstream && now.getTime() - lastStuckCheck >= CHORE_EVERY_MS) {
     lastStuckCheck = now.getTime();
     await flagStuckOrders(db, { now, afterMinutes: getConfig().PROVIDERS_STUCK_AFTER_MINUTES });
   }
-  if (now.getTime() - lastQuoteCleanup >= STUCK_CHECK_MS) {
+  if (now.getTime() - lastQuoteCleanup >= CHORE_EVERY_MS) {
     lastQuoteCleanup = now.getTime();
     // Fixed-rate quotes are only looked up until their validUntil; keep a day for support questions.
     await db.rateQuote.deleteMany({ where: { validUntil: { lt: new Date(now.getTime() - 24 * 3600 * 1000) } } });

@@ -164,7 +164,8 @@ describe.each(DATABASES)("ledger check on %s", (kind) => {
     expect(await messages(inv)).toEqual([]);
 
     // Credited while still open.
-    const early = await mk("early", { status: "sending" });
+    // An id that sorts before any letter: the check pages by id and must start below every id.
+    const early = await mk("0early", { status: "sending" });
     await db.$transaction((tx) => settleProfit(tx, early, new D("0.5")));
     // Finished and credited a different amount than its profit.
     const wrong = await mk("wrong", { status: "finished" });
@@ -177,6 +178,29 @@ describe.each(DATABASES)("ledger check on %s", (kind) => {
     await db.$transaction((tx) =>
       post(tx, [
         { resellerId: other, currency: "btc", bucket: "pending", kind: "order_profit_pending", amount: new D("0.5"), orderId: stray.id },
+      ]),
+    );
+    // Right reseller, another currency; another reseller, the right currency.
+    const strayCurrency = await order(`stray-cur-${r}`, r);
+    const strayReseller = await order(`stray-res-${r}`, r);
+    await db.$transaction((tx) =>
+      post(tx, [
+        {
+          resellerId: r,
+          currency: "btc",
+          bucket: "pending",
+          kind: "order_profit_pending",
+          amount: new D("0.5"),
+          orderId: strayCurrency.id,
+        },
+        {
+          resellerId: other,
+          currency: "xmr",
+          bucket: "pending",
+          kind: "order_profit_pending",
+          amount: new D("0.5"),
+          orderId: strayReseller.id,
+        },
       ]),
     );
     // More released than was pending.
@@ -205,6 +229,8 @@ describe.each(DATABASES)("ledger check on %s", (kind) => {
         `finished order ${wrong.id} was credited 0.4, its profit is 0.5`,
         `order ${failed.id} failed but its profit was credited`,
         `entry ${(await db.ledgerEntry.findFirstOrThrow({ where: { orderId: stray.id } })).id} of order ${stray.id} is booked to ${other}/btc, not ${r}/xmr`,
+        `entry ${(await db.ledgerEntry.findFirstOrThrow({ where: { orderId: strayCurrency.id } })).id} of order ${strayCurrency.id} is booked to ${r}/btc, not ${r}/xmr`,
+        `entry ${(await db.ledgerEntry.findFirstOrThrow({ where: { orderId: strayReseller.id } })).id} of order ${strayReseller.id} is booked to ${other}/xmr, not ${r}/xmr`,
         `order ${over.id} has a negative pending profit -0.5`,
         `order ${over.id} is finished but -0.5 of its profit is still pending`,
       ].sort(),
@@ -299,7 +325,7 @@ describe.each(DATABASES)("ledger check on %s", (kind) => {
     );
     let w = 0;
     const mk = async (status: string, over: Record<string, unknown> = {}, legs: [string, string][] = [["xmr", "1"]]) => {
-      const id = `w${++w}-${r}`;
+      const id = `0w${++w}-${r}`; // sorts before any letter, as above
       await db.withdrawal.create({
         data: {
           id,
@@ -389,6 +415,31 @@ describe.each(DATABASES)("ledger check on %s", (kind) => {
     const paidAndFailed = await mk("failed");
     await move(paidAndFailed, "withdrawal_reserve", "1");
     await move(paidAndFailed, "withdrawal_settle", "1");
+    // Paid by its second transaction: the first was dropped, which is no payout.
+    const replaced = await mk("confirmed", { txHash: `0xr2-${r}` });
+    await move(replaced, "withdrawal_reserve", "1");
+    await move(replaced, "withdrawal_settle", "1");
+    await tx(replaced, "0xr1", "dropped");
+    await tx(replaced, "0xr2", "mined");
+    const confirmedNoHash = await mk("confirmed");
+    await move(confirmedNoHash, "withdrawal_reserve", "1");
+    await move(confirmedNoHash, "withdrawal_settle", "1");
+    // Reserved more than was debited from available; put back less than was taken off reserved.
+    const uneven = await mk("queued");
+    await db.$transaction((t) =>
+      post(t, [
+        { resellerId: r, currency: "xmr", bucket: "available", kind: "withdrawal_reserve", amount: new D("-1"), withdrawalId: uneven },
+        { resellerId: r, currency: "xmr", bucket: "reserved", kind: "withdrawal_reserve", amount: new D("1.1"), withdrawalId: uneven },
+      ]),
+    );
+    const leaky = await mk("failed");
+    await move(leaky, "withdrawal_reserve", "1");
+    await db.$transaction((t) =>
+      post(t, [
+        { resellerId: r, currency: "xmr", bucket: "reserved", kind: "withdrawal_restore", amount: new D("-1"), withdrawalId: leaky },
+        { resellerId: r, currency: "xmr", bucket: "available", kind: "withdrawal_restore", amount: new D("0.9"), withdrawalId: leaky },
+      ]),
+    );
     const zero = await mk("queued", { amount: "0" }, []);
     const foreign = await mk("queued", {}, [["btc", "1"]]);
     await move(foreign, "withdrawal_reserve", "1", "btc");
@@ -413,6 +464,11 @@ describe.each(DATABASES)("ledger check on %s", (kind) => {
         `withdrawal ${halfRestored} (failed) xmr still reserves 0.6`,
         `withdrawal ${paidAndFailed} (failed) xmr restored 0 and paid 1 of 1`,
         `withdrawal ${zero} pays 0`,
+        `withdrawal ${confirmedNoHash} is confirmed without a transaction hash`,
+        `confirmed withdrawal ${confirmedNoHash} has no mined payout transaction null`,
+        `withdrawal ${uneven} (queued) xmr reserved 1.1 and debited 1, its leg is 1`,
+        `withdrawal ${uneven} (queued) xmr reserves 1.1, not 1`,
+        `withdrawal ${leaky} (failed) xmr took 1 off reserved but put back 0.9`,
         ...foreignEntries.map((e) => `entry ${e.id} of withdrawal ${foreign} is booked to reseller ${other}, not ${r}`),
         ...foreignEntries.map((e) => `entry ${e.id} of withdrawal ${foreign} is in xmr, which it does not convert`),
       ].sort(),

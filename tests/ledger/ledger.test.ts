@@ -2,7 +2,15 @@ import { execFile } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "@/lib/db/client";
 import { checkLedger, LEDGER_INVARIANTS } from "@/lib/ledger/check";
-import { getBalances, InsufficientBalanceError, post, recordPendingProfit, reverseProfit, settleProfit } from "@/lib/ledger/ledger";
+import {
+  getBalances,
+  InsufficientBalanceError,
+  type Posting,
+  post,
+  recordPendingProfit,
+  reverseProfit,
+  settleProfit,
+} from "@/lib/ledger/ledger";
 import { D } from "@/lib/money/decimal";
 import { type TempDb, tempDatabase } from "../support/sqlite-db";
 
@@ -111,6 +119,36 @@ describe.each(DATABASES)("ledger on %s", (kind) => {
     await db.$transaction((tx) => reverseProfit(tx, b));
     expect(await getBalances(db, r)).toEqual([{ currency: "xmr", pending: "0", available: "0.6", reserved: "0" }]);
     expect(await db.ledgerEntry.count({ where: { resellerId: r } })).toBe(5);
+    const kinds = await db.ledgerEntry.findMany({
+      where: { resellerId: r },
+      orderBy: { id: "asc" },
+      select: { orderId: true, kind: true },
+    });
+    expect(kinds).toEqual([
+      { orderId: a.id, kind: "order_profit_pending" },
+      { orderId: b.id, kind: "order_profit_pending" },
+      { orderId: a.id, kind: "order_profit_release" },
+      { orderId: a.id, kind: "order_profit_settle" },
+      { orderId: b.id, kind: "order_profit_reverse" },
+    ]);
+  });
+
+  it("a zero posting writes no entry, an unknown bucket is refused, balances are listed by currency", async () => {
+    const r = await reseller();
+    const one = (currency: string, amount: string, bucket = "available"): Posting =>
+      ({ resellerId: r, currency, bucket, kind: "order_profit_settle", amount: new D(amount) }) as Posting;
+    await db.$transaction((tx) => post(tx, [one("xmr", "0"), one("xmr", "1")]));
+    expect(await db.ledgerEntry.findMany({ where: { resellerId: r }, select: { currency: true, amount: true } })).toEqual([
+      { currency: "xmr", amount: "1" },
+    ]);
+    await expect(db.$transaction((tx) => post(tx, [one("xmr", "1", "bogus")]))).rejects.toThrow("unknown bucket bogus");
+    await db.$transaction((tx) => post(tx, [one("eth", "2")]));
+    await db.$transaction((tx) => post(tx, [one("btc", "3")]));
+    expect((await getBalances(db, r)).map((b) => [b.currency, b.available])).toEqual([
+      ["btc", "3"],
+      ["eth", "2"],
+      ["xmr", "1"],
+    ]);
   });
 
   it("a change that would take a bucket below zero is refused and leaves nothing behind", async () => {

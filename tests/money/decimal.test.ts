@@ -14,6 +14,9 @@ describe("decimal helpers", () => {
     expect(formatAmount(new D("0.00000001"))).toBe("0.00000001");
     expect(formatAmount(new D("1e-18"))).toBe("0.000000000000000001");
     expect(formatAmount(new D("120"))).toBe("120");
+    expect(formatAmount(new D("100.000"))).toBe("100");
+    expect(formatAmount(new D("-0"))).toBe("0");
+    expect(formatAmount(new D("1e21"))).toBe("1000000000000000000000");
   });
 
   it("prints basis points as a percentage", () => {
@@ -34,6 +37,10 @@ describe("decimal helpers", () => {
   it("an amount beyond 15 significant digits never reaches a client", () => {
     expect(() => num("9123456789.12345678")).toThrow(/significant digits/);
     expect(num("1000000000000000000000").toString()).toBe("1000000000000000000000");
+    // Exactly 15 significant digits is the most an amount may have, and passes unchanged.
+    expect(num("912345678.912345").toString()).toBe("912345678.912345");
+    expect(num(new D("0.000123456789012345")).toString()).toBe("0.000123456789012345");
+    expect(() => num(new D("0.0001234567890123456"))).toThrow(/more than 15 significant digits/);
   });
 
   it("amounts are rounded to the precision and to 15 significant digits, limits inward", () => {

@@ -3,7 +3,6 @@ import { resetConfigForTests } from "@/lib/config";
 import { getCurrency } from "@/lib/currencies";
 import type { Db } from "@/lib/db/client";
 import { getEngine } from "@/lib/engine";
-import type { Caller } from "@/lib/keys/api-keys";
 import { D } from "@/lib/money/decimal";
 import { applyStep } from "@/lib/orders/advance-order";
 import { createOrder } from "@/lib/orders/create-order";
@@ -13,6 +12,7 @@ import { applyRate, fromAmountFor } from "@/lib/quotes/compute-quote";
 import { getEstimate, priceByToAmount, takeRateQuote } from "@/lib/quotes/get-estimate";
 import { getRange } from "@/lib/quotes/range";
 import { refusalOf } from "../support/app-error";
+import { newCaller as makeCaller } from "../support/callers";
 import { type TempDb, tempSqlite } from "../support/sqlite-db";
 
 // The v1 extensions in-process (fixed-rate quotes and orders, reverse quotes, ranges, the
@@ -25,17 +25,10 @@ const eth = getCurrency("eth")!;
 const saved = { ...process.env };
 let t: TempDb;
 let db: Db;
-let n = 0;
 
 const code = refusalOf;
 
-async function newCaller(markupBps: number): Promise<Caller> {
-  const i = ++n;
-  const resellerId = `fx${i}`;
-  await db.reseller.create({ data: { id: resellerId, walletAddress: `0x${i.toString(16).padStart(40, "f")}`, markupBps } });
-  await db.apiKey.create({ data: { id: `fxk${i}`, resellerId, name: "k", prefix: `fx${i}`, hash: `fxh${i}` } });
-  return { apiKeyId: `fxk${i}`, resellerId, markupBps };
-}
+const newCaller = (markupBps: number) => makeCaller(db, markupBps);
 
 beforeAll(async () => {
   Object.assign(process.env, {
@@ -148,6 +141,29 @@ describe("fixed-rate estimates and orders", () => {
     expect((await take({ now: new Date(now.getTime() + 59_999) })).quote.id).toBe(e.rateId);
   });
 
+  it("a rateId quoted by toAmount is taken by the same toAmount, and only by it", async () => {
+    const a = await newCaller(100);
+    const now = new Date("2026-11-22T11:30:00.000Z");
+    const e = await getEstimate({
+      from: "btc",
+      to: "eth",
+      toAmount: "1.5",
+      rateType: "fixed",
+      markupBps: 100,
+      ctx,
+      db,
+      resellerId: a.resellerId,
+      now,
+    });
+    const take = (toAmount: string) =>
+      takeRateQuote(db, { rateId: e.rateId!, resellerId: a.resellerId, from: btc, to: eth, toAmount, now });
+    const taken = await take("1.5");
+    expect(taken.quote.id).toBe(e.rateId);
+    expect(taken.priced.fromAmount.toFixed()).toBe(e.fromAmount.toFixed());
+    expect(taken.priced.q.toAmount.gte("1.5")).toBe(true);
+    expect(await code(take("1.49"))).toMatchObject({ message: expect.stringContaining("is for another toAmount") });
+  });
+
   it("toAmount and rateId need rateType fixed; toAmount is checked against the destination currency", async () => {
     const base = { from: "btc", to: "eth", address: ETH_ADDR };
     expect(await code(createOrder(db, { input: { ...base, toAmount: "1" }, caller: null, ctx }))).toEqual({
@@ -238,6 +254,10 @@ describe("fixed-rate estimates and orders", () => {
   });
 
   it("an upstream firm quote below a fixed order's locked amount drops the order with RATE_EXPIRED", async () => {
+    // Another request's reservation, not yet opened, must outlive this one's refusal.
+    const bystander = (await createOrder(db, { input: { from: "btc", to: "eth", amount: "0.1", address: ETH_ADDR }, caller: null, ctx }))
+      .order;
+    await db.order.update({ where: { id: bystander.id }, data: { payinAddress: null, leaseToken: "other" } });
     const engine = getEngine();
     const real = engine.openSwap.bind(engine);
     engine.openSwap = async (req, c) => {
@@ -251,8 +271,9 @@ describe("fixed-rate estimates and orders", () => {
         await code(
           createOrder(db, { input: { from: "btc", to: "eth", amount: "0.1", rateType: "fixed", address: ETH_ADDR }, caller: null, ctx }),
         ),
-      ).toMatchObject({ code: "RATE_EXPIRED" });
+      ).toEqual({ code: "RATE_EXPIRED", message: "The fixed rate can no longer be honoured; get a new estimate.", details: undefined });
       expect(await db.order.count()).toBe(before);
+      expect(await db.order.findUnique({ where: { id: bystander.id } })).toMatchObject({ leaseToken: "other", payinAddress: null });
       // A floating order takes the firm quote as it is.
       const f = (await createOrder(db, { input: { from: "btc", to: "eth", amount: "0.1", address: ETH_ADDR }, caller: null, ctx })).order;
       expect(f.rate).toBe("1");
@@ -314,6 +335,8 @@ describe("repricing at the exchange", () => {
     const first = JSON.parse(messages[0].payload).data;
     expect(first).toMatchObject({ orderId: o.id, status: "waiting", order: { id: o.id } });
     expect("previousStatus" in first).toBe(false);
+    // The created order's body is the one GET /exchange/{id} answers, its first event included.
+    expect(first.order.history).toEqual([{ status: "waiting", at: o.createdAt.toISOString() }]);
     const keyless = (await createOrder(db, { input: { from: "btc", to: "eth", amount: "0.1", address: ETH_ADDR }, caller: null, ctx }))
       .order;
     expect(await db.webhookMessage.count({ where: { subject: keyless.id } })).toBe(0);
@@ -340,7 +363,10 @@ describe("reverse quotes and ranges", () => {
       return { ...terms, rate: terms.rate.mul(new D(1).minus(new D(calls).div(100))) };
     };
     try {
-      expect(await code(priceByToAmount(btc, eth, new D("2"), ctx, 0))).toMatchObject({ code: "ENGINE_UNAVAILABLE" });
+      expect(await code(priceByToAmount(btc, eth, new D("2"), ctx, 0))).toEqual({
+        code: "ENGINE_UNAVAILABLE",
+        message: "The rate kept moving while this quote was computed; try again.",
+      });
       expect(calls).toBe(4);
     } finally {
       engine.quote = real;

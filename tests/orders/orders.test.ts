@@ -1,4 +1,4 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { resetConfigForTests } from "@/lib/config";
 import { getCurrency } from "@/lib/currencies";
 import type { Db, Order } from "@/lib/db/client";
@@ -6,6 +6,7 @@ import { getEngine } from "@/lib/engine";
 import { AppError } from "@/lib/errors";
 import type { Caller } from "@/lib/keys/api-keys";
 import { getBalances } from "@/lib/ledger/ledger";
+import { getLogger } from "@/lib/log";
 import { D, floorAmount } from "@/lib/money/decimal";
 import { applyStep } from "@/lib/orders/advance-order";
 import { createOrder } from "@/lib/orders/create-order";
@@ -15,6 +16,7 @@ import { serializeCreatedOrder, serializeOrderStatus } from "@/lib/orders/serial
 import { flagStuckOrders, listStuckOrders } from "@/lib/orders/stuck";
 import { engineDeadlineMs, leaseMs, openSwapRequest, swapSnapshot } from "@/lib/orders/swap";
 import { refusalOf } from "../support/app-error";
+import { newCaller as makeCaller } from "../support/callers";
 import { type TempDb, tempSqlite } from "../support/sqlite-db";
 
 // The order service in-process on a real SQLite database with the simulated engine: what
@@ -32,16 +34,9 @@ const code = refusalOf;
 
 let t: TempDb;
 let db: Db;
-let n = 0;
 const saved = { ...process.env };
 
-async function newCaller(markupBps = 150): Promise<Caller> {
-  const i = ++n;
-  const resellerId = `res${i}`;
-  await db.reseller.create({ data: { id: resellerId, walletAddress: `0x${i.toString(16).padStart(40, "a")}`, markupBps } });
-  await db.apiKey.create({ data: { id: `key${i}`, resellerId, name: "k", prefix: `p${i}`, hash: `h${i}` } });
-  return { apiKeyId: `key${i}`, resellerId, markupBps };
-}
+const newCaller = (markupBps = 150) => makeCaller(db, markupBps);
 
 beforeAll(async () => {
   Object.assign(process.env, { ORDER_TTL_SECONDS: "3600", QUOTE_TTL_SECONDS: "60", SIM_STEP_SECONDS: "3", WORKER_LEASE_SECONDS: "30" });
@@ -140,7 +135,7 @@ describe("createOrder", () => {
           ctx,
         }),
       ),
-    ).toMatchObject({ code: "INVALID_EXTRA_ID", message: expect.stringMatching(/^The .* is not valid for xrp\.$/) });
+    ).toEqual({ code: "INVALID_EXTRA_ID", message: "The Destination tag is not valid for xrp.", details: undefined });
     expect(await code(createOrder(db, { input: input({ refundAddress: ETH_ADDR }), caller: null, ctx }))).toMatchObject({
       code: "INVALID_REFUND_ADDRESS",
       message: expect.stringContaining("Bitcoin"),
@@ -166,7 +161,14 @@ describe("createOrder", () => {
           ctx,
         }),
       ),
-    ).toMatchObject({ code: "INVALID_REFUND_EXTRA_ID", message: expect.stringMatching(/^The refund .* is not valid for xrp\.$/) });
+    ).toEqual({ code: "INVALID_REFUND_EXTRA_ID", message: "The refund Destination tag is not valid for xrp.", details: undefined });
+    // The registry's reason, where it has one, follows the refusal.
+    expect(await code(createOrder(db, { input: input({ to: "strk", address: ETH_ADDR }), caller: null, ctx }))).toEqual({
+      code: "INVALID_ADDRESS",
+      message:
+        "The address is not a valid Starknet (starknet) address. This looks like an Ethereum (EVM) address, not a Starknet one; funds sent to it on Starknet would be lost.",
+      details: undefined,
+    });
     expect(await code(createOrder(db, { input: input({ to: "xmr", address: ETH_ADDR }), caller: null, ctx }))).toMatchObject({
       code: "INVALID_ADDRESS",
     });
@@ -265,6 +267,12 @@ describe("createOrder", () => {
   });
 
   it("an engine failure drops the reservation so that a retry starts afresh", async () => {
+    // Another request's reservation, not yet opened, must survive this one's failure.
+    const bystander = await createOrder(db, { input: input(), caller: null, ctx });
+    await db.order.update({
+      where: { id: bystander.order.id },
+      data: { payinAddress: null, leaseToken: "other", leaseUntil: new Date(Date.now() + 60_000) },
+    });
     const engine = getEngine();
     const real = engine.openSwap.bind(engine);
     engine.openSwap = async () => {
@@ -279,6 +287,7 @@ describe("createOrder", () => {
       engine.openSwap = real;
     }
     expect(await db.order.count()).toBe(before);
+    expect(await db.order.findUnique({ where: { id: bystander.order.id } })).toMatchObject({ leaseToken: "other", payinAddress: null });
     const retry = await createOrder(db, { input: input(), caller: null, ctx, idempotencyKey: "fail-1" });
     expect(retry.replayed).toBe(false);
     expect(retry.order.payinAddress).toBeTruthy();
@@ -292,11 +301,36 @@ describe("createOrder", () => {
       where: { id: first.order.id },
       data: { payinAddress: null, leaseToken: "deadbeef", leaseUntil: new Date(Date.now() - 1000) },
     });
-    const again = await createOrder(db, { input: input(), caller: null, ctx, idempotencyKey: "dead" });
+    // Another dead reservation: taking over one claim must not touch it.
+    const other = await createOrder(db, { input: input(), caller: null, ctx, idempotencyKey: "dead-other" });
+    await db.order.update({
+      where: { id: other.order.id },
+      data: { payinAddress: null, leaseToken: "deadcafe", leaseUntil: new Date(Date.now() - 1000) },
+    });
+    const engine = getEngine();
+    const real = engine.openSwap.bind(engine);
+    let claimUntil: Date | null = null;
+    engine.openSwap = async (req, c) => {
+      claimUntil = (await db.order.findUniqueOrThrow({ where: { id: req.orderId } })).leaseUntil;
+      return real(req, c);
+    };
+    const t0 = Date.now();
+    let again: Awaited<ReturnType<typeof createOrder>>;
+    try {
+      again = await createOrder(db, { input: input(), caller: null, ctx, idempotencyKey: "dead" });
+    } finally {
+      engine.openSwap = real;
+    }
     expect(again.replayed).toBe(true);
     expect(again.order.id).toBe(first.order.id);
     expect(again.order.payinAddress).toBe(first.order.payinAddress);
     expect(again.order.leaseToken).toBeNull();
+    // While it opened the order, its claim ran a full lease (WORKER_LEASE_SECONDS=30) ahead.
+    expect(claimUntil!.getTime()).toBeGreaterThanOrEqual(t0 + 29_000);
+    expect(await db.order.findUniqueOrThrow({ where: { id: other.order.id } })).toMatchObject({
+      leaseToken: "deadcafe",
+      payinAddress: null,
+    });
   });
 
   it("a reserved order the engine never opened is invisible, and a replay waits for it", async () => {
@@ -613,6 +647,48 @@ describe("stuck upstream orders", () => {
     // Exactly at the threshold is not yet stuck.
     const edge = await mk(60);
     expect((await flagStuckOrders(db, { now, afterMinutes: 60 })).map((o) => o.id)).not.toContain(edge);
+  });
+
+  it("tells the operator what the provider last said of each newly flagged order; never flags an unopened one; 500 a pass", async () => {
+    const now = new Date("2026-11-22T15:00:00.000Z");
+    const long = new Date(now.getTime() - 300 * 60_000);
+    const template = (await createOrder(db, { input: input(), caller: null, ctx, now: long })).order;
+    const row = (id: string, over: Partial<Order> = {}) => ({
+      ...template,
+      id,
+      provider: "test",
+      upstreamId: `u-${id}`,
+      upstreamStatus: "hold",
+      stateReason: "the provider holds the deposit",
+      status: "confirming",
+      ...over,
+    });
+    await db.order.createMany({ data: [row("stuck-log-1"), row("stuck-unopened", { payinAddress: null })] });
+    const warn = vi.spyOn(getLogger(), "warn");
+    try {
+      const flagged = await flagStuckOrders(db, { now, afterMinutes: 60 });
+      expect(flagged.map((o) => o.id)).toEqual(["stuck-log-1"]);
+      expect(warn).toHaveBeenCalledTimes(1);
+      expect(warn).toHaveBeenCalledWith(
+        {
+          orderId: "stuck-log-1",
+          provider: "test",
+          upstreamId: "u-stuck-log-1",
+          state: "confirming",
+          upstreamStatus: "hold",
+          reason: "the provider holds the deposit",
+        },
+        "upstream order stuck: still open past PROVIDERS_STUCK_AFTER_MINUTES",
+      );
+    } finally {
+      warn.mockRestore();
+    }
+    // A pass flags at most 500; the next pass takes the rest.
+    await db.order.createMany({ data: Array.from({ length: 501 }, (_, i) => row(`stuck-many-${String(i).padStart(3, "0")}`)) });
+    expect((await flagStuckOrders(db, { now, afterMinutes: 60 })).length).toBe(500);
+    expect((await flagStuckOrders(db, { now, afterMinutes: 60 })).length).toBe(1);
+    expect(await db.order.count({ where: { id: { startsWith: "stuck-many-" }, stuckAt: now } })).toBe(501);
+    expect((await db.order.findUniqueOrThrow({ where: { id: "stuck-unopened" } })).stuckAt).toBeNull();
   });
 });
 
