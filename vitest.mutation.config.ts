@@ -12,7 +12,8 @@ const alias = {
 export default defineConfig({
   resolve: { alias },
   test: {
-    include: ["tests/{quotes,orders,ledger,money}/**/*.test.ts", "tests/withdrawals/withdrawals.test.ts"],
+    // tests/db/order-read.test.ts: the PostgreSQL-only read of GET /exchange/{id} (one short test).
+    include: ["tests/{quotes,orders,ledger,money}/**/*.test.ts", "tests/withdrawals/withdrawals.test.ts", "tests/db/order-read.test.ts"],
     env: { MUTATION_RUN: "1" },
     testTimeout: 60_000,
     hookTimeout: 120_000,

@@ -85,8 +85,12 @@ async function applyDeltasPostgres(tx: Tx, resellerId: string, currency: string,
  * values read, so a broken assumption fails loudly instead of losing an update.
  */
 async function applyDeltasSqlite(tx: Tx, resellerId: string, currency: string, d: Deltas, now: Date): Promise<boolean> {
-  await tx.$executeRaw`INSERT INTO "Balance" ("resellerId", "currency", "updatedAt") VALUES (${resellerId}, ${currency}, ${now}) ON CONFLICT DO NOTHING`;
-  const row = await tx.balance.findUniqueOrThrow({ where: { resellerId_currency: { resellerId, currency } } });
+  // One statement takes the lock, creates the row when missing and returns it (the no-op
+  // update makes RETURNING give the existing row too).
+  const [row] = await tx.$queryRaw<{ pending: string; available: string; reserved: string }[]>`
+    INSERT INTO "Balance" ("resellerId", "currency", "updatedAt") VALUES (${resellerId}, ${currency}, ${now})
+    ON CONFLICT ("resellerId", "currency") DO UPDATE SET "updatedAt" = "updatedAt"
+    RETURNING "pending", "available", "reserved"`;
   const next = {
     pending: new D(row.pending).plus(d.pending),
     available: new D(row.available).plus(d.available),

@@ -1,5 +1,5 @@
 import "server-only";
-import type { Order, Tx } from "@/lib/db/client";
+import type { Order, OrderEvent, Tx } from "@/lib/db/client";
 import { enqueueEvent } from "@/lib/webhooks/outbox";
 import { serializeOrderStatus } from "./serialize-order";
 import { orderStateOf } from "./state-machine";
@@ -7,11 +7,16 @@ import { orderStateOf } from "./state-machine";
 /**
  * The webhook event of an order's change, in the transaction that makes the change: the new
  * state and the full status body (as GET /exchange/{id} answers it). Keyless orders have no
- * reseller, hence no endpoints.
+ * reseller, hence no endpoints. `events` is the order's whole timeline when the caller has it
+ * (a new order's one event); otherwise it is read.
  */
-export async function announceOrder(tx: Tx, order: Order, change: { previousStatus: string | null; now: Date }): Promise<void> {
+export async function announceOrder(
+  tx: Tx,
+  order: Order,
+  change: { previousStatus: string | null; now: Date; events?: OrderEvent[] },
+): Promise<void> {
   if (!order.resellerId) return;
-  const events = await tx.orderEvent.findMany({ where: { orderId: order.id }, orderBy: { id: "asc" } });
+  const events = change.events ?? (await tx.orderEvent.findMany({ where: { orderId: order.id }, orderBy: { id: "asc" } }));
   const status = orderStateOf(order.status);
   await enqueueEvent(tx, {
     resellerId: order.resellerId,

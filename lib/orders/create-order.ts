@@ -108,27 +108,25 @@ async function openOrder(db: Db, reserved: Order, token: string, ctx: EngineCont
   const upstream = swap.upstream
     ? { provider: swap.upstream.provider, upstreamId: swap.upstream.id, upstreamData: swap.upstream.data }
     : {};
-  const pending = { ...reserved, ...firm };
+  const patch = {
+    ...firm,
+    ...upstream,
+    ...(swap.expiresAt ? { expiresAt: swap.expiresAt } : {}),
+    payinAddress: swap.payinAddress,
+    payinExtraId: swap.payinExtraId,
+    leaseToken: null,
+    leaseUntil: null,
+    nextActionAt: swap.firstCheckAfterMs === null ? null : new Date(now.getTime() + swap.firstCheckAfterMs),
+    updatedAt: now,
+  };
+  // The row as the update leaves it (as advance-order does): no statement to read it back.
+  const order: Order = { ...reserved, ...patch };
   const opened = await db.$transaction(async (tx) => {
-    const r = await tx.order.updateMany({
-      where: { id: reserved.id, leaseToken: token, payinAddress: null },
-      data: {
-        ...firm,
-        ...upstream,
-        ...(swap.expiresAt ? { expiresAt: swap.expiresAt } : {}),
-        payinAddress: swap.payinAddress,
-        payinExtraId: swap.payinExtraId,
-        leaseToken: null,
-        leaseUntil: null,
-        nextActionAt: swap.firstCheckAfterMs === null ? null : new Date(now.getTime() + swap.firstCheckAfterMs),
-        updatedAt: now,
-      },
-    });
+    const r = await tx.order.updateMany({ where: { id: reserved.id, leaseToken: token, payinAddress: null }, data: patch });
     if (r.count !== 1) return null;
-    await tx.orderEvent.create({ data: { orderId: reserved.id, status: "waiting", at: reserved.createdAt } });
-    await recordPendingProfit(tx, pending, new D(pending.profit), now);
-    const order = await tx.order.findUniqueOrThrow({ where: { id: reserved.id } });
-    await announceOrder(tx, order, { previousStatus: null, now });
+    const event = await tx.orderEvent.create({ data: { orderId: reserved.id, status: "waiting", at: reserved.createdAt } });
+    await recordPendingProfit(tx, order, new D(order.profit), now);
+    await announceOrder(tx, order, { previousStatus: null, now, events: [event] });
     return order;
   });
   // Our claim ran out and another request took the opening over (same order id, same deposit).
