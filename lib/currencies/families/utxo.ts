@@ -45,9 +45,9 @@ export function utxoFamily(key: string, p: UtxoParams, accepts: string): Address
     accepts,
     validate(address: string): boolean {
       if (typeof address !== "string" || address.length < 14 || address.length > 90) return false;
-      if (p.hrp && address.toLowerCase().startsWith(`${p.hrp}1`)) {
-        return decodeSegwit(address, p.hrp, !!p.taproot) !== null;
-      }
+      // A base58 address can begin with the segwit prefix's letters too (Qtum's "Qc1..."
+      // against "qc1"): one that is not segwit is still checked as base58.
+      if (p.hrp && address.toLowerCase().startsWith(`${p.hrp}1`) && decodeSegwit(address, p.hrp, !!p.taproot) !== null) return true;
       if (address.length > 40) return false;
       const payload = b58checkDecode(address);
       if (!payload) return false;
