@@ -6,7 +6,7 @@ import { generateAddress, getCurrency } from "@/lib/currencies";
 import type { Currency } from "@/lib/currencies/types";
 import { AppError } from "@/lib/errors";
 import { seededBytes } from "@/lib/ids";
-import { D } from "@/lib/money/decimal";
+import { D, type Dec } from "@/lib/money/decimal";
 import type { OrderState } from "@/lib/orders/state-machine";
 import { rateAfterFee } from "./rate";
 import type { Engine, EngineContext, EngineStep, OpenedSwap, OpenSwapRequest, QuoteRequest, SwapSnapshot } from "./types";
@@ -65,9 +65,22 @@ export class SimulatedEngine implements Engine {
     return this.moves.get(scope) ?? 0;
   }
 
+  /**
+   * Each pair's rate after the fee, computed once per fee (the registry's prices are frozen
+   * for the life of the process): a 64-digit division was a seventh of an estimate's time.
+   */
+  private readonly baseRates = new Map<string, { feeBps: number; rate: Dec }>();
+
   /** The market rate after the platform fee, moved by the scope's sandbox market move. */
   private rate(from: Currency, to: Currency, scope: string) {
-    const base = rateAfterFee(new D(from.priceUsd), new D(to.priceUsd), getConfig().PLATFORM_FEE_BPS);
+    const feeBps = getConfig().PLATFORM_FEE_BPS;
+    const key = `${from.ticker}>${to.ticker}`;
+    let hit = this.baseRates.get(key);
+    if (hit?.feeBps !== feeBps) {
+      hit = { feeBps, rate: rateAfterFee(new D(from.priceUsd), new D(to.priceUsd), feeBps) };
+      this.baseRates.set(key, hit);
+    }
+    const base = hit.rate;
     const move = this.getRateMove(scope);
     return move ? base.mul(10_000 + move).div(10_000) : base;
   }

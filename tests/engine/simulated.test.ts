@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { resetConfigForTests } from "@/lib/config";
 import { getCurrency, validateAddress } from "@/lib/currencies";
 import { rateAfterFee } from "@/lib/engine/rate";
 import { SimulatedEngine } from "@/lib/engine/simulated";
@@ -36,6 +37,29 @@ describe("the simulated engine", () => {
   it("rateAfterFee takes the platform fee off the market rate", () => {
     expect(rateAfterFee(new D(100), new D(4), 25).toFixed()).toBe("24.9375");
     expect(rateAfterFee(new D(1), new D(3), 0).toFixed()).toBe("0.33333333333333333333333333333333");
+  });
+
+  it("quotes the pair's rate after the fee, and a new fee applies to the next quote (the rate is kept per pair)", async () => {
+    const e = new SimulatedEngine();
+    const ctx = { scope: "t" };
+    const rate = async () => (await e.quote({ from: xmr, to: btc, fromAmount: null, markupBps: 0 }, ctx)).rate.toFixed();
+    const before = process.env.PLATFORM_FEE_BPS;
+    try {
+      process.env.PLATFORM_FEE_BPS = "25";
+      resetConfigForTests();
+      expect(await rate()).toBe(rateAfterFee(new D(xmr.priceUsd), new D(btc.priceUsd), 25).toFixed());
+      expect(await rate()).toBe(rateAfterFee(new D(xmr.priceUsd), new D(btc.priceUsd), 25).toFixed());
+      process.env.PLATFORM_FEE_BPS = "100";
+      resetConfigForTests();
+      expect(await rate()).toBe(rateAfterFee(new D(xmr.priceUsd), new D(btc.priceUsd), 100).toFixed());
+      // The reverse pair is its own.
+      const back = (await e.quote({ from: btc, to: xmr, fromAmount: null, markupBps: 0 }, ctx)).rate.toFixed();
+      expect(back).toBe(rateAfterFee(new D(btc.priceUsd), new D(xmr.priceUsd), 100).toFixed());
+    } finally {
+      if (before === undefined) delete process.env.PLATFORM_FEE_BPS;
+      else process.env.PLATFORM_FEE_BPS = before;
+      resetConfigForTests();
+    }
   });
 
   it("opens one deposit per order id: asking again gives the same address, another order another one", async () => {
