@@ -1,14 +1,14 @@
 import type { IncomingMessage } from "node:http";
 import http from "node:http";
 import net from "node:net";
-import { getRequestListener } from "@hono/node-server";
 import {
   AppError,
   apiRouteLabel,
   clientIpOf,
+  closeAfterAnswer,
   closeDb,
   connectRateLimitStore,
-  createApiApp,
+  createApiHandler,
   ensureAuthSecret,
   errorAnswer,
   getConfig,
@@ -26,8 +26,8 @@ import {
 } from "@reseller/lib";
 import next from "next";
 
-// One process, one port: the v1 API and /healthz go to a light Hono router (Next's own
-// server costs ~25x more per request), every other path to Next's request handler (the
+// One process, one port: the v1 API and /healthz go to lib/http/app.ts, a router on Node's
+// own request and response (Next's server costs ~25x more per request), every other path to Next's request handler (the
 // dashboard and next-auth). The order worker runs here too unless WORKER_IN_PROCESS=false.
 // The service layer comes from "@reseller/lib" (lib/dist/index.mjs), the same file the
 // dashboard loads: one instance of every lib module in the process (README, Architecture).
@@ -57,19 +57,10 @@ function answer(res: http.ServerResponse, e: AppError, extra: Record<string, str
 
 const tooLarge = (max: number) => new AppError("PAYLOAD_TOO_LARGE", `The body is larger than ${max} bytes.`);
 
-/**
- * Refuses a body over the limit (413) without holding more than the limit in memory. Then
- * our side of the connection is closed, while whatever the client still sends is read and
- * discarded for a few seconds: closing at once, with its data unread, would reset the
- * connection and the client could lose the 413 itself.
- */
+/** Refuses a body over the limit (413) without holding more than the limit in memory (see closeAfterAnswer). */
 function refuseTooLarge(req: IncomingMessage, res: http.ServerResponse, max: number) {
   answer(res, tooLarge(max));
-  req.resume();
-  res.once("finish", () => {
-    req.socket.end();
-    setTimeout(() => req.socket.destroy(), 5000).unref();
-  });
+  closeAfterAnswer(req, res);
 }
 
 /**
@@ -165,11 +156,7 @@ async function main() {
     nextHandler = async (_req, res) => void res.writeHead(notFound.status, { "content-type": "application/json; charset=utf-8" }).end(body);
   }
 
-  const api = createApiApp((_req, env) => clientIpOf((env as { incoming: IncomingMessage }).incoming, cfg.TRUST_PROXY));
-  // The adapter's default would replace the global Request and Response with its own
-  // classes (which Next's route handlers reject); the API does not need them (see send() in
-  // lib/http/app.ts).
-  const apiListener = getRequestListener(api.fetch, { overrideGlobalObjects: false });
+  const apiListener = createApiHandler((req) => clientIpOf(req, cfg.TRUST_PROXY));
 
   const worker = cfg.WORKER_IN_PROCESS ? startWorker(getDb(), { pollMs: cfg.WORKER_POLL_MS, inProcess: true }) : null;
   let draining = false;
@@ -223,7 +210,7 @@ async function main() {
         return;
       }
       if (url === "/metrics" && !cfg.METRICS_PORT) return void serveMetrics(req, res);
-      if (API_PATH.test(url)) return void apiListener(req, res);
+      if (API_PATH.test(url)) return apiListener(req, res);
       // Next only sees the client IP we vouch for (the socket's, or X-Forwarded-For behind TRUST_PROXY).
       req.headers["x-client-ip"] = clientIpOf(req, cfg.TRUST_PROXY);
       // Garbage that Next would answer with a 500 and a stack trace: refused here (lib/http/next-guard.ts).

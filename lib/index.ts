@@ -25,7 +25,7 @@ export { getSettingsView } from "./dashboard/settings";
 export { closeDb, getDb } from "./db/client";
 export { migrate } from "./db/migrate";
 export { AppError } from "./errors";
-export { apiRouteLabel, createApiApp } from "./http/app";
+export { apiRouteLabel, closeAfterAnswer, createApiHandler } from "./http/app";
 export { clientIpOf } from "./http/client-ip";
 export { errorAnswer } from "./http/errors";
 export { readiness } from "./http/health";

@@ -1,10 +1,9 @@
 import "server-only";
-import type { HttpBindings } from "@hono/node-server";
-import { RESPONSE_ALREADY_SENT } from "@hono/node-server/utils/response";
-import { type Context, Hono } from "hono";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import { AppError } from "@/lib/errors";
 import { SERVICE_INSTANCE_ID } from "@/lib/instance";
 import { openApiDocument } from "./openapi";
+import { type ApiRequest, apiRequestOf } from "./request";
 import { emptyReply, errorReply, json, type Reply } from "./respond";
 import { type ApiHandler, apiRoute, type RequestEnv } from "./route";
 import { getCurrencies } from "./v1/currencies";
@@ -13,8 +12,11 @@ import { getExchange, postExchange } from "./v1/exchange";
 import { getRangeHandler } from "./v1/range";
 import { getSandboxEngineCalls, postSandboxDeposit, postSandboxEngine } from "./v1/sandbox";
 
-// The v1 API on Hono: a light router in front of the handlers, served at /api/v1 and at the
-// /v1 alias. server.ts hands these paths here and the rest to Next.
+// The v1 API, served at /api/v1 and at the /v1 alias, and /healthz, straight on Node's
+// request and response: server.ts hands these paths here and the rest to Next. No web
+// framework: nine routes match by method and a regular expression. Hono with its Node
+// adapter (a Web Request per request: Headers, an AbortSignal, a body stream) took more
+// time per /estimate than the estimate itself (README, Benchmarks).
 
 type Method = "GET" | "POST";
 interface RouteDef {
@@ -35,11 +37,12 @@ const ROUTES: RouteDef[] = [
   { method: "GET", path: "/openapi.json", handler: async () => json(openApiDocument()) },
 ];
 
-const toRegex = (path: string) => new RegExp(`^${path.replace(/:[a-z]+/g, "[^/]+")}/?$`);
-const PATTERNS = ROUTES.map((r) => ({ ...r, re: toRegex(r.path) }));
+/** "/exchange/:id" matches "/exchange/abc" and "/exchange/abc/", capturing the id. */
+const toRegex = (path: string) => new RegExp(`^${path.replace(/:[a-z]+/g, "([^/]+)")}/?$`);
+const PATTERNS = ROUTES.map((r) => ({ ...r, re: toRegex(r.path), names: [...r.path.matchAll(/:([a-z]+)/g)].map((m) => m[1]) }));
 
 /** Anything else under the prefix: 405 for a known path, 404 otherwise, rate limited like the rest. */
-function unmatched(req: Request, env: RequestEnv, where: { rel: string; allowed: Method[] }) {
+function unmatched(req: ApiRequest, env: RequestEnv, where: { rel: string; allowed: Method[] }) {
   return apiRoute(async () => {
     if (where.allowed.length) {
       const allow = [...new Set([...where.allowed, "OPTIONS"])].join(", ");
@@ -75,50 +78,77 @@ export function apiRouteLabel(method: string, pathname: string): string {
   return "unmatched";
 }
 
-/** The client IP of a request, from the adapter's env (server.ts passes lib/http/client-ip.ts). */
-export type ClientIp = (req: Request, env: unknown) => string;
-
-/**
- * Writes a reply. Under @hono/node-server (env.outgoing is the Node response) the bytes go
- * to the socket in one writeHead + end, and the adapter is told the response is already
- * sent: a standard Response would be read back through a ReadableStream (measured: 3.5x
- * fewer requests/s, README Benchmarks). Anywhere else, a standard Response.
- */
-function send(c: Context, reply: Reply): Response {
-  const outgoing = (c.env as Partial<HttpBindings> | undefined)?.outgoing;
-  if (!outgoing) return new Response(reply.body as BodyInit | null, { status: reply.status, headers: reply.headers });
-  if (outgoing.headersSent) return RESPONSE_ALREADY_SENT; // an error after the answer went out
-  outgoing.writeHead(reply.status, reply.headers);
-  outgoing.end(reply.body ?? undefined);
-  return RESPONSE_ALREADY_SENT;
+/** A path as routed: percent-decoded where it decodes (as "/api/v1/%63urrencies" was always served). */
+function routedPath(path: string): string {
+  if (!path.includes("%")) return path;
+  try {
+    return decodeURI(path);
+  } catch {
+    return path;
+  }
 }
 
-export function createApiApp(ipOf: ClientIp) {
-  const app = new Hono();
+const notFound = () => errorReply(new AppError("NOT_FOUND", "Not found."));
 
-  app.get("/healthz", (c) => send(c, json({ status: "ok", instance: SERVICE_INSTANCE_ID })));
-
-  for (const prefix of API_PREFIXES) {
-    const v1 = new Hono();
-    // CORS preflight. (Not hono/cors: it re-wraps every response as a standard Response.)
-    v1.options("*", (c) => send(c, emptyReply(204, PREFLIGHT_HEADERS)));
-    for (const r of ROUTES) {
-      const run = (c: Context) => {
-        const env: RequestEnv = { ip: ipOf(c.req.raw, c.env), params: c.req.param() };
-        return r.handler(c.req.raw, env).then((reply) => send(c, reply));
-      };
-      if (r.method === "GET") v1.get(r.path, run);
-      else v1.post(r.path, run);
-    }
-    // Anything else under the prefix: 405 for a known path, 404 otherwise, in the error shape.
-    v1.all("*", async (c) => {
-      const rel = c.req.path.slice(prefix.length) || "/";
-      const allowed = PATTERNS.filter((p) => p.re.test(rel)).map((p) => p.method);
-      return send(c, await unmatched(c.req.raw, { ip: ipOf(c.req.raw, c.env), params: {} }, { rel: `${prefix}${rel}`, allowed }));
+/** The reply to a request server.ts handed to the API. */
+async function route(req: IncomingMessage, ipOf: (req: IncomingMessage) => string): Promise<Reply> {
+  const r = apiRequestOf(req);
+  const path = routedPath(r.path);
+  const get = r.method === "GET" || r.method === "HEAD";
+  if (path === "/healthz" || path === "/healthz/") return get ? json({ status: "ok", instance: SERVICE_INSTANCE_ID }) : notFound();
+  const prefix = API_PREFIXES.find((p) => path === p || path.startsWith(`${p}/`));
+  if (!prefix) return notFound();
+  const rel = path.slice(prefix.length) || "/";
+  // CORS preflight, for any path under the prefix.
+  if (r.method === "OPTIONS") return emptyReply(204, PREFLIGHT_HEADERS);
+  for (const p of PATTERNS) {
+    if (p.method !== r.method && !(get && p.method === "GET")) continue;
+    const m = p.re.exec(rel);
+    if (!m) continue;
+    const params: Record<string, string> = {};
+    p.names.forEach((name, i) => {
+      params[name] = m[i + 1];
     });
-    app.route(prefix, v1);
+    return p.handler(r, { ip: ipOf(req), params });
   }
-  app.onError((e, c) => send(c, errorReply(e)));
-  app.notFound((c) => send(c, errorReply(new AppError("NOT_FOUND", "Not found."))));
-  return app;
+  // Anything else under the prefix: 405 for a known path, 404 otherwise, in the error shape.
+  const allowed = PATTERNS.filter((p) => p.re.test(rel)).map((p) => p.method);
+  return unmatched(r, { ip: ipOf(req), params: {} }, { rel: `${prefix}${rel}`, allowed });
+}
+
+/**
+ * Writes a reply in one writeHead + end. A body refused as too large was not read to its
+ * end: the rest is read and dropped while the answer goes out (closeAfterAnswer).
+ */
+function send(req: IncomingMessage, res: ServerResponse, reply: Reply) {
+  if (res.headersSent || res.destroyed) return; // an error after the answer went out, or the client is gone
+  res.writeHead(reply.status, reply.headers);
+  res.end(reply.body ?? undefined);
+  if (reply.status === 413 && !req.complete) closeAfterAnswer(req, res);
+}
+
+/**
+ * After answering a request whose body was not read (a 413): the rest of the body is read
+ * and dropped, and our side of the connection closes once the answer is out. Closing at
+ * once, with the client's data unread, would reset the connection and the client could lose
+ * the answer itself; after 5 s the connection goes anyway.
+ */
+export function closeAfterAnswer(req: IncomingMessage, res: ServerResponse) {
+  req.resume();
+  const close = () => {
+    req.socket.end();
+    setTimeout(() => req.socket.destroy(), 5000).unref();
+  };
+  if (res.writableFinished) close();
+  else res.once("finish", close);
+}
+
+/** The request listener of the API and /healthz; `ipOf` gives the client IP (lib/http/client-ip.ts, as server.ts configures it). */
+export function createApiHandler(ipOf: (req: IncomingMessage) => string) {
+  return (req: IncomingMessage, res: ServerResponse): void => {
+    route(req, ipOf).then(
+      (reply) => send(req, res, reply),
+      (e: unknown) => send(req, res, errorReply(e, {}, req.headers["x-request-id"] as string | undefined)),
+    );
+  };
 }

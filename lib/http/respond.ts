@@ -4,6 +4,7 @@ import { AppError } from "@/lib/errors";
 import { getLogger } from "@/lib/log";
 import { stringifyJson } from "@/lib/money/json-number";
 import { errorAnswer } from "./errors";
+import type { ApiRequest } from "./request";
 
 const JSON_TYPE = "application/json; charset=utf-8";
 /** The API is meant to be callable from browsers too (the Public tier needs no secret). */
@@ -62,30 +63,23 @@ export function errorReply(e: unknown, headers: Record<string, string> = {}, req
 }
 
 /** Reads a JSON body, losslessly, enforcing the size limit while streaming (Content-Length can lie or be absent). */
-export async function readJsonBody(req: Request, maxBytes: number): Promise<unknown> {
-  const declared = Number(req.headers.get("content-length") ?? "0");
+export async function readJsonBody(req: ApiRequest, maxBytes: number): Promise<unknown> {
+  const declared = Number(req.header("content-length") ?? "0");
   if (declared > maxBytes) throw new AppError("PAYLOAD_TOO_LARGE", `The body is larger than ${maxBytes} bytes.`);
   const chunks: Uint8Array[] = [];
   let size = 0;
-  if (req.body) {
-    const reader = req.body.getReader();
-    for (;;) {
-      let next: ReadableStreamReadResult<Uint8Array>;
-      try {
-        next = await reader.read();
-      } catch {
-        // The client went away mid-body: its doing, not a server error (and nobody reads this answer).
-        getLogger().debug("client went away before sending its whole request body");
-        throw new AppError("INVALID_REQUEST", "The request body was cut off.");
+  if (req.hasBody) {
+    try {
+      for await (const chunk of req.chunks()) {
+        size += chunk.byteLength;
+        if (size > maxBytes) throw new AppError("PAYLOAD_TOO_LARGE", `The body is larger than ${maxBytes} bytes.`);
+        chunks.push(chunk);
       }
-      const { done, value } = next;
-      if (done) break;
-      size += value.byteLength;
-      if (size > maxBytes) {
-        await reader.cancel().catch(() => {});
-        throw new AppError("PAYLOAD_TOO_LARGE", `The body is larger than ${maxBytes} bytes.`);
-      }
-      chunks.push(value);
+    } catch (e) {
+      if (e instanceof AppError) throw e;
+      // The client went away mid-body: its doing, not a server error (and nobody reads this answer).
+      getLogger().debug("client went away before sending its whole request body");
+      throw new AppError("INVALID_REQUEST", "The request body was cut off.");
     }
   }
   const text = Buffer.concat(chunks).toString("utf8");

@@ -4,21 +4,22 @@ import { getDb } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 import { authenticateApiKey, type Caller } from "@/lib/keys/api-keys";
 import { type LimitState, limitKeylessCreation, limitRequest, rateLimitHeaders } from "@/lib/ratelimit/limiter";
+import type { ApiRequest } from "./request";
 import { errorReply, json, type Reply } from "./respond";
 
 // The one wrapper every v1 endpoint goes through: identify the caller (API key or client
 // IP), apply the tier's limits, run the handler, and shape every outcome, success or
-// failure, with the rate-limit headers. Handlers take a Web Request and give a Reply.
+// failure, with the rate-limit headers. Handlers take an ApiRequest and give a Reply.
 
 export interface RequestEnv {
   ip: string;
   params: Record<string, string>;
 }
 
-export type ApiHandler = (req: Request, env: RequestEnv) => Promise<Reply>;
+export type ApiHandler = (req: ApiRequest, env: RequestEnv) => Promise<Reply>;
 
 export interface ApiContext {
-  req: Request;
+  req: ApiRequest;
   env: RequestEnv;
   caller: Caller | null;
   /** Who the caller is, for idempotency keys and sandbox switches. */
@@ -46,7 +47,7 @@ export function apiRoute(fn: (ctx: ApiContext) => Promise<ApiResult>, opts: { cr
     let limits: LimitState[] = [];
     let refund: (() => Promise<void>) | null = null;
     try {
-      const key = req.headers.get("x-api-key");
+      const key = req.header("x-api-key");
       let caller: Caller | null = null;
       if (key !== null) {
         try {
@@ -70,7 +71,7 @@ export function apiRoute(fn: (ctx: ApiContext) => Promise<ApiResult>, opts: { cr
     } catch (e) {
       if (refund) await refund();
       // server.ts sets X-Request-Id on every request: an unexpected error's log line carries it.
-      return errorReply(e, rateLimitHeaders(limits), req.headers.get("x-request-id"));
+      return errorReply(e, rateLimitHeaders(limits), req.header("x-request-id"));
     }
   };
 }

@@ -41,6 +41,6 @@ function currenciesBody() {
 export const getCurrencies = apiRoute(async ({ req }) => {
   const { body, etag } = currenciesBody();
   const headers = { ETag: etag, "Cache-Control": "public, max-age=60" };
-  if (req.headers.get("if-none-match") === etag) return { status: 304, body: null, headers };
+  if (req.header("if-none-match") === etag) return { status: 304, body: null, headers };
   return { body, headers };
 });

@@ -8,28 +8,28 @@ import { apiRoute, parseWith } from "../route";
 import { estimateExtensions, estimateQuery, reverseEstimateQuery } from "../schemas";
 
 /** Reads a query parameter by the spec's name or the short one of its authentication example; not a mix that disagrees. */
-export const pickQuery = (url: URL) => (long: string, short: string) => {
-  const a = url.searchParams.get(long);
-  const b = url.searchParams.get(short);
+export const pickQuery = (query: URLSearchParams) => (long: string, short: string) => {
+  const a = query.get(long);
+  const b = query.get(short);
   if (a !== null && b !== null && a !== b)
     throw new AppError("INVALID_REQUEST", `Give either ${long} or ${short}, not two different values.`, { field: long });
   return a ?? b ?? undefined;
 };
 
 /** The spec's query, or (an extension) toAmount instead of fromAmount: a reverse quote. Either with rateType. */
-function readQuery(url: URL) {
-  const pick = pickQuery(url);
+function readQuery(query: URLSearchParams) {
+  const pick = pickQuery(query);
   const fromAmount = pick("fromAmount", "amount");
-  const toAmount = url.searchParams.get("toAmount");
+  const toAmount = query.get("toAmount");
   const common = { fromCurrency: pick("fromCurrency", "from"), toCurrency: pick("toCurrency", "to") };
-  const { rateType } = parseWith(estimateExtensions, { rateType: url.searchParams.get("rateType") ?? undefined });
+  const { rateType } = parseWith(estimateExtensions, { rateType: query.get("rateType") ?? undefined });
   if (toAmount !== null && fromAmount === undefined) return { ...parseWith(reverseEstimateQuery, { ...common, toAmount }), rateType };
   if (toAmount !== null) throw new AppError("INVALID_REQUEST", "Give either fromAmount or toAmount, not both.", { field: "toAmount" });
   return { ...parseWith(estimateQuery, { ...common, fromAmount }), toAmount: undefined, rateType };
 }
 
 export const getEstimateHandler = apiRoute(async ({ req, env, caller, scope }) => {
-  const q = readQuery(new URL(req.url));
+  const q = readQuery(req.query);
   const e = await getEstimate({
     from: q.fromCurrency,
     to: q.toCurrency,

@@ -16,7 +16,7 @@ const IDEMPOTENCY_KEY_RE = /^[\x21-\x7e]{1,255}$/;
 
 export const postExchange = apiRoute(
   async ({ req, env, caller, scope }) => {
-    const idem = req.headers.get("idempotency-key");
+    const idem = req.header("idempotency-key");
     if (idem !== null && !IDEMPOTENCY_KEY_RE.test(idem))
       throw new AppError("INVALID_IDEMPOTENCY_KEY", "Idempotency-Key must be 1 to 255 visible ASCII characters.");
     const body = await readJsonBody(req, getConfig().MAX_BODY_BYTES);
@@ -46,6 +46,6 @@ export const getExchange = apiRoute(async ({ req, env, caller }) => {
   const poll = pollAfterSeconds(order);
   const headers: Record<string, string> = { ETag: etag, "Cache-Control": "private, no-cache" };
   if (poll !== null) headers["Poll-After"] = String(poll);
-  if (noneMatchHits(req.headers.get("if-none-match"), etag)) return { status: 304, body: null, headers };
+  if (noneMatchHits(req.header("if-none-match"), etag)) return { status: 304, body: null, headers };
   return { body: new RawJson(text), headers };
 });

@@ -7,12 +7,11 @@ import { pickQuery } from "./estimate";
 
 /** GET /range: the pair's minAmount and maxAmount, the numbers AMOUNT_TOO_LOW / AMOUNT_TOO_HIGH carry. */
 export const getRangeHandler = apiRoute(async ({ req, env, caller, scope }) => {
-  const url = new URL(req.url);
-  const pick = pickQuery(url);
+  const pick = pickQuery(req.query);
   const q = parseWith(rangeQuery, {
     fromCurrency: pick("fromCurrency", "from"),
     toCurrency: pick("toCurrency", "to"),
-    rateType: url.searchParams.get("rateType") ?? undefined,
+    rateType: req.query.get("rateType") ?? undefined,
   });
   const r = await getRange({ from: q.fromCurrency, to: q.toCurrency, markupBps: caller?.markupBps ?? 0, ctx: { scope, clientIp: env.ip } });
   return {

@@ -6,13 +6,14 @@ import { AppError } from "@/lib/errors";
 import { getOrderForCaller } from "@/lib/orders/get-order";
 import { reportSandboxDeposit } from "@/lib/orders/report-deposit";
 import { serializeOrderStatus } from "@/lib/orders/serialize-order";
+import type { ApiRequest } from "../request";
 import { readJsonBody } from "../respond";
 import { apiRoute, parseWith } from "../route";
 import { sandboxDepositBody, sandboxEngineBody } from "../schemas";
 
 /** An empty body is fine for the deposit: it means "the quoted amount arrived". */
-async function optionalBody(req: Request): Promise<unknown> {
-  if (req.headers.get("content-length") === "0" || !req.body) return {};
+async function optionalBody(req: ApiRequest): Promise<unknown> {
+  if (!req.hasBody) return {};
   try {
     return await readJsonBody(req, getConfig().MAX_BODY_BYTES);
   } catch (e) {

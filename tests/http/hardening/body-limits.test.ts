@@ -38,6 +38,16 @@ describe("request bodies", () => {
     expect(rssMb(s.pid) - before).toBeLessThan(100);
   });
 
+  it("a chunked body over the limit on the v1 API is refused with 413 in the error shape, and the client reads it", async () => {
+    for (const path of ["/api/v1/exchange", "/v1/exchange"]) {
+      const r = await chunkedPost(s.port, path, 8 * 1024 * 1024, "application/json");
+      expect(r.status, `${path}: ${r.text.slice(0, 300)}`).toBe(413);
+      expect(r.sent).toBeLessThan(4 * 1024 * 1024);
+      const body = JSON.parse(r.text.slice(r.text.indexOf("\r\n\r\n") + 4));
+      expect(body.error.code).toBe("PAYLOAD_TOO_LARGE");
+    }
+  });
+
   it("a declared Content-Length over the limit is refused at once on a dashboard route and a server action", async () => {
     for (const path of ["/api/auth/callback/siwe", "/api/auth/nonce", "/dashboard/settings", "/signin"]) {
       const c = await connect(s.port);
