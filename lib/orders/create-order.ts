@@ -5,7 +5,7 @@ import type { LosslessNumber } from "lossless-json";
 import { getConfig } from "@/lib/config";
 import { addressRejectionReason, type Currency, validateAddress, validateExtraId } from "@/lib/currencies";
 import type { Db, Order } from "@/lib/db/client";
-import { isUniqueViolation } from "@/lib/db/client";
+import { isUniqueViolation, providerOf } from "@/lib/db/client";
 import { type EngineContext, getEngine, type OpenedSwap } from "@/lib/engine";
 import { callEngine } from "@/lib/engine/call";
 import { AppError } from "@/lib/errors";
@@ -16,6 +16,7 @@ import { D, formatAmount } from "@/lib/money/decimal";
 import { type Priced, priceRequest, takeRateQuote } from "@/lib/quotes/get-estimate";
 import { parseAmount, resolvePair } from "@/lib/quotes/pricing";
 import { announceOrder } from "./announce";
+import { openOrderPostgres } from "./open-order-postgres";
 import type { RateType } from "./state-machine";
 import { engineDeadlineMs, leaseMs, newLeaseToken, openSwapRequest } from "./swap";
 
@@ -121,6 +122,7 @@ async function openOrder(db: Db, reserved: Order, token: string, ctx: EngineCont
   };
   // The row as the update leaves it (as advance-order does): no statement to read it back.
   const order: Order = { ...reserved, ...patch };
+  if (providerOf(db) === "postgresql" && (await openOrderPostgres(db, order, token, now))) return order;
   const opened = await db.$transaction(async (tx) => {
     const r = await tx.order.updateMany({ where: { id: reserved.id, leaseToken: token, payinAddress: null }, data: patch });
     if (r.count !== 1) return null;

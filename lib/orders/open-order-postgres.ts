@@ -1,0 +1,53 @@
+import "server-only";
+import type { Db, Order } from "@/lib/db/client";
+import { D } from "@/lib/money/decimal";
+
+/**
+ * PostgreSQL: opens a reserved order in one statement, where the general path (create-order.ts,
+ * openOrder) takes an interactive transaction of seven round trips. Data-modifying CTEs run
+ * once each, all or nothing, so this is that transaction's outcome in one trip:
+ *
+ * - the order gets its deposit and engine terms, and its claim is cleared (only while the
+ *   caller's claim holds and no deposit was set: the same conditions as the general path);
+ * - its first timeline event, "waiting" at its creation time;
+ * - the reseller's pending profit: one ledger entry and its Balance row, as lib/ledger's post()
+ *   books a single positive pending posting (a positive delta cannot take a bucket below zero,
+ *   so the upsert needs no guard; a zero profit posts nothing, as post() skips it).
+ *
+ * It applies only when there is nothing to announce: a reseller with an enabled webhook endpoint
+ * gets the general path, which writes the order.created message in the same transaction. False
+ * when it did not apply (that, or the claim was lost); the caller then takes the general path,
+ * which tells the two apart.
+ */
+export async function openOrderPostgres(db: Db, order: Order, token: string, now: Date): Promise<boolean> {
+  const profit = new D(order.profit);
+  if (profit.isNeg()) return false; // profit = rawToAmount - toAmount, never negative; post() would refuse it
+  const pending = order.resellerId !== null && profit.gt(0);
+  const rows = await db.$queryRaw<{ id: number }[]>`
+    WITH o AS (
+      UPDATE "Order" SET
+        "rate" = ${order.rate}::numeric, "rawToAmount" = ${order.rawToAmount}::numeric,
+        "toAmount" = ${order.toAmount}::numeric, "profit" = ${order.profit}::numeric,
+        "provider" = ${order.provider}, "upstreamId" = ${order.upstreamId}, "upstreamData" = ${order.upstreamData},
+        "expiresAt" = ${order.expiresAt}, "payinAddress" = ${order.payinAddress}, "payinExtraId" = ${order.payinExtraId},
+        "leaseToken" = NULL, "leaseUntil" = NULL, "nextActionAt" = ${order.nextActionAt}, "updatedAt" = ${now}
+      WHERE "id" = ${order.id} AND "leaseToken" = ${token} AND "payinAddress" IS NULL
+        AND NOT EXISTS (SELECT 1 FROM "WebhookEndpoint" w WHERE w."resellerId" = ${order.resellerId}::text AND w."enabled")
+      RETURNING "id"
+    ), ev AS (
+      INSERT INTO "OrderEvent" ("orderId", "status", "at") SELECT "id", 'waiting', ${order.createdAt}::timestamp(3) FROM o RETURNING "id"
+    ), bal AS (
+      INSERT INTO "Balance" ("resellerId", "currency", "pending", "updatedAt")
+      SELECT ${order.resellerId}::text, ${order.toCurrency}::text, ${order.profit}::numeric, ${now}::timestamp(3) FROM o WHERE ${pending}
+      ON CONFLICT ("resellerId", "currency")
+        DO UPDATE SET "pending" = "Balance"."pending" + EXCLUDED."pending", "updatedAt" = EXCLUDED."updatedAt"
+      RETURNING 1
+    ), entry AS (
+      INSERT INTO "LedgerEntry" ("resellerId", "orderId", "currency", "bucket", "kind", "amount", "createdAt")
+      SELECT ${order.resellerId}::text, "id", ${order.toCurrency}::text, 'pending', 'order_profit_pending', ${order.profit}::numeric, ${now}::timestamp(3)
+      FROM o WHERE ${pending}
+      RETURNING 1
+    )
+    SELECT "id" FROM ev`;
+  return rows.length === 1;
+}
