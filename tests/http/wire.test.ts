@@ -25,6 +25,24 @@ describe("v1 answers on the wire", () => {
     expect((await again.arrayBuffer()).byteLength).toBe(0);
   });
 
+  it("routes: a trailing slash is the same route, a percent-encoded path is decoded, HEAD is GET without a body, other methods 405", async () => {
+    const h = () => ({ "x-forwarded-for": newIp() });
+    const slash = await fetch(`${baseUrl()}/currencies/`, { headers: h() });
+    expect(slash.status).toBe(200);
+    expect((await slash.json()).currencies.length).toBeGreaterThan(100);
+    expect((await fetch(`${baseUrl()}/%63urrencies`, { headers: h() })).status).toBe(200);
+    const order = await fetch(`${baseUrl()}/exchange/0123456789abcdef01234567/`, { headers: h() });
+    expect([order.status, (await order.json()).error.code]).toEqual([404, "ORDER_NOT_FOUND"]);
+    const head = await fetch(`${baseUrl()}/currencies`, { method: "HEAD", headers: h() });
+    expect(head.status).toBe(200);
+    expect(Number(head.headers.get("content-length"))).toBeGreaterThan(1000);
+    expect((await head.arrayBuffer()).byteLength).toBe(0);
+    const put = await fetch(`${baseUrl()}/currencies`, { method: "PUT", headers: h() });
+    expect([put.status, put.headers.get("allow"), (await put.json()).error.code]).toEqual([405, "GET, OPTIONS", "METHOD_NOT_ALLOWED"]);
+    const healthz = await fetch(`${baseUrl("")}/healthz/`);
+    expect([healthz.status, (await healthz.json()).status]).toEqual([200, "ok"]);
+  });
+
   it("a CORS preflight is 204 with the allowed methods and headers", async () => {
     const r = await fetch(`${baseUrl()}/exchange`, {
       method: "OPTIONS",
