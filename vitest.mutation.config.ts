@@ -12,8 +12,13 @@ const alias = {
 export default defineConfig({
   resolve: { alias },
   test: {
-    // tests/db/order-read.test.ts: the PostgreSQL-only read of GET /exchange/{id} (one short test).
-    include: ["tests/{quotes,orders,ledger,money}/**/*.test.ts", "tests/withdrawals/withdrawals.test.ts", "tests/db/order-read.test.ts"],
+    // tests/db: the PostgreSQL-only read of GET /exchange/{id} and opening of an order (short tests).
+    include: [
+      "tests/{quotes,orders,ledger,money}/**/*.test.ts",
+      "tests/withdrawals/withdrawals.test.ts",
+      "tests/db/order-read.test.ts",
+      "tests/db/open-order-postgres.test.ts",
+    ],
     env: { MUTATION_RUN: "1" },
     testTimeout: 60_000,
     hookTimeout: 120_000,

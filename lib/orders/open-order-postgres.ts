@@ -20,9 +20,9 @@ import { D } from "@/lib/money/decimal";
  * which tells the two apart.
  */
 export async function openOrderPostgres(db: Db, order: Order, token: string, now: Date): Promise<boolean> {
-  const profit = new D(order.profit);
-  if (profit.isNeg()) return false; // profit = rawToAmount - toAmount, never negative; post() would refuse it
-  const pending = order.resellerId !== null && profit.gt(0);
+  // Profit is rawToAmount - toAmount, never negative (and Balance's CHECK would refuse the
+  // statement if it were); keyless orders carry no markup, hence no profit, and no reseller.
+  const pending = order.resellerId !== null && new D(order.profit).gt(0);
   const rows = await db.$queryRaw<{ id: number }[]>`
     WITH o AS (
       UPDATE "Order" SET
