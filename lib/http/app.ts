@@ -63,19 +63,35 @@ const PREFLIGHT_HEADERS = {
 
 export const API_PREFIXES = ["/api/v1", "/v1"] as const;
 
+const isHealthz = (path: string) => path === "/healthz" || path === "/healthz/";
+
+/**
+ * Where a method and a (routed) path go: the API prefix and the path under it, with the route
+ * that serves it and its captures (HEAD is served as GET), or no route; null when the path is
+ * not under an API prefix. The router and the metrics label both ask this.
+ */
+function findRoute(method: string, path: string) {
+  const prefix = API_PREFIXES.find((p) => path === p || path.startsWith(`${p}/`));
+  if (!prefix) return null;
+  const rel = path.slice(prefix.length) || "/";
+  const asGet = method === "GET" || method === "HEAD";
+  for (const route of PATTERNS) {
+    if (route.method !== method && !(asGet && route.method === "GET")) continue;
+    const match = route.re.exec(rel);
+    if (match) return { prefix, rel, route, match };
+  }
+  return { prefix, rel, route: null, match: null };
+}
+
 /**
  * The metrics label of an API path: its route template ("/api/v1/exchange/:id"), never the
  * raw path (an order id per series would grow without bound). Paths no route matches: "unmatched".
  */
 export function apiRouteLabel(method: string, pathname: string): string {
-  if (pathname === "/healthz") return pathname;
-  for (const prefix of API_PREFIXES) {
-    if (!pathname.startsWith(prefix)) continue;
-    const rel = pathname.slice(prefix.length) || "/";
-    const hit = PATTERNS.find((p) => (p.method === method || method === "HEAD") && p.re.test(rel));
-    return hit ? `/api/v1${hit.path}` : "unmatched";
-  }
-  return "unmatched";
+  const path = routedPath(pathname);
+  if (isHealthz(path)) return "/healthz";
+  const route = findRoute(method, path)?.route;
+  return route ? `/api/v1${route.path}` : "unmatched";
 }
 
 /** A path as routed: percent-decoded where it decodes (as "/api/v1/%63urrencies" was always served). */
@@ -94,26 +110,23 @@ const notFound = () => errorReply(new AppError("NOT_FOUND", "Not found."));
 async function route(req: IncomingMessage, ipOf: (req: IncomingMessage) => string): Promise<Reply> {
   const r = apiRequestOf(req);
   const path = routedPath(r.path);
-  const get = r.method === "GET" || r.method === "HEAD";
-  if (path === "/healthz" || path === "/healthz/") return get ? json({ status: "ok", instance: SERVICE_INSTANCE_ID }) : notFound();
-  const prefix = API_PREFIXES.find((p) => path === p || path.startsWith(`${p}/`));
-  if (!prefix) return notFound();
-  const rel = path.slice(prefix.length) || "/";
+  if (isHealthz(path))
+    return r.method === "GET" || r.method === "HEAD" ? json({ status: "ok", instance: SERVICE_INSTANCE_ID }) : notFound();
+  const hit = findRoute(r.method, path);
+  if (!hit) return notFound();
   // CORS preflight, for any path under the prefix.
   if (r.method === "OPTIONS") return emptyReply(204, PREFLIGHT_HEADERS);
-  for (const p of PATTERNS) {
-    if (p.method !== r.method && !(get && p.method === "GET")) continue;
-    const m = p.re.exec(rel);
-    if (!m) continue;
+  if (hit.route) {
+    const { route, match } = hit;
     const params: Record<string, string> = {};
-    p.names.forEach((name, i) => {
-      params[name] = m[i + 1];
+    route.names.forEach((name, i) => {
+      params[name] = match[i + 1];
     });
-    return p.handler(r, { ip: ipOf(req), params });
+    return route.handler(r, { ip: ipOf(req), params });
   }
   // Anything else under the prefix: 405 for a known path, 404 otherwise, in the error shape.
-  const allowed = PATTERNS.filter((p) => p.re.test(rel)).map((p) => p.method);
-  return unmatched(r, { ip: ipOf(req), params: {} }, { rel: `${prefix}${rel}`, allowed });
+  const allowed = PATTERNS.filter((p) => p.re.test(hit.rel)).map((p) => p.method);
+  return unmatched(r, { ip: ipOf(req), params: {} }, { rel: `${hit.prefix}${hit.rel}`, allowed });
 }
 
 /**
