@@ -2,6 +2,7 @@ import "server-only";
 import path from "node:path";
 import { PrismaBetterSqlite3 } from "@prisma/adapter-better-sqlite3";
 import { PrismaPg } from "@prisma/adapter-pg";
+import Database from "better-sqlite3";
 import pg from "pg";
 import { getConfig } from "@/lib/config";
 import { PrismaClient as PgClient, Prisma as PgPrisma } from "./generated/postgresql/client";
@@ -16,6 +17,8 @@ export type Tx = Omit<Db, "$connect" | "$disconnect" | "$on" | "$transaction" | 
 export type { ApiKey, Order, OrderEvent, RateQuote, Reseller } from "./generated/sqlite/client";
 
 let shared: { url: string; db: Db; pool: pg.Pool | null } | null = null;
+
+const DB_POOL_MAX = 10;
 
 export type DbProvider = "sqlite" | "postgresql";
 
@@ -36,10 +39,23 @@ function decimalsToStrings(value: unknown): unknown {
   return o;
 }
 
+/**
+ * The bare driver behind a client, for the few hot-path statements where Prisma's own CPU per
+ * statement was most of the cost (bench/production.mjs: a Prisma insert ~750/s, the same
+ * insert on the driver ~3,000/s; README, Benchmarks). PostgreSQL: the client's own pool.
+ * SQLite: a second connection to the same file, for reads only (WAL: it never waits for a
+ * writer, and it is not queued behind the Prisma adapter's open transactions); its reads are
+ * synchronous and see every committed write, from any process.
+ */
+export type Driver = { kind: "postgresql"; pool: pg.Pool } | { kind: "sqlite"; reader: () => Database.Database };
+
 export function createDb(url: string, pool?: pg.Pool): Db {
   if (/^postgres(ql)?:\/\//.test(url)) {
-    return new PgClient({ adapter: new PrismaPg(pool ?? { connectionString: url, max: 10 }) }).$extends({
-      client: { $provider: "postgresql" as DbProvider },
+    // The pool is always made here (or given), so that driverOf() can reach it; one made here ends with the client.
+    const own = pool ?? new pg.Pool({ connectionString: url, max: DB_POOL_MAX });
+    const driver: Driver = { kind: "postgresql", pool: own };
+    return new PgClient({ adapter: new PrismaPg(own, { disposeExternalPool: !pool }) }).$extends({
+      client: { $provider: "postgresql" as DbProvider, $driver: driver },
       query: {
         async $allOperations({ args, query }) {
           return decimalsToStrings(await query(args));
@@ -49,9 +65,48 @@ export function createDb(url: string, pool?: pg.Pool): Db {
   }
   const file = path.resolve(url.replace(/^file:/, ""));
   prepareSqliteFile(file);
-  return new SqliteClient({ adapter: new PrismaBetterSqlite3({ url: file, timeout: 10_000 }) }).$extends({
-    client: { $provider: "sqlite" as DbProvider },
+  let reader: Database.Database | null = null;
+  const driver: Driver = {
+    kind: "sqlite",
+    reader: () => {
+      if (!reader?.open) reader = new Database(file, { fileMustExist: true, timeout: 10_000 });
+      return reader;
+    },
+  };
+  const client = new SqliteClient({ adapter: new PrismaBetterSqlite3({ url: file, timeout: 10_000 }) });
+  return client.$extends({
+    client: {
+      $provider: "sqlite" as DbProvider,
+      $driver: driver,
+      async $disconnect() {
+        reader?.close();
+        reader = null;
+        await client.$disconnect();
+      },
+    },
   }) as unknown as Db;
+}
+
+/** A statement made with Prisma.sql (sql`...`), as text with $n placeholders and values. */
+export const sql = PgPrisma.sql;
+
+/**
+ * Runs a sql`...` statement on a PostgreSQL client's pool, as a named prepared statement (so
+ * `name` must always go with the same text). Dates go as UTC ISO text: the columns are
+ * timestamp(3) without a zone and hold UTC, as Prisma writes them (pg would send local time).
+ */
+export async function queryOnPool<T extends object>(db: Db | Tx, name: string, statement: PgPrisma.Sql): Promise<T[]> {
+  const driver = driverOf(db);
+  if (driver.kind !== "postgresql") throw new Error("queryOnPool is for PostgreSQL");
+  const values = statement.values.map((v) => (v instanceof Date ? v.toISOString() : v));
+  return (await driver.pool.query<T>({ name, text: statement.text, values })).rows;
+}
+
+/** The bare driver of a client made by createDb (see Driver). */
+export function driverOf(db: Db | Tx): Driver {
+  const d = (db as unknown as { $driver?: Driver }).$driver;
+  if (!d) throw new Error("not a client made by createDb");
+  return d;
 }
 
 /** Which database a client or a transaction talks to, for the few statements whose SQL differs. */
@@ -71,8 +126,6 @@ export function getDb(): Db {
   }
   return shared.db;
 }
-
-const DB_POOL_MAX = 10;
 
 /** The process-wide PostgreSQL pool's connections (null on SQLite, or before the first query). */
 export function dbPoolStats(): { max: number; total: number; idle: number; waiting: number } | null {

@@ -1,8 +1,9 @@
 import "server-only";
 import crypto from "node:crypto";
 import { base58 } from "@scure/base";
+import type { Statement } from "better-sqlite3";
 import type { ApiKey, Db } from "@/lib/db/client";
-import { isUniqueViolation } from "@/lib/db/client";
+import { driverOf, isUniqueViolation } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 import { newId } from "@/lib/ids";
 
@@ -100,15 +101,40 @@ export interface Caller {
 
 const lastUsedWrites = new Map<string, number>();
 
+interface KeyRow {
+  id: string;
+  resellerId: string;
+  revoked: number | boolean;
+  markupBps: number;
+}
+
+// One statement with the join (Prisma reads a relation with a second query), on the bare
+// driver: this runs on every keyed request, and through Prisma it cost more CPU than the rest
+// of a keyed GET /exchange/{id} (README, Benchmarks). Never cached: a revoked key or a new
+// markup holds for the very next request, whichever process made the change.
+const KEY_SQL = `SELECT k."id" AS "id", k."resellerId" AS "resellerId", (k."revokedAt" IS NOT NULL) AS "revoked", r."markupBps" AS "markupBps"
+  FROM "ApiKey" k JOIN "Reseller" r ON r."id" = k."resellerId" WHERE k."hash" = `;
+const sqliteStatements = new WeakMap<object, Statement<[string], KeyRow>>();
+
+async function findKeyByHash(db: Db, hash: string): Promise<KeyRow | undefined> {
+  const driver = driverOf(db);
+  if (driver.kind === "postgresql") {
+    const r = await driver.pool.query<KeyRow>({ name: "api-key-by-hash", text: `${KEY_SQL}$1`, values: [hash] });
+    return r.rows[0];
+  }
+  const conn = driver.reader();
+  let stmt = sqliteStatements.get(conn);
+  if (!stmt) {
+    stmt = conn.prepare<[string], KeyRow>(`${KEY_SQL}?`);
+    sqliteStatements.set(conn, stmt);
+  }
+  return stmt.get(hash);
+}
+
 /** Resolves an X-API-Key to its reseller; a present but unknown or revoked key is a 401, never a downgrade. */
 export async function authenticateApiKey(db: Db, key: string): Promise<Caller> {
   if (!KEY_RE.test(key)) throw new AppError("INVALID_API_KEY", "The API key is not valid.");
-  // One statement with the join: Prisma reads a relation with a second query, and this runs
-  // on every keyed request (README, Benchmarks). The same SQL on SQLite and PostgreSQL.
-  const [row] = await db.$queryRaw<{ id: string; resellerId: string; revoked: number | boolean; markupBps: number }[]>`
-    SELECT k."id" AS "id", k."resellerId" AS "resellerId", (k."revokedAt" IS NOT NULL) AS "revoked", r."markupBps" AS "markupBps"
-    FROM "ApiKey" k JOIN "Reseller" r ON r."id" = k."resellerId"
-    WHERE k."hash" = ${hashApiKey(key)}`;
+  const row = await findKeyByHash(db, hashApiKey(key));
   if (!row || Number(row.revoked)) throw new AppError("INVALID_API_KEY", "The API key is not valid or has been revoked.");
   // lastUsedAt is for humans: write it at most once a minute per key, off the request path.
   const now = Date.now();
