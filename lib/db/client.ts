@@ -95,7 +95,11 @@ export const sql = PgPrisma.sql;
  * `name` must always go with the same text). Dates go as UTC ISO text: the columns are
  * timestamp(3) without a zone and hold UTC, as Prisma writes them (pg would send local time).
  */
-export async function queryOnPool<T extends object>(db: Db | Tx, name: string, statement: PgPrisma.Sql): Promise<T[]> {
+export async function queryOnPool<T extends object>(
+  db: Db | Tx,
+  name: string,
+  statement: { text: string; values: readonly unknown[] },
+): Promise<T[]> {
   const driver = driverOf(db);
   if (driver.kind !== "postgresql") throw new Error("queryOnPool is for PostgreSQL");
   const values = statement.values.map((v) => (v instanceof Date ? v.toISOString() : v));
@@ -142,6 +146,8 @@ export async function closeDb(): Promise<void> {
   await pool?.end();
 }
 
+/** A unique index refused the write: Prisma's P2002, or PostgreSQL's 23505 from a statement run on the pool. */
 export function isUniqueViolation(e: unknown): boolean {
-  return typeof e === "object" && e !== null && (e as { code?: string }).code === "P2002";
+  const code = typeof e === "object" && e !== null ? (e as { code?: string }).code : undefined;
+  return code === "P2002" || code === "23505";
 }

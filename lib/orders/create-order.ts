@@ -17,6 +17,7 @@ import { type Priced, priceRequest, takeRateQuote } from "@/lib/quotes/get-estim
 import { parseAmount, resolvePair } from "@/lib/quotes/pricing";
 import { announceOrder } from "./announce";
 import { openOrderPostgres } from "./open-order-postgres";
+import { reserveOrder } from "./reserve-order";
 import type { RateType } from "./state-machine";
 import { engineDeadlineMs, leaseMs, newLeaseToken, openSwapRequest } from "./swap";
 
@@ -264,7 +265,7 @@ export async function createOrder(
 
   let reserved: Order;
   try {
-    reserved = await db.order.create({ data });
+    reserved = await reserveOrder(db, data);
   } catch (e) {
     // A concurrent request with the same Idempotency-Key reserved first: answer with its order.
     if (idemKey && isUniqueViolation(e)) {
