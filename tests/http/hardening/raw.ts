@@ -38,9 +38,15 @@ export function rssMb(pid: number): number {
 
 /**
  * Streams a chunked body of up to `totalBytes` until the server answers or closes; returns the
- * answer and how many body bytes were sent before it.
+ * answer and how many body bytes were sent before it (or, with ignoreAnswer, in all).
  */
-export async function chunkedPost(port: number, path: string, totalBytes: number, contentType = "application/x-www-form-urlencoded") {
+export async function chunkedPost(
+  port: number,
+  path: string,
+  totalBytes: number,
+  contentType = "application/x-www-form-urlencoded",
+  opts: { ignoreAnswer?: boolean } = {},
+) {
   const s = await connect(port);
   s.on("error", () => {});
   let text = "";
@@ -50,7 +56,8 @@ export async function chunkedPost(port: number, path: string, totalBytes: number
   s.write(`POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: ${contentType}\r\nTransfer-Encoding: chunked\r\n\r\n`);
   const chunk = Buffer.alloc(64 * 1024, "a");
   let sent = 0;
-  while (sent < totalBytes && !text && !closed) {
+  // ignoreAnswer: a client that sends its whole body whatever the server answers meanwhile.
+  while (sent < totalBytes && (opts.ignoreAnswer || !text) && !closed) {
     s.write(`${chunk.length.toString(16)}\r\n`);
     s.write(chunk);
     const ok = s.write("\r\n");
