@@ -133,9 +133,9 @@ async function route(req: IncomingMessage, ipOf: (req: IncomingMessage) => strin
  * Writes a reply in one writeHead + end. A body refused as too large was not read to its
  * end: the rest is read and dropped while the answer goes out (closeAfterAnswer).
  */
-function send(req: IncomingMessage, res: ServerResponse, reply: Reply) {
+function send(req: IncomingMessage, res: ServerResponse, reply: Reply, common: Record<string, string> | undefined) {
   if (res.headersSent || res.destroyed) return; // an error after the answer went out, or the client is gone
-  res.writeHead(reply.status, reply.headers);
+  res.writeHead(reply.status, common ? { ...common, ...reply.headers } : reply.headers);
   res.end(reply.body ?? undefined);
   if (reply.status === 413 && !req.complete) closeAfterAnswer(req, res);
 }
@@ -156,12 +156,16 @@ export function closeAfterAnswer(req: IncomingMessage, res: ServerResponse) {
   else res.once("finish", close);
 }
 
-/** The request listener of the API and /healthz; `ipOf` gives the client IP (lib/http/client-ip.ts, as server.ts configures it). */
+/**
+ * The request listener of the API and /healthz; `ipOf` gives the client IP (lib/http/client-ip.ts,
+ * as server.ts configures it). `common`: headers every answer carries (server.ts: X-Request-Id),
+ * written in the same writeHead as the reply's own.
+ */
 export function createApiHandler(ipOf: (req: IncomingMessage) => string) {
-  return (req: IncomingMessage, res: ServerResponse): void => {
+  return (req: IncomingMessage, res: ServerResponse, common?: Record<string, string>): void => {
     route(req, ipOf).then(
-      (reply) => send(req, res, reply),
-      (e: unknown) => send(req, res, errorReply(e, {}, req.headers["x-request-id"] as string | undefined)),
+      (reply) => send(req, res, reply, common),
+      (e: unknown) => send(req, res, errorReply(e, {}, req.headers["x-request-id"] as string | undefined), common),
     );
   };
 }

@@ -157,10 +157,23 @@ new client.Gauge({
 });
 
 /** One answered request (server.ts calls this when the response is done). */
+/**
+ * The counter and histogram children of each (method, route, status), made once: a child keeps
+ * its label set's hash, which prom-client otherwise computes (sorting the names) on every call.
+ * Bounded: Node's parser admits only known methods, routes are templates, statuses are ours.
+ */
+const requestSeries = new Map<string, { count: client.Counter.Internal; duration: client.Histogram.Internal<string> }>();
+
 export function observeRequest(method: string, route: string, status: number, seconds: number) {
-  const labels = { method, route, status: String(status) };
-  httpRequests.inc(labels);
-  httpDuration.observe(labels, seconds);
+  const key = `${method} ${route} ${status}`;
+  let series = requestSeries.get(key);
+  if (!series) {
+    const labels = { method, route, status: String(status) };
+    series = { count: httpRequests.labels(labels), duration: httpDuration.labels(labels) };
+    requestSeries.set(key, series);
+  }
+  series.count.inc();
+  series.duration.observe(seconds);
 }
 
 export function countRateLimitRejection(policy: string, tier: "key" | "ip") {
