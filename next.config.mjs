@@ -1,6 +1,6 @@
 /** @type {import('next').NextConfig} */
 const nextConfig = {
-  // The v1 API is served by the Hono router in server.ts, not by Next; Next serves the
+  // The v1 API is served by lib/http/app.ts, straight from server.ts, not by Next; Next serves the
   // dashboard, which loads the service layer from lib/dist at run time (app/_server/lib.ts),
   // so no database driver or other server package (siwe and its peer ethers included) ends up
   // in Next's bundles, the browser's least of all.

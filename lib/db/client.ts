@@ -146,8 +146,13 @@ export async function closeDb(): Promise<void> {
   await pool?.end();
 }
 
-/** A unique index refused the write: Prisma's P2002, or PostgreSQL's 23505 from a statement run on the pool. */
+/**
+ * A unique index refused the write: Prisma's P2002, a raw statement's P2010 whose driver error
+ * says so, or PostgreSQL's 23505 from a statement run on the pool.
+ */
 export function isUniqueViolation(e: unknown): boolean {
-  const code = typeof e === "object" && e !== null ? (e as { code?: string }).code : undefined;
+  if (typeof e !== "object" || e === null) return false;
+  const { code, meta } = e as { code?: string; meta?: { driverAdapterError?: { cause?: { kind?: string } } } };
+  if (code === "P2010") return meta?.driverAdapterError?.cause?.kind === "UniqueConstraintViolation";
   return code === "P2002" || code === "23505";
 }

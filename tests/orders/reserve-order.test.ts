@@ -1,24 +1,25 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Db, isUniqueViolation } from "@/lib/db/client";
+import { type Db, driverOf, isUniqueViolation } from "@/lib/db/client";
 import { createOrder } from "@/lib/orders/create-order";
 import { reserveOrder } from "@/lib/orders/reserve-order";
 import { newCaller } from "../support/callers";
 import { type TempDb, tempDatabase } from "../support/sqlite-db";
 
-// On PostgreSQL a reservation is one INSERT on the pool (lib/orders/reserve-order.ts), which
-// writes every column itself. It must store what Prisma's create stores (the schema's
+// A reservation is one INSERT of every column (lib/orders/reserve-order.ts), on PostgreSQL's
+// pool or as a raw statement on SQLite. It must store what Prisma's create stores (the schema's
 // defaults for what the reservation leaves unset) and answer the row as stored.
-let t: TempDb;
-let db: Db;
-beforeAll(async () => {
-  t = await tempDatabase("postgres");
-  db = t.db;
-});
-afterAll(() => t?.cleanup());
 
 const ADDRESS = "0x52908400098527886E0F7030069857D2E4169EE7";
 
-describe("reserving an order on PostgreSQL", () => {
+describe.each(["sqlite", "postgres"] as const)("reserving an order (%s)", (kind) => {
+  let t: TempDb;
+  let db: Db;
+  beforeAll(async () => {
+    t = await tempDatabase(kind);
+    db = t.db;
+  });
+  afterAll(() => t?.cleanup());
+
   it("stores what Prisma's create stores, and answers the row as stored", async () => {
     const caller = await newCaller(db, 100);
     const opened = (
@@ -52,6 +53,16 @@ describe("reserving an order on PostgreSQL", () => {
     const stored = await db.order.findUniqueOrThrow({ where: { id: "pool-reserved" } });
     expect(stored).toStrictEqual(answered);
     expect({ ...stored, id: null }).toStrictEqual({ ...viaPrisma, id: null });
+    // And in the same form, as the driver sees it (SQLite: dates as text, compared as text in SQL).
+    const bare = async (id: string) => {
+      const d = driverOf(db);
+      const r: Record<string, unknown> =
+        d.kind === "sqlite"
+          ? d.reader().prepare(`SELECT * FROM "Order" WHERE id = ?`).get(id)
+          : (await d.pool.query(`SELECT * FROM "Order" WHERE id = $1`, [id])).rows[0];
+      return { ...r, id: null };
+    };
+    expect(await bare("pool-reserved")).toStrictEqual(await bare("prisma-reserved"));
   });
 
   it("a taken Idempotency-Key is a unique violation, as through Prisma", async () => {
