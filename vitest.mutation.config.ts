@@ -17,7 +17,7 @@ export default defineConfig({
       "tests/{quotes,orders,ledger,money}/**/*.test.ts",
       "tests/withdrawals/withdrawals.test.ts",
       "tests/db/order-read.test.ts",
-      "tests/db/open-order-postgres.test.ts",
+      "tests/db/open-order-in-one.test.ts",
     ],
     env: { MUTATION_RUN: "1" },
     testTimeout: 60_000,

@@ -47,7 +47,14 @@ function decimalsToStrings(value: unknown): unknown {
  * writer, and it is not queued behind the Prisma adapter's open transactions); its reads are
  * synchronous and see every committed write, from any process.
  */
-export type Driver = { kind: "postgresql"; pool: pg.Pool } | { kind: "sqlite"; reader: () => Database.Database };
+export type Driver =
+  | { kind: "postgresql"; pool: pg.Pool }
+  | {
+      kind: "sqlite";
+      reader: () => Database.Database;
+      /** A third connection, for short synchronous write transactions (lib/db/sqlite-direct.ts). */
+      writer: () => Database.Database;
+    };
 
 export function createDb(url: string, pool?: pg.Pool): Db {
   if (/^postgres(ql)?:\/\//.test(url)) {
@@ -66,11 +73,18 @@ export function createDb(url: string, pool?: pg.Pool): Db {
   const file = path.resolve(url.replace(/^file:/, ""));
   prepareSqliteFile(file);
   let reader: Database.Database | null = null;
+  let writer: Database.Database | null = null;
   const driver: Driver = {
     kind: "sqlite",
     reader: () => {
       if (!reader?.open) reader = new Database(file, { fileMustExist: true, timeout: 10_000 });
       return reader;
+    },
+    // No busy wait: it would block the event loop while this process's own Prisma transaction
+    // (which needs the event loop to finish) holds the lock. sqlite-direct.ts retries instead.
+    writer: () => {
+      if (!writer?.open) writer = new Database(file, { fileMustExist: true, timeout: 0 });
+      return writer;
     },
   };
   const client = new SqliteClient({ adapter: new PrismaBetterSqlite3({ url: file, timeout: 10_000 }) });
@@ -80,7 +94,8 @@ export function createDb(url: string, pool?: pg.Pool): Db {
       $driver: driver,
       async $disconnect() {
         reader?.close();
-        reader = null;
+        writer?.close();
+        reader = writer = null;
         await client.$disconnect();
       },
     },
@@ -147,12 +162,10 @@ export async function closeDb(): Promise<void> {
 }
 
 /**
- * A unique index refused the write: Prisma's P2002, a raw statement's P2010 whose driver error
- * says so, or PostgreSQL's 23505 from a statement run on the pool.
+ * A unique index refused the write: Prisma's P2002, PostgreSQL's 23505 from a statement run on
+ * the pool, or SQLite's own code from one run on the writer connection (lib/db/sqlite-direct.ts).
  */
 export function isUniqueViolation(e: unknown): boolean {
-  if (typeof e !== "object" || e === null) return false;
-  const { code, meta } = e as { code?: string; meta?: { driverAdapterError?: { cause?: { kind?: string } } } };
-  if (code === "P2010") return meta?.driverAdapterError?.cause?.kind === "UniqueConstraintViolation";
-  return code === "P2002" || code === "23505";
+  const code = typeof e === "object" && e !== null ? (e as { code?: string }).code : undefined;
+  return code === "P2002" || code === "23505" || code === "SQLITE_CONSTRAINT_UNIQUE" || code === "SQLITE_CONSTRAINT_PRIMARYKEY";
 }

@@ -17,6 +17,7 @@ import { type Priced, priceRequest, takeRateQuote } from "@/lib/quotes/get-estim
 import { parseAmount, resolvePair } from "@/lib/quotes/pricing";
 import { announceOrder } from "./announce";
 import { openOrderPostgres } from "./open-order-postgres";
+import { openOrderSqlite } from "./open-order-sqlite";
 import { reserveOrder } from "./reserve-order";
 import type { RateType } from "./state-machine";
 import { engineDeadlineMs, leaseMs, newLeaseToken, openSwapRequest } from "./swap";
@@ -123,7 +124,8 @@ async function openOrder(db: Db, reserved: Order, token: string, ctx: EngineCont
   };
   // The row as the update leaves it (as advance-order does): no statement to read it back.
   const order: Order = { ...reserved, ...patch };
-  if (providerOf(db) === "postgresql" && (await openOrderPostgres(db, order, token, now))) return order;
+  const openInOne = providerOf(db) === "postgresql" ? openOrderPostgres : openOrderSqlite;
+  if (await openInOne(db, order, token, now)) return order;
   const opened = await db.$transaction(async (tx) => {
     const r = await tx.order.updateMany({ where: { id: reserved.id, leaseToken: token, payinAddress: null }, data: patch });
     if (r.count !== 1) return null;

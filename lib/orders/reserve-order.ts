@@ -1,5 +1,6 @@
 import "server-only";
 import { type Db, type Order, providerOf, queryOnPool } from "@/lib/db/client";
+import { sqliteValue, statementOf, writeOnSqlite } from "@/lib/db/sqlite-direct";
 
 /** What a reservation leaves at the column defaults (the schema's); TypeScript checks that with the reservation's data they make a whole Order. */
 const UNSET = {
@@ -31,10 +32,9 @@ const statements = new Map<string, string>();
  * Inserts a reserved order (create-order.ts) and gives the row as stored, in one INSERT of
  * every column: through Prisma's create, compiling that one statement took a fifth of a
  * POST /exchange's CPU (README, Benchmarks). PostgreSQL: on the pool, as a named prepared
- * statement. SQLite: as a raw statement through the Prisma client, whose adapter writes the
- * values as its create does (its connection is the only writer in the process; a second one
- * would make writers wait on each other's locks). A taken Idempotency-Key throws a unique
- * violation on both databases (isUniqueViolation).
+ * statement. SQLite: on the writer connection (lib/db/sqlite-direct.ts), values written as
+ * Prisma's adapter writes them. A taken Idempotency-Key throws a unique violation on both
+ * databases (isUniqueViolation).
  */
 export async function reserveOrder(db: Db, data: Reservation): Promise<Order> {
   const row: Order = { ...UNSET, ...data };
@@ -42,7 +42,8 @@ export async function reserveOrder(db: Db, data: Reservation): Promise<Order> {
   const values = Object.values(row);
   const list = columns.map((c) => `"${c}"`).join(", ");
   if (providerOf(db) === "sqlite") {
-    await db.$executeRawUnsafe(`INSERT INTO "Order" (${list}) VALUES (${columns.map(() => "?").join(", ")})`, ...values);
+    const text = `INSERT INTO "Order" (${list}) VALUES (${columns.map(() => "?").join(", ")})`;
+    await writeOnSqlite(db, (conn) => statementOf(conn, text).run(...values.map(sqliteValue)));
     return row;
   }
   const text = `INSERT INTO "Order" (${list}) VALUES (${columns.map((_, i) => `$${i + 1}`).join(", ")})`;

@@ -6,27 +6,33 @@ import { getBalances } from "@/lib/ledger/ledger";
 import { D } from "@/lib/money/decimal";
 import { createOrder } from "@/lib/orders/create-order";
 import { openOrderPostgres } from "@/lib/orders/open-order-postgres";
+import { openOrderSqlite } from "@/lib/orders/open-order-sqlite";
 import { createEndpoint, setEndpointEnabled } from "@/lib/webhooks/endpoints";
 import { newCaller } from "../support/callers";
 import { type TempDb, tempDatabase } from "../support/sqlite-db";
 
-// On PostgreSQL a new order is opened by one statement (lib/orders/open-order-postgres.ts)
-// unless its reseller has a webhook endpoint. It must leave what the general path leaves: the
-// order opened and unclaimed, its first event, one pending ledger entry and the balance row.
-let t: TempDb;
-let db: Db;
-beforeAll(async () => {
-  t = await tempDatabase("postgres");
-  db = t.db;
-});
-afterAll(() => t?.cleanup());
-
 const ADDRESS = "0x52908400098527886E0F7030069857D2E4169EE7";
 const input = (amount: string) => ({ from: "btc", to: "eth", amount, address: ADDRESS });
-const ledgerOf = (orderId: string) =>
-  db.ledgerEntry.findMany({ where: { orderId }, select: { resellerId: true, currency: true, bucket: true, kind: true, amount: true } });
 
-describe("opening an order on PostgreSQL in one statement", () => {
+// A new order is opened in one statement on PostgreSQL (lib/orders/open-order-postgres.ts) and
+// in one synchronous transaction on SQLite (lib/orders/open-order-sqlite.ts), unless its
+// reseller has a webhook endpoint. Each must leave what the general path leaves: the order
+// opened and unclaimed, its first event, one pending ledger entry and the balance row.
+const OPENERS = { postgres: openOrderPostgres, sqlite: openOrderSqlite };
+
+describe.each(["sqlite", "postgres"] as const)("opening an order in one step (%s)", (kind) => {
+  let t: TempDb;
+  let db: Db;
+  const openInOne = OPENERS[kind];
+  beforeAll(async () => {
+    t = await tempDatabase(kind);
+    db = t.db;
+  });
+  afterAll(() => t?.cleanup());
+
+  const ledgerOf = (orderId: string) =>
+    db.ledgerEntry.findMany({ where: { orderId }, select: { resellerId: true, currency: true, bucket: true, kind: true, amount: true } });
+
   it("opens the order, writes its first event, its pending profit and the balance row; a second order adds to the balance", async () => {
     const caller = await newCaller(db, 150);
     const a = (await createOrder(db, { input: input("0.1"), caller, ctx: { scope: "t" } })).order;
@@ -81,7 +87,7 @@ describe("opening an order on PostgreSQL in one statement", () => {
       balances: await getBalances(db, caller.resellerId),
     };
     const opened = { ...r, payinAddress: "0xdead", leaseToken: null, leaseUntil: null };
-    expect(await openOrderPostgres(db, opened, "theirs", new Date())).toBe(false);
+    expect(await openInOne(db, opened, "theirs", new Date())).toBe(false);
     expect((await db.order.findUniqueOrThrow({ where: { id: r.id } })).payinAddress).toBeNull();
 
     const { endpoint } = await createEndpoint(db, {
@@ -89,7 +95,7 @@ describe("opening an order on PostgreSQL in one statement", () => {
       url: "https://example.com/hook",
       events: ["order.created"],
     });
-    expect(await openOrderPostgres(db, opened, "mine", new Date())).toBe(false);
+    expect(await openInOne(db, opened, "mine", new Date())).toBe(false);
     expect((await db.order.findUniqueOrThrow({ where: { id: r.id } })).payinAddress).toBeNull();
     expect({
       events: await db.orderEvent.count(),
@@ -99,7 +105,7 @@ describe("opening an order on PostgreSQL in one statement", () => {
 
     // A disabled endpoint announces nothing: the one statement applies, with the claim.
     await setEndpointEnabled(db, { resellerId: caller.resellerId, endpointId: endpoint.id, enabled: false });
-    expect(await openOrderPostgres(db, opened, "mine", new Date())).toBe(true);
+    expect(await openInOne(db, opened, "mine", new Date())).toBe(true);
     expect(await db.order.findUniqueOrThrow({ where: { id: r.id } })).toMatchObject({
       payinAddress: "0xdead",
       leaseToken: null,
@@ -113,7 +119,7 @@ describe("opening an order on PostgreSQL in one statement", () => {
       { ...before.balances[0], pending: new D(before.balances[0].pending).plus(r.profit).toFixed() },
     ]);
     // Twice is refused: the deposit is set.
-    expect(await openOrderPostgres(db, opened, "mine", new Date())).toBe(false);
+    expect(await openInOne(db, opened, "mine", new Date())).toBe(false);
     await setEndpointEnabled(db, { resellerId: caller.resellerId, endpointId: endpoint.id, enabled: true });
 
     // createOrder then opens it the general way, announcing it.

@@ -1,0 +1,77 @@
+import "server-only";
+import type { Db, Order } from "@/lib/db/client";
+import { sqliteValue, statementOf, writeOnSqlite } from "@/lib/db/sqlite-direct";
+import { D, formatAmount } from "@/lib/money/decimal";
+
+const OPEN = `UPDATE "Order" SET
+    "rate" = ?, "rawToAmount" = ?, "toAmount" = ?, "profit" = ?, "provider" = ?, "upstreamId" = ?, "upstreamData" = ?,
+    "expiresAt" = ?, "payinAddress" = ?, "payinExtraId" = ?, "leaseToken" = NULL, "leaseUntil" = NULL,
+    "nextActionAt" = ?, "updatedAt" = ?
+  WHERE "id" = ? AND "leaseToken" = ? AND "payinAddress" IS NULL
+    AND NOT EXISTS (SELECT 1 FROM "WebhookEndpoint" w WHERE w."resellerId" = ? AND w."enabled")`;
+const EVENT = `INSERT INTO "OrderEvent" ("orderId", "status", "at") VALUES (?, 'waiting', ?)`;
+// Creates the balance row when missing and returns it (the no-op update makes RETURNING give an existing row too).
+const BALANCE = `INSERT INTO "Balance" ("resellerId", "currency", "updatedAt") VALUES (?, ?, ?)
+  ON CONFLICT ("resellerId", "currency") DO UPDATE SET "updatedAt" = "updatedAt" RETURNING "pending"`;
+const PENDING = `UPDATE "Balance" SET "pending" = ?, "updatedAt" = ? WHERE "resellerId" = ? AND "currency" = ? AND "pending" = ?`;
+const ENTRY = `INSERT INTO "LedgerEntry" ("resellerId", "orderId", "currency", "bucket", "kind", "amount", "createdAt")
+  VALUES (?, ?, ?, 'pending', 'order_profit_pending', ?, ?)`;
+
+/**
+ * SQLite: opens a reserved order in one synchronous transaction on the writer connection
+ * (lib/db/sqlite-direct.ts), where the general path (create-order.ts, openOrder) takes an
+ * interactive Prisma transaction of eight statements. The same outcome, as
+ * open-order-postgres.ts gives on PostgreSQL:
+ *
+ * - the order gets its deposit and engine terms, and its claim is cleared (only while the
+ *   caller's claim holds and no deposit was set: the same conditions as the general path);
+ * - its first timeline event, "waiting" at its creation time;
+ * - the reseller's pending profit: one ledger entry and its Balance row, as lib/ledger's post()
+ *   books a single positive pending posting on SQLite (the sum made with decimal.js: SQLite's
+ *   own arithmetic goes through floats; a positive amount cannot take the bucket below zero).
+ *
+ * It applies only when there is nothing to announce: a reseller with an enabled webhook
+ * endpoint gets the general path, which writes the order.created message in the same
+ * transaction. False when it did not apply (that, or the claim was lost); the caller then
+ * takes the general path, which tells the two apart.
+ */
+export async function openOrderSqlite(db: Db, order: Order, token: string, now: Date): Promise<boolean> {
+  const v = sqliteValue;
+  const profit = new D(order.profit);
+  return writeOnSqlite(db, (conn) => {
+    const opened = statementOf(conn, OPEN).run(
+      order.rate,
+      order.rawToAmount,
+      order.toAmount,
+      order.profit,
+      order.provider,
+      order.upstreamId,
+      order.upstreamData,
+      v(order.expiresAt),
+      order.payinAddress,
+      order.payinExtraId,
+      v(order.nextActionAt),
+      v(now),
+      order.id,
+      token,
+      order.resellerId,
+    );
+    if (opened.changes !== 1) return false;
+    statementOf(conn, EVENT).run(order.id, v(order.createdAt));
+    // Keyless orders carry no markup, hence no profit; a zero profit posts nothing, as post() skips it.
+    if (order.resellerId !== null && profit.gt(0)) {
+      const { pending } = statementOf(conn, BALANCE).get(order.resellerId, order.toCurrency, v(now)) as { pending: string };
+      const moved = statementOf(conn, PENDING).run(
+        formatAmount(new D(pending).plus(profit)),
+        v(now),
+        order.resellerId,
+        order.toCurrency,
+        pending,
+      );
+      // The write lock is ours since BEGIN IMMEDIATE: nobody changed the row since it was read.
+      if (moved.changes !== 1) throw new Error(`balance of ${order.resellerId} in ${order.toCurrency} changed under a write lock`);
+      statementOf(conn, ENTRY).run(order.resellerId, order.id, order.toCurrency, order.profit, v(now));
+    }
+    return true;
+  });
+}
