@@ -20,6 +20,7 @@ import {
   projectRoot,
   readiness,
   requestIdOf,
+  restoreNativeDate,
   serveMetrics,
   serverActionBodyProblem,
   startWorker,
@@ -150,6 +151,8 @@ async function main() {
     const nextApp = next({ dev, dir: projectRoot(), hostname: "localhost", port: cfg.PORT });
     await nextApp.prepare();
     nextHandler = nextApp.getRequestHandler();
+    // Next wrapped the global Date for a build-time check this app does not use (lib/native-date.ts).
+    restoreNativeDate();
   } else {
     const notFound = errorAnswer(new AppError("NOT_FOUND", "This instance serves the API only."), "server.ts");
     const body = JSON.stringify(notFound.body);

@@ -34,6 +34,7 @@ export { requestIdOf } from "./http/request-id";
 export { SERVICE_INSTANCE_ID } from "./instance";
 export { createApiKey, revokeApiKey, rotateApiKey } from "./keys/api-keys";
 export { getLogger } from "./log";
+export { NativeDate, restoreNativeDate } from "./native-date";
 export { observeRequest, serveMetrics } from "./observability/metrics";
 export { connectRateLimitStore, limitSigninNonce, rateLimitHeaders } from "./ratelimit/limiter";
 export { endAllSessions, setMarkup } from "./resellers/resellers";
