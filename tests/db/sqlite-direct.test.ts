@@ -15,14 +15,19 @@ describe("writeOnSqlite", () => {
       const held = new Promise<void>((r) => {
         release = r;
       });
+      let locked!: () => void;
+      const hasLock = new Promise<void>((r) => {
+        locked = r;
+      });
       const tx = t.db.$transaction(
         async (tx) => {
           await tx.authNonce.create({ data: { nonce: "held", expiresAt: new Date(Date.now() + 60_000) } });
+          locked(); // its write took SQLite's write lock, held until the transaction ends
           await held;
         },
         { timeout: 20_000 },
       );
-      await sleep(50); // the transaction has its lock
+      await hasLock;
       let written = false;
       const direct = writeOnSqlite(t.db, (conn) =>
         conn.prepare(`INSERT INTO "AuthNonce" ("nonce", "expiresAt") VALUES ('direct', '2099-01-01T00:00:00.000+00:00')`).run(),
