@@ -1,9 +1,9 @@
 import "server-only";
 import crypto from "node:crypto";
 import { base58 } from "@scure/base";
-import type { Statement } from "better-sqlite3";
 import type { ApiKey, Db } from "@/lib/db/client";
-import { driverOf, isUniqueViolation } from "@/lib/db/client";
+import { driverOf, isUniqueViolation, queryOnPool } from "@/lib/db/client";
+import { statementOf } from "@/lib/db/sqlite-direct";
 import { AppError } from "@/lib/errors";
 import { newId } from "@/lib/ids";
 
@@ -114,21 +114,11 @@ interface KeyRow {
 // markup holds for the very next request, whichever process made the change.
 const KEY_SQL = `SELECT k."id" AS "id", k."resellerId" AS "resellerId", (k."revokedAt" IS NOT NULL) AS "revoked", r."markupBps" AS "markupBps"
   FROM "ApiKey" k JOIN "Reseller" r ON r."id" = k."resellerId" WHERE k."hash" = `;
-const sqliteStatements = new WeakMap<object, Statement<[string], KeyRow>>();
 
 async function findKeyByHash(db: Db, hash: string): Promise<KeyRow | undefined> {
   const driver = driverOf(db);
-  if (driver.kind === "postgresql") {
-    const r = await driver.pool.query<KeyRow>({ name: "api-key-by-hash", text: `${KEY_SQL}$1`, values: [hash] });
-    return r.rows[0];
-  }
-  const conn = driver.reader();
-  let stmt = sqliteStatements.get(conn);
-  if (!stmt) {
-    stmt = conn.prepare<[string], KeyRow>(`${KEY_SQL}?`);
-    sqliteStatements.set(conn, stmt);
-  }
-  return stmt.get(hash);
+  if (driver.kind === "postgresql") return (await queryOnPool<KeyRow>(db, "api-key-by-hash", { text: `${KEY_SQL}$1`, values: [hash] }))[0];
+  return statementOf(driver.reader(), `${KEY_SQL}?`).get(hash) as KeyRow | undefined;
 }
 
 /** Resolves an X-API-Key to its reseller; a present but unknown or revoked key is a 401, never a downgrade. */
