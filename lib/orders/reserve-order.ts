@@ -26,7 +26,26 @@ const UNSET = {
 
 export type Reservation = Omit<Order, keyof typeof UNSET>;
 
-const statements = new Map<string, string>();
+/** The INSERT of each column list (one in practice), made once: the pg text goes with its statement name. */
+const inserts = new Map<string, { sqlite: string; pg: { name: string; text: string } }>();
+
+function insertFor(columns: string[]) {
+  const key = columns.join(",");
+  let i = inserts.get(key);
+  if (!i) {
+    const list = columns.map((c) => `"${c}"`).join(", ");
+    i = {
+      sqlite: `INSERT INTO "Order" (${list}) VALUES (${columns.map(() => "?").join(", ")})`,
+      // Named: pg prepares it once per connection.
+      pg: {
+        name: `reserve-order-${inserts.size}`,
+        text: `INSERT INTO "Order" (${list}) VALUES (${columns.map((_, n) => `$${n + 1}`).join(", ")})`,
+      },
+    };
+    inserts.set(key, i);
+  }
+  return i;
+}
 
 /**
  * Inserts a reserved order (create-order.ts) and gives the row as stored, in one INSERT of
@@ -38,21 +57,9 @@ const statements = new Map<string, string>();
  */
 export async function reserveOrder(db: Db, data: Reservation): Promise<Order> {
   const row: Order = { ...UNSET, ...data };
-  const columns = Object.keys(row);
+  const insert = insertFor(Object.keys(row));
   const values = Object.values(row);
-  const list = columns.map((c) => `"${c}"`).join(", ");
-  if (providerOf(db) === "sqlite") {
-    const text = `INSERT INTO "Order" (${list}) VALUES (${columns.map(() => "?").join(", ")})`;
-    await writeOnSqlite(db, (conn) => statementOf(conn, text).run(...values.map(sqliteValue)));
-    return row;
-  }
-  const text = `INSERT INTO "Order" (${list}) VALUES (${columns.map((_, i) => `$${i + 1}`).join(", ")})`;
-  // A named statement per column list (one in practice): pg prepares it once per connection.
-  let name = statements.get(text);
-  if (!name) {
-    name = `reserve-order-${statements.size}`;
-    statements.set(text, name);
-  }
-  await queryOnPool(db, name, { text, values });
+  if (providerOf(db) === "sqlite") await writeOnSqlite(db, (conn) => statementOf(conn, insert.sqlite).run(...values.map(sqliteValue)));
+  else await queryOnPool(db, insert.pg.name, { text: insert.pg.text, values });
   return row;
 }
