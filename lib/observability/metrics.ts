@@ -156,7 +156,6 @@ new client.Gauge({
   },
 });
 
-/** One answered request (server.ts calls this when the response is done). */
 /**
  * The counter and histogram children of each (method, route, status), made once: a child keeps
  * its label set's hash, which prom-client otherwise computes (sorting the names) on every call.
@@ -164,6 +163,7 @@ new client.Gauge({
  */
 const requestSeries = new Map<string, { count: client.Counter.Internal; duration: client.Histogram.Internal<string> }>();
 
+/** One answered request (server.ts calls this when the response is done). */
 export function observeRequest(method: string, route: string, status: number, seconds: number) {
   const key = `${method} ${route} ${status}`;
   let series = requestSeries.get(key);

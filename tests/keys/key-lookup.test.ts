@@ -1,22 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDb, type Db, driverOf } from "@/lib/db/client";
-import { AppError } from "@/lib/errors";
 import { authenticateApiKey, createApiKey, revokeApiKey } from "@/lib/keys/api-keys";
 import { getOrCreateReseller, setMarkup } from "@/lib/resellers/resellers";
+import { refusalOf } from "../support/app-error";
 import { type TempDb, tempDatabase } from "../support/sqlite-db";
 
 // A key is looked up on the bare driver (lib/keys/api-keys.ts), not through Prisma. What must
 // hold: a change committed by another client (another process: a CLI `key:revoke`, another
 // instance's dashboard) counts for the very next request: no cache, no stale read.
 
-const code = async (p: Promise<unknown>) => {
-  try {
-    await p;
-    return null;
-  } catch (e) {
-    return e instanceof AppError ? e.code : String(e);
-  }
-};
+const code = async (p: Promise<unknown>) => (await refusalOf(p)).code;
 
 describe.each(["sqlite", "postgres"] as const)("API key lookup on the bare driver (%s)", (kind) => {
   let t: TempDb;
