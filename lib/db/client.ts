@@ -105,10 +105,27 @@ export function createDb(url: string, pool?: pg.Pool): Db {
 /** A statement made with Prisma.sql (sql`...`), as text with $n placeholders and values. */
 export const sql = PgPrisma.sql;
 
+// What pg reads, as Prisma's client gives it (pg alone would read a zone-less timestamp as
+// local time, and NUMERIC with the trailing zeros of its stored scale, where Prisma's Decimal
+// gives none): timestamp(3) columns hold UTC; money is a decimal string.
+const TIMESTAMP_OID = 1114;
+const NUMERIC_OID = 1700;
+const utcTimestamp = (text: string) => new Date(`${text.replace(" ", "T")}Z`);
+const plainDecimal = (text: string) => (text.includes(".") ? text.replace(/\.?0+$/, "") : text);
+const poolTypes = {
+  getTypeParser: ((oid: number, format?: "text" | "binary") =>
+    oid === TIMESTAMP_OID
+      ? utcTimestamp
+      : oid === NUMERIC_OID
+        ? plainDecimal
+        : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+};
+
 /**
  * Runs a sql`...` statement on a PostgreSQL client's pool, as a named prepared statement (so
  * `name` must always go with the same text). Dates go as UTC ISO text: the columns are
- * timestamp(3) without a zone and hold UTC, as Prisma writes them (pg would send local time).
+ * timestamp(3) without a zone and hold UTC, as Prisma writes them (pg would send local time);
+ * they come back as Dates of that UTC time, and NUMERIC as Prisma's Decimal prints it (poolTypes).
  */
 export async function queryOnPool<T extends object>(
   db: Db | Tx,
@@ -118,7 +135,7 @@ export async function queryOnPool<T extends object>(
   const driver = driverOf(db);
   if (driver.kind !== "postgresql") throw new Error("queryOnPool is for PostgreSQL");
   const values = statement.values.map((v) => (v instanceof Date ? v.toISOString() : v));
-  return (await driver.pool.query<T>({ name, text: statement.text, values })).rows;
+  return (await driver.pool.query<T>({ name, text: statement.text, values, types: poolTypes })).rows;
 }
 
 /** The bare driver of a client made by createDb (see Driver). */

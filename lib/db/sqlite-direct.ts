@@ -23,6 +23,22 @@ export function sqliteValue(v: unknown): unknown {
   return v;
 }
 
+/**
+ * A DateTime column's stored value as Prisma's client reads it: epoch milliseconds, or ISO-like
+ * text; text with no zone is UTC (SQLite's CURRENT_TIMESTAMP writes "YYYY-MM-DD HH:MM:SS"),
+ * a "+HH" zone gets its minutes. Null stays null.
+ */
+export function sqliteDate(v: unknown): Date | null {
+  if (v === null || v === undefined) return null;
+  if (typeof v === "number" || typeof v === "bigint") return new Date(Number(v));
+  let text = String(v).replace(" ", "T");
+  const zone = /(Z|[+-]\d\d(:?\d\d)?)$/.exec(text.slice(10));
+  if (!text.includes("T")) text = `${text}T00:00:00Z`;
+  else if (!zone) text = `${text}Z`;
+  else if (zone[1].length === 3) text = `${text}:00`;
+  return new Date(text);
+}
+
 const prepared = new WeakMap<Database.Database, Map<string, Database.Statement>>();
 
 /** A statement of `conn`, prepared once. */

@@ -1,5 +1,7 @@
 import "server-only";
-import { type Db, type Order, type OrderEvent, providerOf } from "@/lib/db/client";
+import type Database from "better-sqlite3";
+import { type Db, driverOf, type Order, type OrderEvent, queryOnPool } from "@/lib/db/client";
+import { sqliteDate, statementOf } from "@/lib/db/sqlite-direct";
 import { AppError } from "@/lib/errors";
 import type { Caller } from "@/lib/keys/api-keys";
 
@@ -14,32 +16,68 @@ export async function getOrderForCaller(
   opts: { orderId: string; caller: Caller | null },
 ): Promise<Order & { events: OrderEvent[] }> {
   const id = opts.orderId.toLowerCase();
-  const order = !ORDER_ID_RE.test(id)
-    ? null
-    : providerOf(db) === "postgresql"
-      ? await findWithEventsPostgres(db, id)
-      : await db.order.findUnique({ where: { id }, include: { events: { orderBy: { id: "asc" } } } });
+  const order = ORDER_ID_RE.test(id) ? await findOrderWithEvents(db, id) : null;
   // An order still being opened with the engine (no payinAddress yet) is not there for anyone.
   if (!order || order.payinAddress === null || (order.resellerId !== null && order.resellerId !== opts.caller?.resellerId))
     throw new AppError("ORDER_NOT_FOUND", "No order with this id.");
   return order;
 }
 
+type OrderWithEvents = Order & { events: OrderEvent[] };
+
 /**
- * PostgreSQL: the order and its timeline in one statement, where Prisma's include takes two
- * round trips (GET /exchange/{id} is polled by every client; README, Benchmarks). Prisma's own
- * join strategy (relationJoins) is not used: it reads nested NUMERIC through a float
- * (tests/db/nested-money.test.ts). Events carry no money; their time comes as epoch ms.
+ * An order and its timeline, read on the bare driver: GET /exchange/{id} is polled by every
+ * client, and through Prisma (an include, or a raw query) its CPU per read was most of the
+ * request's (README, Benchmarks). It gives exactly what Prisma's include gives
+ * (tests/db/order-read.test.ts).
  */
-async function findWithEventsPostgres(db: Db, id: string): Promise<(Order & { events: OrderEvent[] }) | null> {
-  const [row] = await db.$queryRaw<(Order & { events: (Omit<OrderEvent, "at"> & { at: number })[] | null })[]>`
-    SELECT o.*, (
-      SELECT json_agg(json_build_object('id', e."id", 'orderId', e."orderId", 'status', e."status", 'note', e."note",
-                                        'at', (extract(epoch FROM e."at") * 1000)::bigint) ORDER BY e."id")
-      FROM "OrderEvent" e WHERE e."orderId" = o."id") AS "events"
-    FROM "Order" o WHERE o."id" = ${id}`;
+function findOrderWithEvents(db: Db, id: string): Promise<OrderWithEvents | null> | OrderWithEvents | null {
+  const driver = driverOf(db);
+  return driver.kind === "postgresql" ? findOnPostgres(db, id) : findOnSqlite(driver.reader(), id);
+}
+
+/**
+ * PostgreSQL: the order and its timeline in one statement on the pool (queryOnPool reads
+ * timestamps and money as Prisma does). Events carry no money; their time comes as epoch ms.
+ */
+const FIND_PG = `SELECT o.*, (
+    SELECT json_agg(json_build_object('id', e."id", 'orderId', e."orderId", 'status', e."status", 'note', e."note",
+                                      'at', (extract(epoch FROM e."at") * 1000)::bigint) ORDER BY e."id")
+    FROM "OrderEvent" e WHERE e."orderId" = o."id") AS "events"
+  FROM "Order" o WHERE o."id" = $1`;
+
+async function findOnPostgres(db: Db, id: string): Promise<OrderWithEvents | null> {
+  type Row = Order & { events: (Omit<OrderEvent, "at"> & { at: number })[] | null };
+  const [row] = await queryOnPool<Row>(db, "order-with-events", { text: FIND_PG, values: [id] });
   if (!row) return null;
-  return { ...row, events: (row.events ?? []).map((e) => ({ ...e, at: new Date(Number(e.at)) })) };
+  return { ...row, events: (row.events ?? []).map((e) => ({ ...e, at: new Date(e.at) })) };
+}
+
+/** The Order columns that Prisma reads as Dates; SQLite stores them as text (sqliteDate). */
+const ORDER_DATES = [
+  "expiresAt",
+  "nextActionAt",
+  "leaseUntil",
+  "stuckAt",
+  "fixedUntil",
+  "depositedAt",
+  "createdAt",
+  "updatedAt",
+] as const satisfies readonly (keyof Order)[];
+
+/** SQLite: both reads in one read transaction on the reader connection, so the timeline matches the order. */
+function findOnSqlite(conn: Database.Database, id: string): OrderWithEvents | null {
+  statementOf(conn, "BEGIN").run();
+  try {
+    const row = statementOf(conn, `SELECT * FROM "Order" WHERE "id" = ?`).get(id) as Record<string, unknown> | undefined;
+    if (!row) return null;
+    for (const k of ORDER_DATES) row[k] = sqliteDate(row[k]);
+    const events = statementOf(conn, `SELECT * FROM "OrderEvent" WHERE "orderId" = ? ORDER BY "id"`).all(id) as OrderEvent[];
+    for (const e of events) e.at = sqliteDate(e.at) as Date;
+    return { ...(row as unknown as Order), events };
+  } finally {
+    statementOf(conn, "COMMIT").run();
+  }
 }
 
 /** For the dashboard: one of the reseller's orders with its state timeline. */
