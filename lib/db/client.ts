@@ -56,7 +56,12 @@ export type Driver =
       writer: () => Database.Database;
     };
 
-export function createDb(url: string, pool?: pg.Pool): Db {
+/**
+ * A client for `url`. `pool`: a PostgreSQL pool to use (and leave open). `trace`: SQLite only,
+ * called with every statement any of the client's connections runs, values filled in (for
+ * tests that check query plans).
+ */
+export function createDb(url: string, pool?: pg.Pool, opts: { trace?: (sql: string) => void } = {}): Db {
   if (/^postgres(ql)?:\/\//.test(url)) {
     // The pool is always made here (or given), so that driverOf() can reach it; one made here ends with the client.
     const own = pool ?? new pg.Pool({ connectionString: url, max: DB_POOL_MAX });
@@ -72,22 +77,23 @@ export function createDb(url: string, pool?: pg.Pool): Db {
   }
   const file = path.resolve(url.replace(/^file:/, ""));
   prepareSqliteFile(file);
+  const verbose = opts.trace && ((sql?: unknown) => opts.trace?.(String(sql)));
   let reader: Database.Database | null = null;
   let writer: Database.Database | null = null;
   const driver: Driver = {
     kind: "sqlite",
     reader: () => {
-      if (!reader?.open) reader = new Database(file, { fileMustExist: true, timeout: 10_000 });
+      if (!reader?.open) reader = new Database(file, { fileMustExist: true, timeout: 10_000, verbose });
       return reader;
     },
     // No busy wait: it would block the event loop while this process's own Prisma transaction
     // (which needs the event loop to finish) holds the lock. sqlite-direct.ts retries instead.
     writer: () => {
-      if (!writer?.open) writer = new Database(file, { fileMustExist: true, timeout: 0 });
+      if (!writer?.open) writer = new Database(file, { fileMustExist: true, timeout: 0, verbose });
       return writer;
     },
   };
-  const client = new SqliteClient({ adapter: new PrismaBetterSqlite3({ url: file, timeout: 10_000 }) });
+  const client = new SqliteClient({ adapter: new PrismaBetterSqlite3({ url: file, timeout: 10_000, verbose }) });
   return client.$extends({
     client: {
       $provider: "sqlite" as DbProvider,

@@ -42,7 +42,8 @@ export async function claimDueOrders(db: Db, now: Date, limit = BATCH): Promise<
     where: { id: { in: candidates.map((c) => c.id) }, ...dueAt(now) },
     data: { leaseToken: token, leaseUntil: new Date(now.getTime() + leaseMs()) },
   });
-  return { token, orders: await db.order.findMany({ where: { leaseToken: token } }) };
+  // By id first: leaseToken has no index, and the candidates are the only orders the claim can hold.
+  return { token, orders: await db.order.findMany({ where: { id: { in: candidates.map((c) => c.id) }, leaseToken: token } }) };
 }
 
 const release = (db: Db, orderId: string, token: string, data: Partial<Order> = {}) =>
