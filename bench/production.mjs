@@ -24,73 +24,23 @@
 //   BENCH_ONLY=currencies,estimate: only the endpoints whose name contains one of these
 import { spawn, spawnSync } from "node:child_process";
 import crypto from "node:crypto";
-import fs from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
+import { createDatabase, freePort, ROOT, requireBuild, waitFor } from "./support.mjs";
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
 const DBS = (process.env.BENCH_DB ?? "sqlite,postgres").split(",");
-const PG_ADMIN = process.env.TEST_PG_ADMIN_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 const PROFILE = process.env.BENCH_PROFILE === "1";
-const ROOT = path.resolve(import.meta.dirname, "..");
 
-if (!["lib/dist/index.mjs", "dist/server.mjs", ".next/BUILD_ID"].every((f) => fs.existsSync(path.join(ROOT, f)))) {
-  console.error("run `npm run build` first");
-  process.exit(1);
-}
-
-const freePort = () =>
-  new Promise((resolve) => {
-    const s = net.createServer().listen(0, "127.0.0.1", () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-  });
-
-async function waitFor(url, child, name) {
-  const deadline = Date.now() + 90_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`${name} exited`);
-    try {
-      if ((await fetch(url)).status < 500) return;
-    } catch {}
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`${name} did not start`);
-}
+requireBuild();
 
 function load(opts) {
   return new Promise((resolve, reject) => {
     autocannon({ connections: CONNECTIONS, duration: SECONDS, pipelining: 1, ...opts }, (err, res) => (err ? reject(err) : resolve(res)));
   });
-}
-
-async function createDatabase(kind) {
-  if (kind === "sqlite") {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "bench-"));
-    return { url: `file:${path.join(dir, "bench.db")}`, drop: async () => fs.rmSync(dir, { recursive: true, force: true }) };
-  }
-  const { default: pg } = await import("pg");
-  const name = `reseller_bench_${crypto.randomBytes(4).toString("hex")}`;
-  const admin = new pg.Client({ connectionString: PG_ADMIN });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE "${name}"`);
-  await admin.end();
-  const u = new URL(PG_ADMIN);
-  u.pathname = `/${name}`;
-  return {
-    url: u.toString(),
-    drop: async () => {
-      const a = new pg.Client({ connectionString: PG_ADMIN });
-      await a.connect();
-      await a.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-      await a.end();
-    },
-  };
 }
 
 /** A reseller and an API key, made through lib in a child process (lib reads its settings once per process). */
