@@ -9,34 +9,14 @@
 // app runs with RATE_LIMIT_PUBLIC_PER_MINUTE raised: the limiter still runs on every request.
 import { spawn } from "node:child_process";
 import fs from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
+import { freePort, productionEnv, requireBuild, waitFor } from "./support.mjs";
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
-
-const freePort = () =>
-  new Promise((resolve) => {
-    const s = net.createServer().listen(0, "127.0.0.1", () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-  });
-
-async function waitFor(url, child, name) {
-  const deadline = Date.now() + 60_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`${name} exited`);
-    try {
-      if ((await fetch(url)).ok) return;
-    } catch {}
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`${name} did not start`);
-}
 
 function load(url) {
   return new Promise((resolve, reject) => {
@@ -44,23 +24,12 @@ function load(url) {
   });
 }
 
-if (!["lib/dist/index.mjs", "dist/server.mjs", ".next/BUILD_ID"].every((f) => fs.existsSync(f))) {
-  console.error("run `npm run build` first");
-  process.exit(1);
-}
+requireBuild();
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "bench-"));
 const appPort = await freePort();
 const app = spawn(process.execPath, ["dist/server.mjs"], {
-  env: {
-    ...process.env,
-    NODE_ENV: "production",
-    PORT: String(appPort),
-    HOST: "127.0.0.1",
-    DATABASE_URL: `file:${path.join(dir, "bench.db")}`,
-    RATE_LIMIT_PUBLIC_PER_MINUTE: "1000000000",
-    LOG_LEVEL: "warn",
-  },
+  env: { ...productionEnv(appPort, `file:${path.join(dir, "bench.db")}`), RATE_LIMIT_PUBLIC_PER_MINUTE: "1000000000" },
   stdio: ["ignore", "inherit", "inherit"],
 });
 const appUrl = `http://127.0.0.1:${appPort}/api/v1/currencies`;

@@ -10,54 +10,25 @@
 // Pages behind the session redirect to /signin, so by default only /signin is measured.
 import { spawn } from "node:child_process";
 import fs from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import zlib from "node:zlib";
+import { freePort, productionEnv, requireBuild, waitFor } from "./support.mjs";
 
 const pages = process.argv.slice(2).length ? process.argv.slice(2) : ["/signin"];
 
-const freePort = () =>
-  new Promise((resolve) => {
-    const s = net.createServer().listen(0, "127.0.0.1", () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-  });
-
-if (!fs.existsSync("dist/server.mjs") || !fs.existsSync(".next/BUILD_ID")) {
-  console.error("run `npm run build` first");
-  process.exit(1);
-}
+requireBuild();
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "first-load-"));
 const port = await freePort();
 const origin = `http://127.0.0.1:${port}`;
 const app = spawn(process.execPath, ["dist/server.mjs"], {
-  env: {
-    ...process.env,
-    NODE_ENV: "production",
-    PORT: String(port),
-    HOST: "127.0.0.1",
-    APP_URL: `http://localhost:${port}`,
-    DATABASE_URL: `file:${path.join(dir, "bench.db")}`,
-    NEXTAUTH_SECRET: "bench-only-secret-bench-only-secret",
-    WORKER_IN_PROCESS: "false",
-    LOG_LEVEL: "warn",
-  },
+  env: { ...productionEnv(port, `file:${path.join(dir, "bench.db")}`), WORKER_IN_PROCESS: "false" },
   stdio: ["ignore", "ignore", "inherit"],
 });
 
 try {
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    if (app.exitCode !== null) throw new Error("server exited");
-    try {
-      if ((await fetch(`${origin}/healthz`)).ok) break;
-    } catch {}
-    if (Date.now() > deadline) throw new Error("server did not start");
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  await waitFor(`${origin}/healthz`, app, "server");
   for (const page of pages) {
     const html = await (await fetch(origin + page)).text();
     const srcs = [...new Set([...html.matchAll(/<script[^>]*\ssrc="([^"]+)"/g)].map((m) => m[1].replace(/&amp;/g, "&")))];

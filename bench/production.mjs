@@ -23,11 +23,10 @@
 //   BENCH_PROFILE=1: run the app under `node --cpu-prof` (profiles in bench/profiles/)
 //   BENCH_ONLY=currencies,estimate: only the endpoints whose name contains one of these
 import { spawn, spawnSync } from "node:child_process";
-import crypto from "node:crypto";
 import os from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
-import { createDatabase, freePort, ROOT, requireBuild, waitFor } from "./support.mjs";
+import { createDatabase, freePort, productionEnv, ROOT, requireBuild, waitFor } from "./support.mjs";
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
@@ -76,16 +75,10 @@ async function benchDatabase(kind) {
     const appPort = await freePort();
     const profDir = path.join(ROOT, "bench/profiles", `${kind}-${new Date().toISOString().replace(/[:.]/g, "-")}`);
     const app = spawnChild([...(PROFILE ? ["--cpu-prof", `--cpu-prof-dir=${profDir}`] : []), "dist/server.mjs"], {
-      NODE_ENV: "production",
-      PORT: String(appPort),
-      HOST: "127.0.0.1",
-      APP_URL: `http://localhost:${appPort}`,
-      NEXTAUTH_SECRET: crypto.randomBytes(24).toString("hex"),
-      DATABASE_URL: db.url,
+      ...productionEnv(appPort, db.url),
       RATE_LIMIT_PUBLIC_PER_MINUTE: "1000000000",
       RATE_LIMIT_KEY_PER_MINUTE: "1000000000",
       RATE_LIMIT_PUBLIC_CREATES_PER_DAY: "1000000000",
-      LOG_LEVEL: "warn",
     });
     const base = `http://127.0.0.1:${appPort}`;
     await waitFor(`${base}/healthz`, app, "app");

@@ -36,6 +36,20 @@ export async function waitFor(url, child, name) {
   throw new Error(`${name} did not start`);
 }
 
+/** The settings every benchmark starts the production build with (`npm start`'s, on loopback, quiet logs). */
+export function productionEnv(port, databaseUrl) {
+  return {
+    ...process.env,
+    NODE_ENV: "production",
+    PORT: String(port),
+    HOST: "127.0.0.1",
+    APP_URL: `http://localhost:${port}`,
+    NEXTAUTH_SECRET: crypto.randomBytes(24).toString("hex"),
+    DATABASE_URL: databaseUrl,
+    LOG_LEVEL: "warn",
+  };
+}
+
 export async function createDatabase(kind) {
   if (kind === "sqlite") {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "bench-"));

@@ -9,11 +9,10 @@
 //   node bench/worker-stall.mjs       BENCH_ORDERS=200000 BENCH_SECONDS=10 BENCH_RATE=500 BENCH_DB=sqlite,postgres
 //                                     BENCH_PROFILE=1: the app under --cpu-prof (bench/profiles/stall-<db>/)
 import { spawn } from "node:child_process";
-import crypto from "node:crypto";
 import autocannon from "autocannon";
 import Database from "better-sqlite3";
 import pg from "pg";
-import { createDatabase, freePort, ROOT, requireBuild, waitFor } from "./support.mjs";
+import { createDatabase, freePort, productionEnv, ROOT, requireBuild, waitFor } from "./support.mjs";
 
 const ORDERS = Number(process.env.BENCH_ORDERS ?? 200_000);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -67,17 +66,7 @@ async function run(kind) {
   const app = spawn(process.execPath, [...profile, "dist/server.mjs"], {
     cwd: ROOT,
     stdio: ["ignore", "ignore", "inherit"],
-    env: {
-      ...process.env,
-      NODE_ENV: "production",
-      PORT: String(port),
-      HOST: "127.0.0.1",
-      APP_URL: `http://localhost:${port}`,
-      NEXTAUTH_SECRET: crypto.randomBytes(24).toString("hex"),
-      DATABASE_URL: db.url,
-      RATE_LIMIT_PUBLIC_PER_MINUTE: "1000000000",
-      LOG_LEVEL: "warn",
-    },
+    env: { ...productionEnv(port, db.url), RATE_LIMIT_PUBLIC_PER_MINUTE: "1000000000" },
   });
   try {
     const base = `http://127.0.0.1:${port}`;
