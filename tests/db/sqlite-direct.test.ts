@@ -1,7 +1,32 @@
 import { setTimeout as sleep } from "node:timers/promises";
+import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
+import { createDb } from "@/lib/db/client";
 import { writeOnSqlite } from "@/lib/db/sqlite-direct";
-import { tempDatabase } from "../support/sqlite-db";
+import { tempDatabase, tempSqlite } from "../support/sqlite-db";
+
+const insertNonce = (conn: Database.Database, nonce: string) =>
+  conn.prepare(`INSERT INTO "AuthNonce" ("nonce", "expiresAt") VALUES (?, '2099-01-01T00:00:00.000+00:00')`).run(nonce);
+
+/** A client of a temp database that records every statement, and a separate connection that sees only what is committed. */
+async function tracedDatabase() {
+  const t = await tempSqlite();
+  const statements: string[] = [];
+  const db = createDb(t.url, undefined, { trace: (sql) => statements.push(sql) });
+  const outside = new Database(t.url.replace(/^file:/, ""), { readonly: true });
+  return {
+    db,
+    statements,
+    commits: () => statements.filter((s) => s === "COMMIT").length,
+    committedNonces: () =>
+      (outside.prepare(`SELECT "nonce" FROM "AuthNonce" ORDER BY "nonce"`).all() as { nonce: string }[]).map((r) => r.nonce),
+    cleanup: async () => {
+      outside.close();
+      await db.$disconnect();
+      await t.cleanup();
+    },
+  };
+}
 
 // Short synchronous write transactions on SQLite's writer connection (lib/db/sqlite-direct.ts)
 // share the file with the process's own Prisma connection. When a Prisma transaction holds the
@@ -63,6 +88,96 @@ describe("writeOnSqlite", () => {
         conn.prepare(`INSERT INTO "AuthNonce" ("nonce", "expiresAt") VALUES ('kept', '2099-01-01T00:00:00.000+00:00')`).run(),
       );
       expect(await t.db.authNonce.count()).toBe(1);
+    } finally {
+      await t.cleanup();
+    }
+  });
+
+  // Group commit: a COMMIT is an fsync of the WAL (synchronous=FULL), once per write before.
+  it("commits the writes asked for in one turn together, and tells each caller only once it is committed", async () => {
+    const t = await tracedDatabase();
+    try {
+      const seenOnCommit: boolean[] = [];
+      const names = Array.from({ length: 30 }, (_, i) => `n${String(i).padStart(2, "0")}`);
+      await Promise.all(
+        names.map((name, i) =>
+          writeOnSqlite(t.db, (conn) => insertNonce(conn, name).changes).then((changes) => {
+            expect(changes).toBe(1);
+            seenOnCommit[i] = t.committedNonces().includes(name);
+          }),
+        ),
+      );
+      expect(seenOnCommit).toEqual(names.map(() => true));
+      expect(t.commits()).toBe(1);
+      // Writes asked for later go in a transaction of their own.
+      await writeOnSqlite(t.db, (conn) => insertNonce(conn, "z-later"));
+      expect(t.commits()).toBe(2);
+      expect(t.committedNonces()).toEqual([...names, "z-later"]);
+    } finally {
+      await t.cleanup();
+    }
+  });
+
+  it("rolls back only the writes of a function that throws within a shared transaction", async () => {
+    const t = await tracedDatabase();
+    try {
+      const results = await Promise.allSettled([
+        writeOnSqlite(t.db, (conn) => insertNonce(conn, "a")),
+        writeOnSqlite(t.db, (conn) => {
+          insertNonce(conn, "b");
+          throw new Error("b fails");
+        }),
+        // A unique violation, as a taken Idempotency-Key gives: the first "a" stays.
+        writeOnSqlite(t.db, (conn) => insertNonce(conn, "a")),
+        writeOnSqlite(t.db, (conn) => insertNonce(conn, "c")),
+      ]);
+      expect(results.map((r) => r.status)).toEqual(["fulfilled", "rejected", "rejected", "fulfilled"]);
+      expect(String((results[1] as PromiseRejectedResult).reason)).toContain("b fails");
+      expect(String((results[2] as PromiseRejectedResult).reason)).toMatch(/UNIQUE/);
+      expect(t.committedNonces()).toEqual(["a", "c"]);
+      expect(t.commits()).toBe(1);
+    } finally {
+      await t.cleanup();
+    }
+  });
+
+  it("reports the writes before one whose error ended the transaction as failed, and commits those after it", async () => {
+    const t = await tracedDatabase();
+    try {
+      const results = await Promise.allSettled([
+        writeOnSqlite(t.db, (conn) => insertNonce(conn, "a")),
+        writeOnSqlite(t.db, (conn) => {
+          // As SQLite does itself on some I/O errors: the whole transaction is gone.
+          conn.prepare("ROLLBACK").run();
+          throw new Error("transaction lost");
+        }),
+        writeOnSqlite(t.db, (conn) => insertNonce(conn, "c")),
+      ]);
+      expect(results.map((r) => r.status)).toEqual(["rejected", "rejected", "fulfilled"]);
+      expect(String((results[0] as PromiseRejectedResult).reason)).toContain("transaction lost");
+      expect(t.committedNonces()).toEqual(["c"]);
+    } finally {
+      await t.cleanup();
+    }
+  });
+
+  it("fails every write of a transaction whose COMMIT fails, and commits none of them", async () => {
+    const t = await tracedDatabase();
+    try {
+      const results = await Promise.allSettled([
+        writeOnSqlite(t.db, (conn) => insertNonce(conn, "a")),
+        writeOnSqlite(t.db, (conn) => {
+          // A foreign key checked at COMMIT: an event of no order makes the COMMIT itself fail.
+          conn.pragma("defer_foreign_keys = ON");
+          conn.prepare(`INSERT INTO "OrderEvent" ("orderId", "status", "at") VALUES ('no-such-order', 'waiting', '2099-01-01')`).run();
+        }),
+      ]);
+      expect(results.map((r) => r.status)).toEqual(["rejected", "rejected"]);
+      expect(String((results[0] as PromiseRejectedResult).reason)).toMatch(/FOREIGN KEY/);
+      expect(t.committedNonces()).toEqual([]);
+      // The connection is usable afterwards.
+      await writeOnSqlite(t.db, (conn) => insertNonce(conn, "b"));
+      expect(t.committedNonces()).toEqual(["b"]);
     } finally {
       await t.cleanup();
     }
