@@ -43,17 +43,10 @@ export function json(body: unknown, status = 200, headers: Record<string, string
   // Encoded here, with its length, so that send() in app.ts writes these headers as they are
   // (measured: copying them again there, with one more async step, cost ~8% CPU per request).
   const bytes = body instanceof RawJson ? body.bytes : Buffer.from(stringifyJson(body), "utf8");
-  return {
-    status,
-    headers: {
-      "content-type": JSON_TYPE,
-      "x-content-type-options": "nosniff",
-      ...CORS,
-      ...headers,
-      "content-length": String(bytes.byteLength),
-    },
-    body: bytes,
-  };
+  // Object.assign rather than spreads: on every answer, and V8 builds a spread into a literal property by property.
+  const all: Record<string, string> = Object.assign({ "content-type": JSON_TYPE, "x-content-type-options": "nosniff" }, CORS, headers);
+  all["content-length"] = String(bytes.byteLength);
+  return { status, headers: all, body: bytes };
 }
 
 /** The spec's error shape for anything thrown; unknown errors are logged and masked as a 500. */

@@ -67,7 +67,7 @@ export function apiRoute(fn: (ctx: ApiContext) => Promise<ApiResult>, opts: { cr
       const scope = caller ? `reseller:${caller.resellerId}` : `ip:${env.ip}`;
       const result = await fn({ req, env, caller, scope });
       if (refund && result.created === false) await refund();
-      return json(result.body, result.status ?? 200, { ...rateLimitHeaders(limits), ...(result.headers ?? {}) });
+      return json(result.body, result.status ?? 200, Object.assign(rateLimitHeaders(limits), result.headers));
     } catch (e) {
       if (refund) await refund();
       // server.ts sets X-Request-Id on every request: an unexpected error's log line carries it.

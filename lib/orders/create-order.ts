@@ -123,7 +123,7 @@ async function openOrder(db: Db, reserved: Order, token: string, ctx: EngineCont
     updatedAt: now,
   };
   // The row as the update leaves it (as advance-order does): no statement to read it back.
-  const order: Order = { ...reserved, ...patch };
+  const order: Order = Object.assign({}, reserved, patch);
   const openInOne = providerOf(db) === "postgresql" ? openOrderPostgres : openOrderSqlite;
   if (await openInOne(db, order, token, now)) return order;
   const opened = await db.$transaction(async (tx) => {

@@ -1,9 +1,9 @@
 import "server-only";
-import crypto from "node:crypto";
 import { getConfig } from "@/lib/config";
 import { getCurrency } from "@/lib/currencies";
 import type { Order } from "@/lib/db/client";
 import type { OpenSwapRequest, SwapSnapshot } from "@/lib/engine";
+import { pooledRandomBytes } from "@/lib/ids";
 import { D } from "@/lib/money/decimal";
 import { type OrderState, rateTypeOf } from "./state-machine";
 
@@ -51,7 +51,7 @@ export function openSwapRequest(o: Order): OpenSwapRequest {
 }
 
 /** A claim's identity: random, so only its holder can finish or release it. */
-export const newLeaseToken = (): string => crypto.randomBytes(12).toString("hex");
+export const newLeaseToken = (): string => pooledRandomBytes(12).toString("hex");
 
 export const leaseMs = () => getConfig().WORKER_LEASE_SECONDS * 1000;
 

@@ -1,10 +1,10 @@
 import "server-only";
-import crypto from "node:crypto";
 import { getConfig } from "@/lib/config";
 import type { Currency } from "@/lib/currencies/types";
 import type { Db, RateQuote } from "@/lib/db/client";
 import { type EngineContext, getEngine, type PairTerms } from "@/lib/engine";
 import { AppError } from "@/lib/errors";
+import { pooledRandomBytes } from "@/lib/ids";
 import { D, type Dec, formatAmount } from "@/lib/money/decimal";
 import type { RateType } from "@/lib/orders/state-machine";
 import { applyRate, effectiveRate, fromAmountFor, type QuoteMath } from "./compute-quote";
@@ -71,7 +71,7 @@ export async function priceRequest(
   return priceByFromAmount(from, to, parseAmount(amounts.fromAmount, from), ctx, markupBps);
 }
 
-const newRateId = () => `rate_${crypto.randomBytes(12).toString("hex")}`;
+const newRateId = () => `rate_${pooledRandomBytes(12).toString("hex")}`;
 
 /** What an order created now would pay out, markup included; with rateType fixed, a rateId that locks it. */
 export async function getEstimate(opts: {

@@ -63,7 +63,7 @@ export async function getTermsWithinLimits(
   markupBps = 0,
 ): Promise<PairTerms> {
   const engineTerms = await getEngine().quote({ from, to, fromAmount: amount, markupBps }, ctx);
-  const terms = { ...engineTerms, ...amountLimits(engineTerms, from.precision) };
+  const terms = Object.assign({}, engineTerms, amountLimits(engineTerms, from.precision));
   const limits = { minAmount: num(terms.minAmount), maxAmount: num(terms.maxAmount) };
   if (amount.lt(terms.minAmount))
     throw new AppError(

@@ -3,6 +3,7 @@ import { getDb } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 import { bpsToPercent } from "@/lib/money/decimal";
 import { num } from "@/lib/money/json-number";
+import type { RateType } from "@/lib/orders/state-machine";
 import { getEstimate } from "@/lib/quotes/get-estimate";
 import { apiRoute, parseWith } from "../route";
 import { estimateExtensions, estimateQuery, reverseEstimateQuery } from "../schemas";
@@ -17,15 +18,23 @@ export const pickQuery = (query: URLSearchParams) => (long: string, short: strin
 };
 
 /** The spec's query, or (an extension) toAmount instead of fromAmount: a reverse quote. Either with rateType. */
-function readQuery(query: URLSearchParams) {
+function readQuery(query: URLSearchParams): {
+  fromCurrency: string;
+  toCurrency: string;
+  fromAmount?: string;
+  toAmount?: string;
+  rateType: RateType;
+} {
   const pick = pickQuery(query);
   const fromAmount = pick("fromAmount", "amount");
   const toAmount = query.get("toAmount");
   const common = { fromCurrency: pick("fromCurrency", "from"), toCurrency: pick("toCurrency", "to") };
   const { rateType } = parseWith(estimateExtensions, { rateType: query.get("rateType") ?? undefined });
-  if (toAmount !== null && fromAmount === undefined) return { ...parseWith(reverseEstimateQuery, { ...common, toAmount }), rateType };
+  // Assigned, not spread: this runs on every estimate, and V8 builds a spread property by property.
+  if (toAmount !== null && fromAmount === undefined)
+    return Object.assign(parseWith(reverseEstimateQuery, Object.assign(common, { toAmount })), { rateType });
   if (toAmount !== null) throw new AppError("INVALID_REQUEST", "Give either fromAmount or toAmount, not both.", { field: "toAmount" });
-  return { ...parseWith(estimateQuery, { ...common, fromAmount }), toAmount: undefined, rateType };
+  return Object.assign(parseWith(estimateQuery, Object.assign(common, { fromAmount })), { rateType });
 }
 
 export const getEstimateHandler = apiRoute(async ({ req, env, caller, scope }) => {
@@ -33,7 +42,7 @@ export const getEstimateHandler = apiRoute(async ({ req, env, caller, scope }) =
   const e = await getEstimate({
     from: q.fromCurrency,
     to: q.toCurrency,
-    amount: "fromAmount" in q ? q.fromAmount : undefined,
+    amount: q.fromAmount,
     toAmount: q.toAmount,
     rateType: q.rateType,
     markupBps: caller?.markupBps ?? 0,
