@@ -103,7 +103,14 @@ export function writeOnSqlite<T>(db: Db, fn: (conn: Database.Database) => T): Pr
     if (!queue.active) {
       queue.active = true;
       // After the I/O callbacks of this turn: the writes their requests ask for join this batch.
-      setImmediate(() => void flush(driver.writer, queue));
+      setImmediate(() =>
+        // flush handles every failure of a batch itself; should the ROLLBACK after one fail too,
+        // the writes still queued fail with it rather than wait for ever behind a queue marked busy.
+        flush(driver.writer, queue).catch((e) => {
+          for (const w of queue.items.splice(0)) w.reject(e);
+          queue.active = false;
+        }),
+      );
     }
   });
 }
@@ -133,15 +140,18 @@ async function flush(writer: () => Database.Database, q: WriteQueue): Promise<vo
     try {
       runBatch(conn, batch, q);
     } catch (e) {
-      // A savepoint statement failed: nothing of the batch is committed.
-      if (conn.inTransaction) statementOf(conn, "ROLLBACK").run();
+      // A savepoint statement or the COMMIT failed: nothing of the batch is committed.
       for (const w of batch) w.reject(e);
+      if (conn.inTransaction) statementOf(conn, "ROLLBACK").run();
     }
   }
   q.active = false;
 }
 
-/** Within an open transaction: runs a batch of writes, each in a savepoint, commits, then tells their callers. */
+/**
+ * Within an open transaction: runs a batch of writes, each in a savepoint, commits, then tells
+ * their callers. Throws when a savepoint statement or the COMMIT fails (flush fails the batch).
+ */
 function runBatch(conn: Database.Database, batch: QueuedWrite[], q: WriteQueue) {
   const outcomes: { ok: boolean; value: unknown }[] = [];
   for (let i = 0; i < batch.length; i++) {
@@ -165,12 +175,6 @@ function runBatch(conn: Database.Database, batch: QueuedWrite[], q: WriteQueue) 
     }
     outcomes.push(outcome);
   }
-  try {
-    statementOf(conn, "COMMIT").run();
-  } catch (e) {
-    if (conn.inTransaction) statementOf(conn, "ROLLBACK").run();
-    for (const w of batch) w.reject(e);
-    return;
-  }
+  statementOf(conn, "COMMIT").run();
   for (const [i, o] of outcomes.entries()) (o.ok ? batch[i].resolve : batch[i].reject)(o.value);
 }
