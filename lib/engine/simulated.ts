@@ -123,15 +123,18 @@ export class SimulatedEngine implements Engine {
     }
   }
 
+  /** Each currency's limits as decimals, parsed once: registry currencies are frozen, and a Decimal is immutable. */
+  private readonly limits = new WeakMap<Currency, { minAmount: Dec; maxAmount: Dec }>();
+
   async quote(req: QuoteRequest, ctx: EngineContext) {
     this.checkFault(ctx);
     const platformFeeBps = getConfig().PLATFORM_FEE_BPS;
-    return {
-      rate: this.rate(req.from, req.to, ctx.scope),
-      platformFeeBps,
-      minAmount: new D(req.from.minAmount),
-      maxAmount: new D(req.from.maxAmount),
-    };
+    let limits = this.limits.get(req.from);
+    if (!limits) {
+      limits = { minAmount: new D(req.from.minAmount), maxAmount: new D(req.from.maxAmount) };
+      this.limits.set(req.from, limits);
+    }
+    return { rate: this.rate(req.from, req.to, ctx.scope), platformFeeBps, minAmount: limits.minAmount, maxAmount: limits.maxAmount };
   }
 
   /** The deposit address is derived from the order id: asking twice for one order gives the same one. */

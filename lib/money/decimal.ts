@@ -51,7 +51,15 @@ export const ceilAmount = (x: Dec, precision: number): Dec => roundTo(x, amountP
  */
 export const formatAmount = (x: Dec): string => x.toFixed();
 
-/** "1.75%" from basis points, exact. */
+const percentOfBps = new Map<number, string>();
+
+/** "1.75%" from basis points, exact. Remembered per value: every estimate shows one, and fees take few values. */
 export function bpsToPercent(bps: number): string {
-  return `${formatAmount(new D(bps).div(100))}%`;
+  let text = percentOfBps.get(bps);
+  if (text === undefined) {
+    text = `${formatAmount(new D(bps).div(100))}%`;
+    // Bounded: basis points in use are integers below 10,000 (fee plus markup); anything else is not kept.
+    if (Number.isInteger(bps) && bps >= 0 && bps < 20_000) percentOfBps.set(bps, text);
+  }
+  return text;
 }

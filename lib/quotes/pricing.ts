@@ -64,18 +64,19 @@ export async function getTermsWithinLimits(
 ): Promise<PairTerms> {
   const engineTerms = await getEngine().quote({ from, to, fromAmount: amount, markupBps }, ctx);
   const terms = Object.assign({}, engineTerms, amountLimits(engineTerms, from.precision));
-  const limits = { minAmount: num(terms.minAmount), maxAmount: num(terms.maxAmount) };
+  // Only a refusal quotes the limits: formatting them on every quote cost two conversions per estimate.
+  const limits = () => ({ minAmount: num(terms.minAmount), maxAmount: num(terms.maxAmount) });
   if (amount.lt(terms.minAmount))
     throw new AppError(
       "AMOUNT_TOO_LOW",
       `The minimum for ${from.ticker} -> ${to.ticker} is ${formatAmount(terms.minAmount)} ${from.ticker}.`,
-      limits,
+      limits(),
     );
   if (amount.gt(terms.maxAmount))
     throw new AppError(
       "AMOUNT_TOO_HIGH",
       `The maximum for ${from.ticker} -> ${to.ticker} is ${formatAmount(terms.maxAmount)} ${from.ticker}.`,
-      limits,
+      limits(),
     );
   return terms;
 }

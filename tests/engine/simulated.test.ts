@@ -62,6 +62,20 @@ describe("the simulated engine", () => {
     }
   });
 
+  it("quotes each source currency's own limits, the same on every call, and a changed currency's new ones", async () => {
+    const e = new SimulatedEngine();
+    const ctx = { scope: "t" };
+    const limits = async (from: typeof btc) => {
+      const t = await e.quote({ from, to: from === btc ? xmr : btc, fromAmount: null, markupBps: 0 }, ctx);
+      return [t.minAmount.toFixed(), t.maxAmount.toFixed()];
+    };
+    const own = (c: typeof btc) => [new D(c.minAmount).toFixed(), new D(c.maxAmount).toFixed()];
+    expect(own(btc)).not.toEqual(own(xmr));
+    for (let i = 0; i < 2; i++) expect([await limits(btc), await limits(xmr)]).toEqual([own(btc), own(xmr)]);
+    const changed = Object.freeze({ ...btc, minAmount: "0.5", maxAmount: "7" });
+    expect([await limits(changed), await limits(btc)]).toEqual([["0.5", "7"], own(btc)]);
+  });
+
   it("opens one deposit per order id: asking again gives the same address, another order another one", async () => {
     const e = new SimulatedEngine();
     const a = await e.openSwap(open("aaaa"), { scope: "t" });

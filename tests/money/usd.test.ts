@@ -30,5 +30,16 @@ describe("USD at reference prices", () => {
     expect(bpsToPercent(1)).toBe("0.01%");
     expect(bpsToPercent(999)).toBe("9.99%");
     expect(bpsToPercent(333)).toBe("3.33%");
+    // Asked again (remembered values) and beyond the remembered range: the same exact text.
+    expect([1, 175, 999, 175, 1, 25_000, 25_000, 0.5].map(bpsToPercent)).toEqual([
+      "0.01%",
+      "1.75%",
+      "9.99%",
+      "1.75%",
+      "0.01%",
+      "250%",
+      "250%",
+      "0.005%",
+    ]);
   });
 });

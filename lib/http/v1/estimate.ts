@@ -50,19 +50,19 @@ export const getEstimateHandler = apiRoute(async ({ req, env, caller, scope }) =
     db: getDb(),
     resellerId: caller?.resellerId ?? null,
   });
-  return {
-    body: {
-      fromCurrency: e.from.ticker,
-      toCurrency: e.to.ticker,
-      fromAmount: num(e.fromAmount),
-      toAmount: num(e.toAmount),
-      rate: num(e.rate),
-      fee: bpsToPercent(e.feeBps),
-      validUntil: e.validUntil.toISOString(),
-      minAmount: num(e.minAmount),
-      maxAmount: num(e.maxAmount),
-      rateType: e.rateType,
-      ...(e.rateId ? { rateId: e.rateId } : {}),
-    },
+  const body: Record<string, unknown> = {
+    fromCurrency: e.from.ticker,
+    toCurrency: e.to.ticker,
+    fromAmount: num(e.fromAmount),
+    toAmount: num(e.toAmount),
+    rate: num(e.rate),
+    fee: bpsToPercent(e.feeBps),
+    validUntil: e.validUntil.toISOString(),
+    minAmount: num(e.minAmount),
+    maxAmount: num(e.maxAmount),
+    rateType: e.rateType,
   };
+  // Set, not spread into the literal: V8 copies a spread property by property, on every estimate.
+  if (e.rateId) body.rateId = e.rateId;
+  return { body };
 });
