@@ -20,7 +20,7 @@
 //
 // Each run also prints the CPU time its server process used per answered request (user +
 // system, from /proc; not the database server's). On a machine whose speed varies from run to
-// run (the 2-core one here: the static limit alone ranged 11,500 to 21,600 req/s in one hour),
+// run (the 2-core one here: the static limit alone ranged 11,500 to 26,000 req/s in one hour),
 // that is the steadier comparison; the ratio the issue asks for stays the req/s one.
 //
 //   npm run build && node bench/production.mjs

@@ -58,7 +58,7 @@ export function bpsToPercent(bps: number): string {
   let text = percentOfBps.get(bps);
   if (text === undefined) {
     text = `${formatAmount(new D(bps).div(100))}%`;
-    // Bounded: basis points in use are integers below 10,000 (fee plus markup); anything else is not kept.
+    // Bounded: a fee plus a markup, each an integer below 10,000 bps, stays under 20,000; anything else is not kept.
     if (Number.isInteger(bps) && bps >= 0 && bps < 20_000) percentOfBps.set(bps, text);
   }
   return text;
