@@ -6,6 +6,7 @@ import { getConfig } from "@/lib/config";
 import { dbPoolStats, getDb } from "@/lib/db/client";
 import { getLogger } from "@/lib/log";
 import { listHeartbeats } from "@/lib/worker/heartbeat";
+import { createOrderCounter } from "./count-orders";
 
 // Prometheus metrics (prom-client), served as text at /metrics by server.ts (and by
 // worker.ts on METRICS_PORT). Counters and histograms are per process; the gauges about
@@ -46,16 +47,19 @@ const safely = (what: string, fn: () => Promise<void>) => async () => {
   }
 };
 
+let countOrders: ReturnType<typeof createOrderCounter> | null = null;
+
 new client.Gauge({
   name: "orders",
-  help: "Orders in the database, by state.",
+  help: "Orders in the database, by state. Open states are counted at every scrape; finished and failed at most every METRICS_FINAL_ORDERS_SECONDS.",
   labelNames: ["state"] as const,
   registers: [registry],
   async collect() {
     await safely("orders", async () => {
-      const rows = await getDb().order.groupBy({ by: ["status"], _count: { _all: true } });
+      countOrders ??= createOrderCounter({ finalMaxAgeMs: getConfig().METRICS_FINAL_ORDERS_SECONDS * 1000 });
+      const counts = await countOrders(getDb());
       this.reset();
-      for (const r of rows) this.set({ state: r.status }, r._count._all);
+      for (const [state, n] of Object.entries(counts)) this.set({ state }, n);
     })();
   },
 });

@@ -1,6 +1,7 @@
 import { spawn } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { createDb, type Db } from "@/lib/db/client";
+import { ORDER_STATES } from "@/lib/orders/state-machine";
 import { api, newIp, sleep } from "../support/api";
 import { createDatabase, ROOT, type RunningServer, startServer, TEST_ENV, type TestDatabase } from "../support/server";
 
@@ -158,6 +159,8 @@ describe("/readyz and /metrics, on a server of their own", () => {
     const text = await (await scrape(TOKEN)).text();
     expect(sample(text, "orders", { state: "waiting" })).toBe(await conn.order.count({ where: { status: "waiting" } }));
     expect(sample(text, "orders", { state: "waiting" })).toBeGreaterThanOrEqual(1);
+    // Every state has its series, 0 included (an absent series would read as no data).
+    for (const state of ORDER_STATES) expect(sample(text, "orders", { state }), state).toBeGreaterThanOrEqual(0);
   });
 
   it("/metrics needs the METRICS_TOKEN when one is set", async () => {
