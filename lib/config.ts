@@ -143,7 +143,7 @@ const schema = z.object({
   /** When set, /metrics answers only requests with "Authorization: Bearer <token>". */
   METRICS_TOKEN: z.string().min(16).optional(),
   /** /metrics: how old the finished and failed order counts may be (recounting them reads every closed order); 0: at every scrape. */
-  METRICS_FINAL_ORDERS_SECONDS: int(300, 0),
+  METRICS_FINAL_COUNTS_SECONDS: int(300, 0),
   /** On SIGTERM: how long in-flight requests and worker steps may take before the process exits anyway. */
   SHUTDOWN_TIMEOUT_MS: int(25_000, 100),
   /** On SIGTERM: how long to keep serving (with /readyz at 503) before closing the listener, so a balancer can stop sending first. */

@@ -6,7 +6,7 @@ import { getConfig } from "@/lib/config";
 import { dbPoolStats, getDb } from "@/lib/db/client";
 import { getLogger } from "@/lib/log";
 import { listHeartbeats } from "@/lib/worker/heartbeat";
-import { createOrderCounter } from "./count-orders";
+import { createOrderCounter, createWebhookDeliveryCounter } from "./state-counts";
 
 // Prometheus metrics (prom-client), served as text at /metrics by server.ts (and by
 // worker.ts on METRICS_PORT). Counters and histograms are per process; the gauges about
@@ -47,16 +47,19 @@ const safely = (what: string, fn: () => Promise<void>) => async () => {
   }
 };
 
+// Made at the first scrape: the config is read then, not when this module loads.
 let countOrders: ReturnType<typeof createOrderCounter> | null = null;
+let countDeliveries: ReturnType<typeof createWebhookDeliveryCounter> | null = null;
+const finalMaxAgeMs = () => getConfig().METRICS_FINAL_COUNTS_SECONDS * 1000;
 
 new client.Gauge({
   name: "orders",
-  help: "Orders in the database, by state. Open states are counted at every scrape; finished and failed at most every METRICS_FINAL_ORDERS_SECONDS.",
+  help: "Orders in the database, by state. Open states are counted at every scrape; finished and failed at most every METRICS_FINAL_COUNTS_SECONDS.",
   labelNames: ["state"] as const,
   registers: [registry],
   async collect() {
     await safely("orders", async () => {
-      countOrders ??= createOrderCounter({ finalMaxAgeMs: getConfig().METRICS_FINAL_ORDERS_SECONDS * 1000 });
+      countOrders ??= createOrderCounter({ finalMaxAgeMs: finalMaxAgeMs() });
       const counts = await countOrders(getDb());
       this.reset();
       for (const [state, n] of Object.entries(counts)) this.set({ state }, n);
@@ -101,14 +104,15 @@ new client.Gauge({
 
 new client.Gauge({
   name: "webhook_deliveries",
-  help: "Webhook deliveries in the database, by status (pending: the queue; succeeded, failed).",
+  help: "Webhook deliveries in the database, by status (pending: the queue, counted at every scrape; succeeded and failed at most every METRICS_FINAL_COUNTS_SECONDS).",
   labelNames: ["status"] as const,
   registers: [registry],
   async collect() {
     await safely("webhook_deliveries", async () => {
-      const rows = await getDb().webhookDelivery.groupBy({ by: ["status"], _count: { _all: true } });
+      countDeliveries ??= createWebhookDeliveryCounter({ finalMaxAgeMs: finalMaxAgeMs() });
+      const counts = await countDeliveries(getDb());
       this.reset();
-      for (const r of rows) this.set({ status: r.status }, r._count._all);
+      for (const [status, n] of Object.entries(counts)) this.set({ status }, n);
     })();
   },
 });

@@ -1,6 +1,7 @@
 import { spawn } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { createDb, type Db } from "@/lib/db/client";
+import { WEBHOOK_DELIVERY_STATES } from "@/lib/observability/state-counts";
 import { ORDER_STATES } from "@/lib/orders/state-machine";
 import { api, newIp, sleep } from "../support/api";
 import { createDatabase, ROOT, type RunningServer, startServer, TEST_ENV, type TestDatabase } from "../support/server";
@@ -142,6 +143,8 @@ describe("/readyz and /metrics, on a server of their own", () => {
     expect(text).toMatch(/^# TYPE orders gauge$/m);
     expect(text).toMatch(/^# TYPE withdrawals gauge$/m);
     expect(text).toMatch(/^# TYPE webhook_deliveries gauge$/m);
+    // No endpoint on this server: every status at 0, and there.
+    for (const status of WEBHOOK_DELIVERY_STATES) expect(sample(text, "webhook_deliveries", { status }), status).toBe(0);
     expect(sample(text, "webhook_lag_seconds", {})).toBe(0);
     // A failing scrape-time read would have been logged and left its gauge empty.
     expect(server.logs()).not.toContain("metric not collected");

@@ -1,11 +1,11 @@
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDb, type Db } from "@/lib/db/client";
-import { createOrderCounter } from "@/lib/observability/count-orders";
+import { createOrderCounter, createWebhookDeliveryCounter } from "@/lib/observability/state-counts";
 import { type TempDb, tempDatabase, tempSqlite } from "../support/sqlite-db";
 
-// The `orders` gauge (lib/observability/count-orders.ts): open states exact at every scrape,
-// finished and failed recounted at most every finalMaxAgeMs.
+// The `orders` and `webhook_deliveries` gauges (lib/observability/state-counts.ts): open states
+// exact at every scrape, final ones recounted at most every finalMaxAgeMs.
 
 const row = (id: string, status: string) => ({
   id,
@@ -55,6 +55,26 @@ describe.each(["sqlite", "postgres"] as const)("countOrders on %s", (kind) => {
     expect((await createOrderCounter({ finalMaxAgeMs: 60_000, now: () => clock })(t.db)).failed).toBe(4);
     // 0: the final states at every scrape.
     expect((await createOrderCounter({ finalMaxAgeMs: 0, now: () => clock })(t.db)).failed).toBe(4);
+  });
+
+  it("counts webhook deliveries the same way: pending at once, succeeded and failed when their count is old", async () => {
+    await t.db.reseller.create({ data: { id: "r1", walletAddress: `0x${"12".repeat(20)}` } });
+    await t.db.webhookEndpoint.create({
+      data: { id: "e1", resellerId: "r1", url: "https://example.com/hook", events: '["*"]', secret: "whsec_x" },
+    });
+    await t.db.webhookMessage.create({ data: { id: "m1", resellerId: "r1", type: "order.created", payload: "{}" } });
+    const delivery = (status: string) => ({ endpointId: "e1", messageId: "m1", orderingKey: "k", status });
+    await t.db.webhookDelivery.createMany({ data: [delivery("pending"), delivery("pending"), delivery("pending"), delivery("succeeded")] });
+    let clock = 0;
+    const count = createWebhookDeliveryCounter({ finalMaxAgeMs: 10_000, now: () => clock });
+    expect(await count(t.db)).toEqual({ pending: 3, succeeded: 1, failed: 0 });
+    const [a, b] = await t.db.webhookDelivery.findMany({ where: { status: "pending" }, orderBy: { id: "asc" } });
+    await t.db.webhookDelivery.update({ where: { id: a.id }, data: { status: "failed" } });
+    await t.db.webhookDelivery.update({ where: { id: b.id }, data: { status: "succeeded" } });
+    clock = 9_999;
+    expect(await count(t.db)).toEqual({ pending: 1, succeeded: 1, failed: 0 });
+    clock = 10_000;
+    expect(await count(t.db)).toEqual({ pending: 1, succeeded: 2, failed: 1 });
   });
 });
 
