@@ -142,7 +142,15 @@ async function flush(writer: () => Database.Database, q: WriteQueue): Promise<vo
     } catch (e) {
       // A savepoint statement or the COMMIT failed: nothing of the batch is committed.
       for (const w of batch) w.reject(e);
-      if (conn.inTransaction) statementOf(conn, "ROLLBACK").run();
+      if (conn.inTransaction) {
+        try {
+          statementOf(conn, "ROLLBACK").run();
+        } catch {
+          // Left in its transaction, the connection would refuse every later BEGIN; closing it
+          // rolls the transaction back, and writer() opens a new one for the next batch.
+          conn.close();
+        }
+      }
     }
   }
   q.active = false;

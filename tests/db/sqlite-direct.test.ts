@@ -176,4 +176,31 @@ describe("writeOnSqlite", () => {
       expect(t.committedNonces()).toEqual(["b"]);
     });
   });
+
+  it("when the ROLLBACK after a failed COMMIT fails too, drops the connection so that later writes still commit", async () => {
+    await withTracedDatabase(async (t) => {
+      const results = await Promise.allSettled([
+        writeOnSqlite(t.db, (conn) => insertNonce(conn, "a")),
+        writeOnSqlite(t.db, (conn) => {
+          // No statement of SQLite's own makes a ROLLBACK fail here, so this one is made to:
+          // the group commit prepares it on this connection at its first use, after this write.
+          const prepare = conn.prepare.bind(conn);
+          conn.prepare = ((sql: string) => {
+            if (sql === "ROLLBACK") throw new Error("rollback failed");
+            return prepare(sql);
+          }) as typeof conn.prepare;
+          conn.pragma("defer_foreign_keys = ON");
+          prepare(`INSERT INTO "OrderEvent" ("orderId", "status", "at") VALUES ('no-such-order', 'waiting', '2099-01-01')`).run();
+        }),
+      ]);
+      expect(outcomes(results)).toEqual([expect.stringMatching(/FOREIGN KEY/), expect.stringMatching(/FOREIGN KEY/)]);
+      expect(t.committedNonces()).toEqual([]);
+      const later = await Promise.allSettled([
+        writeOnSqlite(t.db, (conn) => insertNonce(conn, "b")),
+        writeOnSqlite(t.db, (conn) => insertNonce(conn, "c")),
+      ]);
+      expect(outcomes(later)).toEqual(["fulfilled", "fulfilled"]);
+      expect(t.committedNonces()).toEqual(["b", "c"]);
+    });
+  });
 });
