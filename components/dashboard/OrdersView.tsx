@@ -233,7 +233,12 @@ export function OrdersView({ initial, initialParams }: { initial: OrderList; ini
             </div>
             <nav aria-label="Pages" className="flex items-center justify-between gap-2 border-t border-zinc-100 px-4 py-3 text-sm sm:px-5">
               <p className="text-zinc-600" aria-live="polite">
-                {data.total} order{data.total === 1 ? "" : "s"} · page {data.page} of {data.pageCount}
+                {data.totalCapped
+                  ? `More than ${data.total.toLocaleString("en-US")} orders · page ${data.page} of ${data.pageCount} (the newest ${data.total.toLocaleString("en-US")})`
+                  : `${data.total} order${data.total === 1 ? "" : "s"} · page ${data.page} of ${data.pageCount}`}
+                {data.totalCapped && data.page >= data.pageCount ? (
+                  <span className="block text-xs text-zinc-500">Filter by state, search by id or export CSV to reach older orders.</span>
+                ) : null}
               </p>
               <div className="flex gap-2">
                 <Button variant="secondary" size="sm" disabled={data.page <= 1} onClick={() => go({ ...params, page: data.page - 1 })}>

@@ -31,6 +31,8 @@ export interface OrderQuery {
   search?: string | null;
   page?: number;
   pageSize?: number;
+  /** lib/orders' LIST_COUNT_CAP unless given (tests). */
+  countCap?: number;
 }
 
 /** Normalises untrusted list parameters (from a query string) into a safe query. */
@@ -49,12 +51,9 @@ export function parseOrderQuery(resellerId: string, params: URLSearchParams | Re
 export async function listResellerOrders(db: Db, q: OrderQuery): Promise<OrderList> {
   const pageSize = Math.min(Math.max(q.pageSize ?? ORDER_PAGE_SIZE, 1), 100);
   const search = q.search?.trim() ?? "";
-  if (search && !ID_SEARCH_RE.test(search)) return { items: [], page: 1, pageSize, total: 0, pageCount: 1 };
-  let r = await listOrders(db, { resellerId: q.resellerId, status: q.status, search, page: q.page ?? 1, pageSize });
-  // A page past the end (e.g. after a filter narrowed the list) shows the last page instead.
-  if (r.orders.length === 0 && r.total > 0 && r.page > r.pages)
-    r = await listOrders(db, { resellerId: q.resellerId, status: q.status, search, page: r.pages, pageSize });
-  return { items: r.orders.map(toRow), page: r.page, pageSize: r.pageSize, total: r.total, pageCount: r.pages };
+  if (search && !ID_SEARCH_RE.test(search)) return { items: [], page: 1, pageSize, total: 0, totalCapped: false, pageCount: 1 };
+  const r = await listOrders(db, { resellerId: q.resellerId, status: q.status, search, page: q.page ?? 1, pageSize, countCap: q.countCap });
+  return { items: r.orders.map(toRow), page: r.page, pageSize: r.pageSize, total: r.total, totalCapped: r.totalCapped, pageCount: r.pages };
 }
 
 export async function getResellerOrder(db: Db, opts: { resellerId: string; orderId: string }): Promise<OrderDetail | null> {

@@ -95,7 +95,9 @@ export interface OrderList {
   items: OrderRow[];
   page: number;
   pageSize: number;
+  /** Exact unless totalCapped: then there are more than this many (lib/orders' LIST_COUNT_CAP), and the pages stop there. */
   total: number;
+  totalCapped: boolean;
   pageCount: number;
 }
 

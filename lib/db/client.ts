@@ -110,6 +110,8 @@ export function createDb(url: string, pool?: pg.Pool, opts: { trace?: (sql: stri
 
 /** A statement made with Prisma.sql (sql`...`), as text with $n placeholders and values. */
 export const sql = PgPrisma.sql;
+/** An empty sql`...` fragment, for a condition left out. */
+export const emptySql = PgPrisma.empty;
 
 // What pg reads, as Prisma's client gives it (pg alone would read a zone-less timestamp as
 // local time, and NUMERIC with the trailing zeros of its stored scale, where Prisma's Decimal

@@ -1,6 +1,6 @@
 import "server-only";
 import type Database from "better-sqlite3";
-import { type Db, driverOf, type Order, type OrderEvent, queryOnPool } from "@/lib/db/client";
+import { type Db, driverOf, emptySql, type Order, type OrderEvent, queryOnPool, sql } from "@/lib/db/client";
 import { sqliteDate, statementOf } from "@/lib/db/sqlite-direct";
 import { AppError } from "@/lib/errors";
 import type { Caller } from "@/lib/keys/api-keys";
@@ -97,11 +97,21 @@ export interface ListOrdersOptions {
   search?: string | null;
   page?: number;
   pageSize?: number;
+  /** LIST_COUNT_CAP unless given (tests). */
+  countCap?: number;
 }
+
+/**
+ * How many orders a list counts and pages through: counting every order of a reseller with
+ * 1M of them took 380 ms on SQLite (on the event loop, so every request of the process waited)
+ * and an offset deep into them 180 ms. Past this many, the total reads "10,000+" and the pages
+ * stop; the state filter, the id search and the CSV export reach the rest.
+ */
+export const LIST_COUNT_CAP = 10_000;
 
 export async function listOrders(db: Db, opts: ListOrdersOptions) {
   const pageSize = Math.min(Math.max(opts.pageSize ?? 20, 1), 100);
-  const page = Math.max(opts.page ?? 1, 1);
+  const cap = opts.countCap ?? LIST_COUNT_CAP;
   const search = opts.search?.trim().toLowerCase();
   const where = {
     resellerId: opts.resellerId,
@@ -109,9 +119,24 @@ export async function listOrders(db: Db, opts: ListOrdersOptions) {
     ...(opts.status ? { status: opts.status } : {}),
     ...(search ? { id: { startsWith: search } } : {}),
   };
-  const [total, orders] = await Promise.all([
-    db.order.count({ where }),
-    db.order.findMany({ where, orderBy: [{ createdAt: "desc" }, { id: "asc" }], skip: (page - 1) * pageSize, take: pageSize }),
-  ]);
-  return { orders, total, page, pageSize, pages: Math.max(1, Math.ceil(total / pageSize)) };
+  // Counted up to one past the cap: that tells a capped total from an exact one. Not Prisma's
+  // count({ take }): it orders the rows it counts by id, which sorted all 1M (1.2 s on SQLite).
+  const [{ n }] = await db.$queryRaw<{ n: number | bigint }[]>(sql`
+    SELECT COUNT(*) AS "n" FROM (
+      SELECT 1 FROM "Order" WHERE "resellerId" = ${opts.resellerId} AND "payinAddress" IS NOT NULL
+      ${opts.status ? sql`AND "status" = ${opts.status}` : emptySql}
+      ${search ? sql`AND substr("id", 1, ${search.length}) = ${search}` : emptySql}
+      LIMIT ${cap + 1}) AS "t"`);
+  const counted = Number(n);
+  const total = Math.min(counted, cap);
+  const pages = Math.max(1, Math.ceil(total / pageSize));
+  // A page past the end (a filter narrowed the list, or past the cap) is the last page.
+  const page = Math.min(Math.max(opts.page ?? 1, 1), pages);
+  const orders = await db.order.findMany({
+    where,
+    orderBy: [{ createdAt: "desc" }, { id: "asc" }],
+    skip: (page - 1) * pageSize,
+    take: pageSize,
+  });
+  return { orders, total, totalCapped: counted > cap, page, pageSize, pages };
 }

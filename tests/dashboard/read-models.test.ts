@@ -189,6 +189,14 @@ describe("orders", () => {
       newestFirst.slice(4),
     );
 
+    expect(all.totalCapped).toBe(false);
+    // Past the count cap: the total says "more than", the pages stop there, a page past them is their last.
+    const capped = await listResellerOrders(db, { resellerId: me.resellerId, page: 9, pageSize: 2, countCap: 3 });
+    expect(capped).toMatchObject({ total: 3, totalCapped: true, page: 2, pageCount: 2 });
+    expect(capped.items.map((o) => o.id)).toEqual(newestFirst.slice(2, 4));
+    expect(await listResellerOrders(db, { resellerId: me.resellerId, countCap: 5 })).toMatchObject({ total: 5, totalCapped: false });
+    expect(await listResellerOrders(db, { resellerId: me.resellerId, countCap: 4 })).toMatchObject({ total: 4, totalCapped: true });
+
     expect((await listResellerOrders(db, { resellerId: me.resellerId, status: "finished" })).items.map((o) => o.id)).toEqual([done.id]);
     expect(
       (await listResellerOrders(db, { resellerId: me.resellerId, search: done.id.slice(0, 12).toUpperCase() })).items.map((o) => o.id),
