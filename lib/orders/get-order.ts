@@ -117,7 +117,9 @@ export async function listOrders(db: Db, opts: ListOrdersOptions) {
     resellerId: opts.resellerId,
     payinAddress: { not: null },
     ...(opts.status ? { status: opts.status } : {}),
-    ...(search ? { id: { startsWith: search } } : {}),
+    // A whole id (pasted from a ticket, say) is found by the primary key; a prefix is a LIKE,
+    // which reads every order of the reseller (650 ms on SQLite at 1M orders).
+    ...(search ? { id: ORDER_ID_RE.test(search) ? search : { startsWith: search } } : {}),
   };
   // Counted up to one past the cap: that tells a capped total from an exact one. Not Prisma's
   // count({ take }): it orders the rows it counts by id, which sorted all 1M (1.2 s on SQLite).
@@ -125,7 +127,7 @@ export async function listOrders(db: Db, opts: ListOrdersOptions) {
     SELECT COUNT(*) AS "n" FROM (
       SELECT 1 FROM "Order" WHERE "resellerId" = ${opts.resellerId} AND "payinAddress" IS NOT NULL
       ${opts.status ? sql`AND "status" = ${opts.status}` : emptySql}
-      ${search ? sql`AND substr("id", 1, ${search.length}) = ${search}` : emptySql}
+      ${search ? (ORDER_ID_RE.test(search) ? sql`AND "id" = ${search}` : sql`AND substr("id", 1, ${search.length}) = ${search}`) : emptySql}
       LIMIT ${cap + 1}) AS "t"`);
   const counted = Number(n);
   const total = Math.min(counted, cap);

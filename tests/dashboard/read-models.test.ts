@@ -1,10 +1,11 @@
 import crypto from "node:crypto";
+import Database from "better-sqlite3";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { getCurrency } from "@/lib/currencies";
 import { getEarningsSeries } from "@/lib/dashboard/earnings";
 import { getResellerOrder, listResellerOrders } from "@/lib/dashboard/orders";
 import { getOverview } from "@/lib/dashboard/overview";
-import type { Db, Order } from "@/lib/db/client";
+import { createDb, type Db, type Order } from "@/lib/db/client";
 import { type Caller, createApiKey } from "@/lib/keys/api-keys";
 import { D } from "@/lib/money/decimal";
 import { usdValue } from "@/lib/money/usd";
@@ -20,13 +21,14 @@ import { tempSqlite } from "../support/sqlite-db";
 // or misdates a posting fails.
 
 let db: Db;
+let url: string;
 let cleanup: () => Promise<void>;
 const DAY = 86_400_000;
 const ETH_USD = getCurrency("eth")!.priceUsd;
 const BTC_USD = getCurrency("btc")!.priceUsd;
 
 beforeAll(async () => {
-  ({ db, cleanup } = await tempSqlite());
+  ({ db, url, cleanup } = await tempSqlite());
 });
 afterAll(() => cleanup());
 afterEach(() => vi.useRealTimers());
@@ -201,8 +203,34 @@ describe("orders", () => {
     expect(
       (await listResellerOrders(db, { resellerId: me.resellerId, search: done.id.slice(0, 12).toUpperCase() })).items.map((o) => o.id),
     ).toEqual([done.id]);
+    expect((await listResellerOrders(db, { resellerId: me.resellerId, search: done.id.toUpperCase() })).items.map((o) => o.id)).toEqual([
+      done.id,
+    ]);
     expect((await listResellerOrders(db, { resellerId: me.resellerId, search: theirs.id })).total).toBe(0);
     expect((await listResellerOrders(db, { resellerId: me.resellerId, search: "x' OR 1=1 --" })).total).toBe(0);
+  });
+
+  it("a whole id is found by the primary key, not by reading every order of the reseller", async () => {
+    const me = await newReseller(0);
+    const o = await order(me, { from: "btc", to: "eth", amount: "0.1" });
+    const statements: string[] = [];
+    const traced = createDb(url, undefined, { trace: (q) => statements.push(q) });
+    try {
+      expect((await listResellerOrders(traced, { resellerId: me.resellerId, search: o.id })).items.map((r) => r.id)).toEqual([o.id]);
+    } finally {
+      await traced.$disconnect();
+    }
+    const reads = statements.filter((q) => /FROM\s+[`"]?(main[`"]?\.[`"]?)?Order[`"]?\s/i.test(q));
+    expect(reads).toHaveLength(2);
+    const plan = new Database(url.replace(/^file:/, ""), { readonly: true });
+    try {
+      for (const q of reads) {
+        const steps = (plan.prepare(`EXPLAIN QUERY PLAN ${q}`).all() as { detail: string }[]).map((r) => r.detail).join("\n");
+        expect(steps, q).toMatch(/SEARCH (main\.)?"?Order"? USING INDEX sqlite_autoindex_Order_1 \(id=\?\)/);
+      }
+    } finally {
+      plan.close();
+    }
   });
 
   it("the detail has the timeline and where the profit stands; another reseller's order is not found", async () => {
