@@ -1,9 +1,10 @@
 import "server-only";
-import type { Db } from "@/lib/db/client";
+import { type Db, driverOf, queryOnPool, sql } from "@/lib/db/client";
+import { sqliteValue, statementOf, withDecimalSum } from "@/lib/db/sqlite-direct";
 import { D, type Dec, formatAmount } from "@/lib/money/decimal";
 import { usdValue } from "@/lib/money/usd";
 import { currencyInfo } from "./currency-info";
-import { daysOf, describePeriod, periodOf, utcDay } from "./period";
+import { daysOf, describePeriod, periodOf } from "./period";
 import type { EarningsDay, EarningsSeries } from "./types";
 
 /**
@@ -13,17 +14,14 @@ import type { EarningsDay, EarningsSeries } from "./types";
  */
 export async function getEarningsSeries(db: Db, opts: { resellerId: string; days: number; now?: Date }): Promise<EarningsSeries> {
   const period = periodOf(opts.days, opts.now ?? new Date());
-  const settled = await db.ledgerEntry.findMany({
-    where: { resellerId: opts.resellerId, kind: "order_profit_settle", bucket: "available", createdAt: { gte: period.start } },
-    select: { currency: true, amount: true, createdAt: true },
-  });
+  const settled = await settledByDay(db, opts.resellerId, period.start);
 
   const currencies = [...new Set(settled.map((e) => e.currency))].sort().map(currencyInfo);
   const price = new Map(currencies.map((c) => [c.ticker, c.priceUsd]));
   const byDay = new Map<string, Map<string, Dec>>(daysOf(period).map((d) => [d, new Map()]));
   const earnedBy = new Map<string, Dec>();
   for (const e of settled) {
-    const day = byDay.get(utcDay(e.createdAt));
+    const day = byDay.get(e.day);
     if (!day) continue; // after today (clock skew between writers): not in this period
     day.set(e.currency, (day.get(e.currency) ?? new D(0)).plus(e.amount));
     earnedBy.set(e.currency, (earnedBy.get(e.currency) ?? new D(0)).plus(e.amount));
@@ -58,4 +56,31 @@ export async function getEarningsSeries(db: Db, opts: { resellerId: string; days
       }),
     totalUsd: formatAmount(totalUsd),
   };
+}
+
+/**
+ * A reseller's realised profit since `start`, summed per UTC day and currency by the database.
+ * Bringing every entry to JS through Prisma took 0.9 s for a week and 8.4 s for 90 days at one
+ * entry every 7 s (SQLite, on the event loop). The sums are exact: NUMERIC on PostgreSQL,
+ * decimal_sum on SQLite. Dates are stored as UTC (ISO text with "+00:00" on SQLite, timestamp(3)
+ * holding UTC on PostgreSQL), so the day is their first ten characters.
+ */
+async function settledByDay(db: Db, resellerId: string, start: Date): Promise<{ day: string; currency: string; amount: string }[]> {
+  const driver = driverOf(db);
+  if (driver.kind === "postgresql")
+    return queryOnPool(
+      db,
+      "earnings-by-day",
+      sql`SELECT to_char("createdAt", 'YYYY-MM-DD') AS "day", "currency", SUM("amount")::text AS "amount"
+          FROM "LedgerEntry"
+          WHERE "resellerId" = ${resellerId} AND "kind" = 'order_profit_settle' AND "bucket" = 'available' AND "createdAt" >= ${start}
+          GROUP BY 1, 2`,
+    );
+  return statementOf(
+    withDecimalSum(driver.reader()),
+    `SELECT substr("createdAt", 1, 10) AS "day", "currency", decimal_sum("amount") AS "amount"
+     FROM "LedgerEntry"
+     WHERE "resellerId" = ? AND "kind" = 'order_profit_settle' AND "bucket" = 'available' AND "createdAt" >= ?
+     GROUP BY 1, 2`,
+  ).all(resellerId, sqliteValue(start)) as { day: string; currency: string; amount: string }[];
 }

@@ -1,0 +1,69 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { getEarningsSeries } from "@/lib/dashboard/earnings";
+import { D } from "@/lib/money/decimal";
+import { type TempDb, tempDatabase } from "../support/sqlite-db";
+
+// The earnings series sums in the database (lib/dashboard/earnings.ts): exactly, per UTC day
+// and currency, only the reseller's realised profit of the period, on both databases.
+
+const NOW = new Date("2026-11-23T12:00:00.000Z");
+
+describe.each(["sqlite", "postgres"] as const)("getEarningsSeries on %s", (kind) => {
+  let t: TempDb;
+  beforeAll(async () => {
+    t = await tempDatabase(kind);
+    for (const id of ["me", "other"])
+      await t.db.reseller.create({ data: { id, walletAddress: `0x${(id === "me" ? "a1" : "b2").repeat(20)}` } });
+    const entry = (
+      createdAt: string,
+      amount: string,
+      o: { currency?: string; kind?: string; bucket?: string; resellerId?: string } = {},
+    ) => ({
+      resellerId: o.resellerId ?? "me",
+      currency: o.currency ?? "eth",
+      bucket: o.bucket ?? "available",
+      kind: o.kind ?? "order_profit_settle",
+      amount,
+      createdAt: new Date(createdAt),
+    });
+    await t.db.ledgerEntry.createMany({
+      data: [
+        // Floats would make these 0.30000000000000004 and lose the last of the 18 places.
+        entry("2026-11-23T00:00:00.000Z", "0.1"),
+        entry("2026-11-23T11:59:59.999Z", "0.2"),
+        entry("2026-11-22T23:59:59.999Z", "0.000000000000000001"),
+        entry("2026-11-22T00:00:00.000Z", "1234567890.123456789012345678"),
+        entry("2026-11-22T08:00:00.000Z", "0.00000001", { currency: "btc" }),
+        // The first day of a 7-day period, and the moment before it.
+        entry("2026-11-17T00:00:00.000Z", "5"),
+        entry("2026-11-16T23:59:59.999Z", "7"),
+        // Not realised profit, or not this reseller's.
+        entry("2026-11-23T01:00:00.000Z", "100", { bucket: "pending", kind: "order_profit_pending" }),
+        entry("2026-11-23T01:00:00.000Z", "-3", { kind: "withdrawal_settle" }),
+        entry("2026-11-23T02:00:00.000Z", "50", { bucket: "pending" }),
+        entry("2026-11-23T01:00:00.000Z", "1000", { resellerId: "other" }),
+      ],
+    });
+  });
+  afterAll(async () => t?.cleanup());
+
+  it("sums each UTC day and currency exactly, from the period's first day on", async () => {
+    const s = await getEarningsSeries(t.db, { resellerId: "me", days: 7, now: NOW });
+    const byDay = Object.fromEntries(s.days.map((d) => [d.date, d.amounts]));
+    expect(byDay).toEqual({
+      "2026-11-17": { eth: "5" },
+      "2026-11-18": {},
+      "2026-11-19": {},
+      "2026-11-20": {},
+      "2026-11-21": {},
+      "2026-11-22": { btc: "0.00000001", eth: "1234567890.123456789012345679" },
+      "2026-11-23": { eth: "0.3" },
+    });
+    expect(s.earned.map((e) => [e.currency, e.amount])).toEqual([
+      ["btc", "0.00000001"],
+      ["eth", new D("1234567890.123456789012345679").plus("0.3").plus(5).toFixed()],
+    ]);
+    const day = await getEarningsSeries(t.db, { resellerId: "me", days: 1, now: NOW });
+    expect(day.earned.map((e) => [e.currency, e.amount])).toEqual([["eth", "0.3"]]);
+  });
+});
