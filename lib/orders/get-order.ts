@@ -113,13 +113,14 @@ export async function listOrders(db: Db, opts: ListOrdersOptions) {
   const pageSize = Math.min(Math.max(opts.pageSize ?? 20, 1), 100);
   const cap = opts.countCap ?? LIST_COUNT_CAP;
   const search = opts.search?.trim().toLowerCase();
+  const wholeId = search !== undefined && ORDER_ID_RE.test(search);
   const where = {
     resellerId: opts.resellerId,
     payinAddress: { not: null },
     ...(opts.status ? { status: opts.status } : {}),
     // A whole id (pasted from a ticket, say) is found by the primary key; a prefix is a LIKE,
     // which reads every order of the reseller (650 ms on SQLite at 1M orders).
-    ...(search ? { id: ORDER_ID_RE.test(search) ? search : { startsWith: search } } : {}),
+    ...(search ? { id: wholeId ? search : { startsWith: search } } : {}),
   };
   // Counted up to one past the cap: that tells a capped total from an exact one. Not Prisma's
   // count({ take }): it orders the rows it counts by id, which sorted all 1M (1.2 s on SQLite).
@@ -128,7 +129,7 @@ export async function listOrders(db: Db, opts: ListOrdersOptions) {
     SELECT COUNT(*) AS "n" FROM (
       SELECT 1 FROM "Order" WHERE "resellerId" = ${opts.resellerId} AND "payinAddress" IS NOT NULL
       ${opts.status ? sql`AND "status" = ${opts.status}` : emptySql}
-      ${search ? (ORDER_ID_RE.test(search) ? sql`AND "id" = ${search}` : sql`AND substr("id", 1, ${search.length}) = ${search}`) : emptySql}
+      ${search ? (wholeId ? sql`AND "id" = ${search}` : sql`AND substr("id", 1, ${search.length}) = ${search}`) : emptySql}
       LIMIT ${cap + 1}) AS "t"`);
   const counted = Number(n);
   const total = Math.min(counted, cap);

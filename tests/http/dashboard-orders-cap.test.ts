@@ -4,6 +4,7 @@ import { LIST_COUNT_CAP } from "@/lib/orders/get-order";
 import { getResellerByWallet } from "@/lib/resellers/resellers";
 import { testDb } from "../support/api";
 import { callServerAction, signInOverHttp } from "../support/dashboard";
+import { orderRow } from "../support/orders";
 
 // A reseller with more orders than the list counts (lib/orders' LIST_COUNT_CAP): the Orders
 // page says "more than", its pages stop at the cap, and a page asked for past them is the last.
@@ -20,25 +21,16 @@ beforeAll(async () => {
   const reseller = (await getResellerByWallet(testDb(), { walletAddress: wallet.address }))!;
   // Finished orders without profit: nothing for the worker or the ledger to do with them.
   const base = Date.now() - 86_400_000;
-  const rows = Array.from({ length: LIST_COUNT_CAP + 1 }, (_, i) => ({
-    id: `${reseller.id.slice(0, 8)}${i.toString(16).padStart(16, "0")}`.toLowerCase(),
-    resellerId: reseller.id,
-    fromCurrency: "btc",
-    toCurrency: "eth",
-    fromAmount: "0.1",
-    rate: "1",
-    rawToAmount: "1",
-    toAmount: "1",
-    platformFeeBps: 25,
-    markupBps: 0,
-    profit: "0",
-    payinAddress: `addr${i}`,
-    payoutAddress: "0x52908400098527886E0F7030069857D2E4169EE7",
-    status: "finished",
-    expiresAt: new Date(base),
-    createdAt: new Date(base + i * 1000),
-    updatedAt: new Date(base + i * 1000),
-  }));
+  const rows = Array.from({ length: LIST_COUNT_CAP + 1 }, (_, i) =>
+    orderRow(`${reseller.id.slice(0, 8)}${i.toString(16).padStart(16, "0")}`.toLowerCase(), {
+      resellerId: reseller.id,
+      payinAddress: `addr${i}`,
+      status: "finished",
+      expiresAt: new Date(base),
+      createdAt: new Date(base + i * 1000),
+      updatedAt: new Date(base + i * 1000),
+    }),
+  );
   newest = rows[rows.length - 1].id;
   for (let i = 0; i < rows.length; i += 2_000) await testDb().order.createMany({ data: rows.slice(i, i + 2_000) });
 }, 120_000);

@@ -3,6 +3,7 @@ import type { Db } from "@/lib/db/client";
 import { checkLedger, LEDGER_INVARIANTS, type LedgerInvariant } from "@/lib/ledger/check";
 import { InsufficientBalanceError, post, recordPendingProfit, reverseProfit, settleProfit } from "@/lib/ledger/ledger";
 import { D } from "@/lib/money/decimal";
+import { orderRow } from "../support/orders";
 import { type TempDb, tempDatabase } from "../support/sqlite-db";
 
 // The integrity check itself: each invariant named with the first violations it finds, on a
@@ -481,23 +482,17 @@ describe.each(DATABASES)("ledger check on %s", (kind) => {
     const before = (await messages(inv)).length;
     const r = await reseller();
     await db.order.createMany({
-      data: Array.from({ length: 1_050 }, (_, i) => ({
-        id: `zz${String(i).padStart(6, "0")}-${r}`,
-        resellerId: r,
-        fromCurrency: "btc",
-        toCurrency: "xmr",
-        fromAmount: "1",
-        rate: "1",
-        rawToAmount: "1",
-        toAmount: "1",
-        platformFeeBps: 25,
-        markupBps: 0,
-        profit: "0",
-        payinAddress: "x",
-        payoutAddress: "y",
-        status: "finished",
-        expiresAt: new Date(),
-      })),
+      data: Array.from({ length: 1_050 }, (_, i) =>
+        orderRow(`zz${String(i).padStart(6, "0")}-${r}`, {
+          resellerId: r,
+          toCurrency: "xmr",
+          fromAmount: "1",
+          payinAddress: "x",
+          payoutAddress: "y",
+          status: "finished",
+          expiresAt: new Date(),
+        }),
+      ),
     });
     expect(await messages(inv, 1000)).toHaveLength(before);
     const last = await order(`zzzz-last-${r}`, r, { status: "finished", profit: "0.5" });

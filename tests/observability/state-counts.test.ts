@@ -2,27 +2,13 @@ import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDb, type Db } from "@/lib/db/client";
 import { createOrderCounter, createWebhookDeliveryCounter } from "@/lib/observability/state-counts";
+import { orderRow } from "../support/orders";
 import { type TempDb, tempDatabase, tempSqlite } from "../support/sqlite-db";
 
 // The `orders` and `webhook_deliveries` gauges (lib/observability/state-counts.ts): open states
 // exact at every scrape, final ones recounted at most every finalMaxAgeMs.
 
-const row = (id: string, status: string) => ({
-  id,
-  fromCurrency: "btc",
-  toCurrency: "eth",
-  fromAmount: "0.1",
-  rate: "1",
-  rawToAmount: "1",
-  toAmount: "1",
-  platformFeeBps: 25,
-  markupBps: 0,
-  profit: "0",
-  payinAddress: `addr-${id}`,
-  payoutAddress: "0x52908400098527886E0F7030069857D2E4169EE7",
-  status,
-  expiresAt: new Date(Date.now() + 3_600_000),
-});
+const row = (id: string, status: string) => orderRow(id, { status });
 
 describe.each(["sqlite", "postgres"] as const)("countOrders on %s", (kind) => {
   let t: TempDb;
