@@ -76,11 +76,19 @@ async function settledByDay(db: Db, resellerId: string, start: Date): Promise<{ 
           WHERE "resellerId" = ${resellerId} AND "kind" = 'order_profit_settle' AND "bucket" = 'available' AND "createdAt" >= ${start}
           GROUP BY 1, 2`,
     );
-  return statementOf(
-    withDecimalSum(driver.reader()),
-    `SELECT substr("createdAt", 1, 10) AS "day", "currency", decimal_sum("amount") AS "amount"
-     FROM "LedgerEntry"
-     WHERE "resellerId" = ? AND "kind" = 'order_profit_settle' AND "bucket" = 'available' AND "createdAt" >= ?
-     GROUP BY 1, 2`,
-  ).all(resellerId, sqliteValue(start)) as { day: string; currency: string; amount: string }[];
+  return statementOf(withDecimalSum(driver.reader()), SETTLED_BY_DAY_SQLITE).all(resellerId, sqliteValue(start)) as {
+    day: string;
+    currency: string;
+    amount: string;
+  }[];
 }
+
+/**
+ * SQLite's statement (parameters: reseller id, start). The index on (resellerId, kind,
+ * createdAt) makes it read only the period's entries: at 3M entries of one reseller, a week
+ * took 1.2 s reading them all, 0.15 s with the index (README, Benchmarks).
+ */
+export const SETTLED_BY_DAY_SQLITE = `SELECT substr("createdAt", 1, 10) AS "day", "currency", decimal_sum("amount") AS "amount"
+  FROM "LedgerEntry"
+  WHERE "resellerId" = ? AND "kind" = 'order_profit_settle' AND "bucket" = 'available' AND "createdAt" >= ?
+  GROUP BY 1, 2`;

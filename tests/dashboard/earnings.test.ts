@@ -1,5 +1,7 @@
+import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { getEarningsSeries } from "@/lib/dashboard/earnings";
+import { getEarningsSeries, SETTLED_BY_DAY_SQLITE } from "@/lib/dashboard/earnings";
+import { withDecimalSum } from "@/lib/db/sqlite-direct";
 import { D } from "@/lib/money/decimal";
 import { type TempDb, tempDatabase } from "../support/sqlite-db";
 
@@ -65,5 +67,27 @@ describe.each(["sqlite", "postgres"] as const)("getEarningsSeries on %s", (kind)
     ]);
     const day = await getEarningsSeries(t.db, { resellerId: "me", days: 1, now: NOW });
     expect(day.earned.map((e) => [e.currency, e.amount])).toEqual([["eth", "0.3"]]);
+  });
+});
+
+describe("the earnings read on SQLite", () => {
+  it("reads the period's entries of one kind by the index, not the reseller's whole ledger", async () => {
+    const t = await tempDatabase("sqlite");
+    const plan = new Database(t.url.replace(/^file:/, ""), { readonly: true });
+    try {
+      const steps = (
+        withDecimalSum(plan).prepare(`EXPLAIN QUERY PLAN ${SETTLED_BY_DAY_SQLITE}`).all("me", "2026-11-17T00:00:00.000+00:00") as {
+          detail: string;
+        }[]
+      )
+        .map((r) => r.detail)
+        .join("\n");
+      expect(steps).toMatch(
+        /SEARCH (main\.)?"?LedgerEntry"? USING INDEX LedgerEntry_resellerId_kind_createdAt_idx \(resellerId=\? AND kind=\? AND createdAt>\?\)/,
+      );
+    } finally {
+      plan.close();
+      await t.cleanup();
+    }
   });
 });

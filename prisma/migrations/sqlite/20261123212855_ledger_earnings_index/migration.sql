@@ -1,0 +1,2 @@
+-- CreateIndex
+CREATE INDEX "LedgerEntry_resellerId_kind_createdAt_idx" ON "LedgerEntry"("resellerId", "kind", "createdAt");
