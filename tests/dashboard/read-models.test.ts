@@ -108,6 +108,28 @@ describe("overview", () => {
     expect((await getOverview(db, { resellerId: me.resellerId, days: 30 })).ordersInPeriod).toBe(1);
     expect((await getOverview(db, { resellerId: me.resellerId, days: 90 })).ordersInPeriod).toBe(2);
   });
+
+  it("counts the orders by state from the index alone, not by reading each order", async () => {
+    const me = await newReseller(0);
+    const statements: string[] = [];
+    const traced = createDb(url, undefined, { trace: (q) => statements.push(q) });
+    try {
+      await getOverview(traced, { resellerId: me.resellerId, days: 30 });
+    } finally {
+      await traced.$disconnect();
+    }
+    const counts = statements.filter((q) => /FROM\s+[`"]?(main[`"]?\.[`"]?)?Order[`"]?\s/i.test(q) && /GROUP BY/i.test(q));
+    expect(counts).toHaveLength(1);
+    const plan = new Database(url.replace(/^file:/, ""), { readonly: true });
+    try {
+      const steps = (plan.prepare(`EXPLAIN QUERY PLAN ${counts[0]}`).all() as { detail: string }[]).map((r) => r.detail).join("\n");
+      expect(steps).toMatch(
+        /SEARCH (main\.)?"?Order"? USING COVERING INDEX Order_resellerId_createdAt_status_idx \(resellerId=\? AND createdAt>\?\)/,
+      );
+    } finally {
+      plan.close();
+    }
+  });
 });
 
 describe("earnings series", () => {
