@@ -66,8 +66,18 @@ export function createDb(url: string, pool?: pg.Pool, opts: { trace?: (sql: stri
     // The pool is always made here (or given), so that driverOf() can reach it; one made here ends with the client.
     const own = pool ?? new pg.Pool({ connectionString: url, max: DB_POOL_MAX });
     const driver: Driver = { kind: "postgresql", pool: own };
-    return new PgClient({ adapter: new PrismaPg(own, { disposeExternalPool: !pool }) }).$extends({
-      client: { $provider: "postgresql" as DbProvider, $driver: driver },
+    const client = new PgClient({ adapter: new PrismaPg(own, { disposeExternalPool: !pool }) });
+    return client.$extends({
+      client: {
+        $provider: "postgresql" as DbProvider,
+        $driver: driver,
+        async $disconnect() {
+          await client.$disconnect();
+          // Prisma disposes of the pool only if it connected: a client used for pool statements
+          // alone (queryOnPool) would leave its connections open.
+          if (!pool && !own.ended) await own.end();
+        },
+      },
       query: {
         async $allOperations({ args, query }) {
           return decimalsToStrings(await query(args));
