@@ -4,7 +4,8 @@
 // entries a finished order posts (pending credit, pending release, available settle), so
 // 3 x BENCH_ORDERS ledger entries. Times getEarningsSeries (lib/dashboard/earnings.ts, the
 // built lib/dist) for 7, 30 and 90 days, 5 times each, and prints every time. On SQLite the
-// read runs on the event loop: every API request waits behind it.
+// read runs on the event loop: every API request waits behind it. A process keeps the sums of
+// closed days: the first call of each period reads the days not kept yet, the others today's.
 //
 //   npm run build && node bench/earnings.mjs     BENCH_ORDERS=1000000 BENCH_DB=sqlite,postgres
 import { spawnSync } from "node:child_process";

@@ -110,9 +110,10 @@ export interface ListOrdersOptions {
 export const LIST_COUNT_CAP = 10_000;
 
 /**
- * An id prefix at least this long is looked up by the primary key's range: at most one order in
- * 16^4 of all resellers has it. A shorter one is matched while reading the reseller's orders,
- * newest first, which stops as soon as the page and the capped count are full.
+ * An id prefix at least this long is looked up by the primary key's range: ids are random, so
+ * about one order in 65,536 (16^4), of all resellers, has it. A shorter one is matched while
+ * reading the reseller's orders, newest first, which stops once the page and the capped count
+ * are full.
  */
 export const KEY_PREFIX_MIN = 4;
 

@@ -1,6 +1,7 @@
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getEarningsSeries, SETTLED_BY_DAY_SQLITE } from "@/lib/dashboard/earnings";
+import { createDb } from "@/lib/db/client";
 import { withDecimalSum } from "@/lib/db/sqlite-direct";
 import { D } from "@/lib/money/decimal";
 import { type TempDb, tempDatabase } from "../support/sqlite-db";
@@ -68,6 +69,62 @@ describe.each(["sqlite", "postgres"] as const)("getEarningsSeries on %s", (kind)
     const day = await getEarningsSeries(t.db, { resellerId: "me", days: 1, now: NOW });
     expect(day.earned.map((e) => [e.currency, e.amount])).toEqual([["eth", "0.3"]]);
   });
+
+  it("a closed day is summed once per process; today and the last hour's days are read every time", async () => {
+    const r = `cache-${kind}`;
+    await t.db.reseller.create({ data: { id: r, walletAddress: `0x${"c3".repeat(20)}` } });
+    const credit = (createdAt: string, amount: string, currency = "eth") =>
+      t.db.ledgerEntry.create({
+        data: { resellerId: r, currency, bucket: "available", kind: "order_profit_settle", amount, createdAt: new Date(createdAt) },
+      });
+    const byDay = async (days: number, now: Date) =>
+      Object.fromEntries(
+        (await getEarningsSeries(t.db, { resellerId: r, days, now })).days
+          .filter((d) => Object.keys(d.amounts).length)
+          .map((d) => [d.date, Object.values(d.amounts).join(" + ")]),
+      );
+    // 00:30 UTC: yesterday ended half an hour ago, so it is not closed yet.
+    const now = new Date("2026-11-23T00:30:00.000Z");
+    await credit("2026-11-20T10:00:00.000Z", "1");
+    await credit("2026-11-22T23:00:00.000Z", "2");
+    expect(await byDay(7, now)).toEqual({ "2026-11-20": "1", "2026-11-22": "2" });
+
+    // Entries dated in a closed day after it was read are not seen (none can be, but for a
+    // clock an hour wrong); in the open days they are.
+    await credit("2026-11-20T11:00:00.000Z", "10");
+    await credit("2026-11-22T23:30:00.000Z", "20");
+    await credit("2026-11-23T00:10:00.000Z", "30");
+    expect(await byDay(7, now)).toEqual({ "2026-11-20": "1", "2026-11-22": "22", "2026-11-23": "30" });
+
+    // A longer period reads only the days before the ones kept; a day that closes is read once more, whole.
+    await credit("2026-11-01T12:00:00.000Z", "100", "btc");
+    expect(await byDay(30, now)).toEqual({ "2026-11-01": "100", "2026-11-20": "1", "2026-11-22": "22", "2026-11-23": "30" });
+    const later = new Date("2026-11-23T02:00:00.000Z");
+    await credit("2026-11-22T23:45:00.000Z", "200");
+    expect(await byDay(30, later)).toEqual({ "2026-11-01": "100", "2026-11-20": "1", "2026-11-22": "222", "2026-11-23": "30" });
+    await credit("2026-11-22T23:50:00.000Z", "2000");
+    expect((await byDay(30, later))["2026-11-22"]).toBe("222");
+    // A shorter period again: only its own days and currencies, though more are kept.
+    const week = await getEarningsSeries(t.db, { resellerId: r, days: 7, now: later });
+    expect(week.currencies.map((c) => c.ticker)).toEqual(["eth"]);
+    expect(week.earned).toEqual([expect.objectContaining({ currency: "eth", amount: "253" })]);
+
+    // Another client of the same database (another process) reads everything afresh.
+    const fresh = createDb(t.url);
+    try {
+      const s = await getEarningsSeries(fresh, { resellerId: r, days: 30, now: later });
+      expect(
+        Object.fromEntries(s.days.filter((d) => Object.keys(d.amounts).length).map((d) => [d.date, Object.values(d.amounts)[0]])),
+      ).toEqual({
+        "2026-11-01": "100",
+        "2026-11-20": "11",
+        "2026-11-22": "2222",
+        "2026-11-23": "30",
+      });
+    } finally {
+      await fresh.$disconnect();
+    }
+  });
 });
 
 describe("the earnings read on SQLite", () => {
@@ -76,14 +133,16 @@ describe("the earnings read on SQLite", () => {
     const plan = new Database(t.url.replace(/^file:/, ""), { readonly: true });
     try {
       const steps = (
-        withDecimalSum(plan).prepare(`EXPLAIN QUERY PLAN ${SETTLED_BY_DAY_SQLITE}`).all("me", "2026-11-17T00:00:00.000+00:00") as {
+        withDecimalSum(plan)
+          .prepare(`EXPLAIN QUERY PLAN ${SETTLED_BY_DAY_SQLITE}`)
+          .all("me", "2026-11-17T00:00:00.000+00:00", "2026-11-23T00:00:00.000+00:00") as {
           detail: string;
         }[]
       )
         .map((r) => r.detail)
         .join("\n");
       expect(steps).toMatch(
-        /SEARCH (main\.)?"?LedgerEntry"? USING INDEX LedgerEntry_resellerId_kind_createdAt_idx \(resellerId=\? AND kind=\? AND createdAt>\?\)/,
+        /SEARCH (main\.)?"?LedgerEntry"? USING INDEX LedgerEntry_resellerId_kind_createdAt_idx \(resellerId=\? AND kind=\? AND createdAt>\? AND createdAt<\?\)/,
       );
     } finally {
       plan.close();
