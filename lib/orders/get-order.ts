@@ -4,6 +4,7 @@ import { type Db, driverOf, emptySql, type Order, type OrderEvent, providerOf, q
 import { sqliteDate, statementOf } from "@/lib/db/sqlite-direct";
 import { AppError } from "@/lib/errors";
 import type { Caller } from "@/lib/keys/api-keys";
+import { isFinal, type OrderState } from "./state-machine";
 
 export const ORDER_ID_RE = /^[0-9a-f]{24}$/;
 
@@ -134,9 +135,14 @@ export async function listOrders(db: Db, opts: ListOrdersOptions) {
   // Counted up to one past the cap: that tells a capped total from an exact one. Not Prisma's
   // count({ take }): it orders the rows it counts by id, which sorted all 1M (1.2 s on SQLite).
   // The same conditions as `where` (tests/dashboard/read-models.test.ts checks that they agree).
+  // An open state is rare among all orders (they finish or fail within hours), so on SQLite its
+  // count goes through the state's index (`+"resellerId"` keeps the planner, which has no
+  // statistics, off the reseller's): through the reseller's index it read all 1M orders of a
+  // big reseller (90 ms, on the event loop).
+  const byState = opts.status && !isFinal(opts.status as OrderState) && providerOf(db) === "sqlite";
   const [{ n }] = await db.$queryRaw<{ n: number | bigint }[]>(sql`
     SELECT COUNT(*) AS "n" FROM (
-      SELECT 1 FROM "Order" WHERE "resellerId" = ${opts.resellerId} AND "payinAddress" IS NOT NULL
+      SELECT 1 FROM "Order" WHERE ${byState ? sql`+"resellerId"` : sql`"resellerId"`} = ${opts.resellerId} AND "payinAddress" IS NOT NULL
       ${opts.status ? sql`AND "status" = ${opts.status}` : emptySql}
       ${search ? (wholeId ? sql`AND "id" = ${search}` : sql`AND substr("id", 1, ${search.length}) = ${search}`) : emptySql}
       LIMIT ${cap + 1}) AS "t"`);

@@ -83,4 +83,28 @@ describe.each(["sqlite", "postgres"] as const)("the Orders list's id search on %
       plan.close();
     }
   });
+
+  it.runIf(kind === "sqlite")("SQLite counts an open state through the state's index, a final one through the reseller's", async () => {
+    const statements: string[] = [];
+    const traced = createDb(t.url, undefined, { trace: (q) => statements.push(q) });
+    const countPlan = async (status: string) => {
+      statements.length = 0;
+      await listResellerOrders(traced, { resellerId: "me", status });
+      const count = statements.filter((q) => /COUNT\(\*\)/i.test(q));
+      expect(count).toHaveLength(1);
+      const plan = new Database(t.url.replace(/^file:/, ""), { readonly: true });
+      try {
+        return (plan.prepare(`EXPLAIN QUERY PLAN ${count[0]}`).all() as { detail: string }[]).map((r) => r.detail).join("\n");
+      } finally {
+        plan.close();
+      }
+    };
+    try {
+      for (const open of ["waiting", "confirming"]) expect(await countPlan(open), open).toMatch(/USING INDEX Order_status_\w+ \(status=\?/);
+      for (const final of ["finished", "failed"])
+        expect(await countPlan(final), final).toMatch(/USING (COVERING )?INDEX Order_resellerId_createdAt_status_idx \(resellerId=\?/);
+    } finally {
+      await traced.$disconnect();
+    }
+  });
 });
