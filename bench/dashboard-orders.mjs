@@ -1,5 +1,4 @@
 #!/usr/bin/env node
-import { spawnSync } from "node:child_process";
 // What the dashboard's order reads cost for a big reseller: BENCH_ORDERS orders of one reseller,
 // one every 7 s (1M orders: 81 days), 96% finished, 3% failed, the last hour's still open.
 // Times, through the built lib/dist, the Overview (its orders-by-state count over 7, 30 and 90
@@ -11,7 +10,7 @@ import { spawnSync } from "node:child_process";
 import crypto from "node:crypto";
 import Database from "better-sqlite3";
 import pg from "pg";
-import { createDatabase, ROOT, requireBuild } from "./support.mjs";
+import { requireBuild, runPerDatabase, timeFiveCalls } from "./support.mjs";
 
 const ORDERS = Number(process.env.BENCH_ORDERS ?? 1_000_000);
 const DBS = (process.env.BENCH_DB ?? "sqlite,postgres").split(",");
@@ -70,30 +69,14 @@ async function fill(kind, url) {
   return rows.map((r) => r.id);
 }
 
-async function time(label, kind, fn) {
-  const times = [];
-  let r;
-  for (let k = 0; k < 5; k++) {
-    const t = performance.now();
-    r = await fn();
-    times.push(performance.now() - t);
-  }
-  console.log(`${kind}: ${label}: ${times.map((x) => x.toFixed(0)).join(", ")} ms${r === undefined ? "" : ` (${r})`}`);
-}
-
-/** One database, in this process (lib reads DATABASE_URL once per process). */
-async function child(kind) {
-  const db0 = await createDatabase(kind);
-  try {
-    process.env.DATABASE_URL = db0.url;
-    const lib = await import(`${ROOT}/lib/dist/index.mjs`);
-    await lib.migrate(db0.url);
-    const t0 = performance.now();
-    const ids = await fill(kind, db0.url);
-    console.log(`${kind}: ${ORDERS} orders loaded in ${((performance.now() - t0) / 1000).toFixed(0)} s`);
-    const db = lib.getDb();
+await runPerDatabase({
+  script: import.meta.filename,
+  dbs: DBS,
+  what: `${ORDERS} orders`,
+  fill,
+  measure: async ({ kind, lib, db, filled: ids }) => {
     for (const days of [7, 30, 90])
-      await time(`Overview, ${days} days`, kind, async () => {
+      await timeFiveCalls(kind, `Overview, ${days} days`, async () => {
         const o = await lib.getOverview(db, { resellerId: "me", days, now: NOW });
         return `${o.ordersInPeriod} orders, ${o.orderCounts.failed} failed`;
       });
@@ -101,24 +84,11 @@ async function child(kind) {
       const r = await lib.listResellerOrders(db, lib.parseOrderQuery("me", q));
       return `${r.totalCapped ? "more than " : ""}${r.total} orders, ${r.items.length} on the page`;
     };
-    await time("Orders, page 1", kind, list({}));
-    await time("Orders, finished", kind, list({ status: "finished" }));
-    await time("Orders, failed", kind, list({ status: "failed" }));
-    await time("Orders, confirming (rare)", kind, list({ status: "confirming" }));
-    await time("Orders, id prefix (6 characters)", kind, list({ q: ids[ids.length >> 1].slice(0, 6) }));
-    await time("Orders, whole id", kind, list({ q: ids[ids.length >> 1] }));
-    await lib.closeDb();
-  } finally {
-    await db0.drop();
-  }
-}
-
-if (process.env.BENCH_ORDERS_CHILD) {
-  await child(process.env.BENCH_ORDERS_CHILD);
-  process.exit(0); // the dashboard's PostgreSQL pool would keep the process alive
-} else {
-  for (const kind of DBS) {
-    const r = spawnSync(process.execPath, [import.meta.filename], { env: { ...process.env, BENCH_ORDERS_CHILD: kind }, stdio: "inherit" });
-    if (r.status !== 0) process.exit(r.status ?? 1);
-  }
-}
+    await timeFiveCalls(kind, "Orders, page 1", list({}));
+    await timeFiveCalls(kind, "Orders, finished", list({ status: "finished" }));
+    await timeFiveCalls(kind, "Orders, failed", list({ status: "failed" }));
+    await timeFiveCalls(kind, "Orders, confirming (rare)", list({ status: "confirming" }));
+    await timeFiveCalls(kind, "Orders, id prefix (6 characters)", list({ q: ids[ids.length >> 1].slice(0, 6) }));
+    await timeFiveCalls(kind, "Orders, whole id", list({ q: ids[ids.length >> 1] }));
+  },
+});

@@ -8,10 +8,9 @@
 // closed days: the first call of each period reads the days not kept yet, the others today's.
 //
 //   npm run build && node bench/earnings.mjs     BENCH_ORDERS=1000000 BENCH_DB=sqlite,postgres
-import { spawnSync } from "node:child_process";
 import Database from "better-sqlite3";
 import pg from "pg";
-import { createDatabase, ROOT, requireBuild } from "./support.mjs";
+import { requireBuild, runPerDatabase, timeFiveCalls } from "./support.mjs";
 
 const ORDERS = Number(process.env.BENCH_ORDERS ?? 1_000_000);
 const DBS = (process.env.BENCH_DB ?? "sqlite,postgres").split(",");
@@ -62,43 +61,16 @@ async function fill(kind, url) {
   await c.end();
 }
 
-/** One database, in this process (lib reads DATABASE_URL once per process). */
-async function child(kind) {
-  const db0 = await createDatabase(kind);
-  try {
-    process.env.DATABASE_URL = db0.url;
-    const lib = await import(`${ROOT}/lib/dist/index.mjs`);
-    await lib.migrate(db0.url);
-    const t0 = performance.now();
-    await fill(kind, db0.url);
-    console.log(`${kind}: ${3 * ORDERS} ledger entries loaded in ${((performance.now() - t0) / 1000).toFixed(0)} s`);
-    const db = lib.getDb();
-    for (const days of [7, 30, 90]) {
-      const times = [];
-      let series;
-      for (let k = 0; k < 5; k++) {
-        const t = performance.now();
-        series = await lib.getEarningsSeries(db, { resellerId: "me", days, now: NOW });
-        times.push(performance.now() - t);
-      }
-      const ms = times.map((x) => x.toFixed(0)).join(", ");
-      console.log(`${kind}: ${days} days: ${ms} ms (total ${series.totalUsd} USD over ${series.days.length} days)`);
-    }
-    await lib.closeDb();
-  } finally {
-    await db0.drop();
-  }
-}
-
-if (process.env.BENCH_EARNINGS_CHILD) {
-  await child(process.env.BENCH_EARNINGS_CHILD);
-  process.exit(0); // the dashboard's PostgreSQL pool would keep the process alive
-} else {
-  for (const kind of DBS) {
-    const r = spawnSync(process.execPath, [import.meta.filename], {
-      env: { ...process.env, BENCH_EARNINGS_CHILD: kind },
-      stdio: "inherit",
-    });
-    if (r.status !== 0) process.exit(r.status ?? 1);
-  }
-}
+await runPerDatabase({
+  script: import.meta.filename,
+  dbs: DBS,
+  what: `${3 * ORDERS} ledger entries`,
+  fill,
+  measure: async ({ kind, lib, db }) => {
+    for (const days of [7, 30, 90])
+      await timeFiveCalls(kind, `${days} days`, async () => {
+        const series = await lib.getEarningsSeries(db, { resellerId: "me", days, now: NOW });
+        return `total ${series.totalUsd} USD over ${series.days.length} days`;
+      });
+  },
+});

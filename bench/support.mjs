@@ -1,4 +1,5 @@
 // Helpers the benchmarks share: free ports, waiting for a child server, throwaway databases.
+import { spawnSync } from "node:child_process";
 import crypto from "node:crypto";
 import fs from "node:fs";
 import net from "node:net";
@@ -72,4 +73,50 @@ export async function createDatabase(kind) {
       await a.end();
     },
   };
+}
+
+const CHILD_ENV = "BENCH_DB_CHILD";
+
+/**
+ * A benchmark of lib's reads over a loaded database, run once per database in `dbs`, each in a
+ * child process of `script` (lib reads DATABASE_URL once per process). The child makes a fresh
+ * database, migrates it, loads it with `fill(kind, url)` (which returns what `measure` needs),
+ * prints how long that took (`what`: what was loaded), runs `measure({ kind, lib, db, filled })`
+ * and drops the database.
+ */
+export async function runPerDatabase({ script, dbs, what, fill, measure }) {
+  const kind = process.env[CHILD_ENV];
+  if (!kind) {
+    for (const k of dbs) {
+      const r = spawnSync(process.execPath, [script], { env: { ...process.env, [CHILD_ENV]: k }, stdio: "inherit" });
+      if (r.status !== 0) process.exit(r.status ?? 1);
+    }
+    return;
+  }
+  const created = await createDatabase(kind);
+  try {
+    process.env.DATABASE_URL = created.url;
+    const lib = await import(path.join(ROOT, "lib/dist/index.mjs"));
+    await lib.migrate(created.url);
+    const t0 = performance.now();
+    const filled = await fill(kind, created.url);
+    console.log(`${kind}: ${what} loaded in ${((performance.now() - t0) / 1000).toFixed(0)} s`);
+    await measure({ kind, lib, db: lib.getDb(), filled });
+    await lib.closeDb();
+  } finally {
+    await created.drop();
+  }
+  process.exit(0); // the dashboard's PostgreSQL pool would keep the process alive
+}
+
+/** Calls `fn` five times in a row and prints every time, with what the last call returned. */
+export async function timeFiveCalls(kind, label, fn) {
+  const times = [];
+  let r;
+  for (let k = 0; k < 5; k++) {
+    const t = performance.now();
+    r = await fn();
+    times.push(performance.now() - t);
+  }
+  console.log(`${kind}: ${label}: ${times.map((x) => x.toFixed(0)).join(", ")} ms (${r})`);
 }
