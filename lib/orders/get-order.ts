@@ -135,59 +135,66 @@ export async function listOrders(db: Db, opts: ListOrdersOptions) {
   // Counted up to one past the cap: that tells a capped total from an exact one. Not Prisma's
   // count({ take }): it orders the rows it counts by id, which sorted all 1M (1.2 s on SQLite).
   // The same conditions as `where` (tests/dashboard/read-models.test.ts checks that they agree).
-  // An open state is rare among all orders (they finish or fail within hours), so on SQLite its
-  // count goes through the state's index (`+"resellerId"` keeps the planner, which has no
-  // statistics, off the reseller's): through the reseller's index it read all 1M orders of a
-  // big reseller (90 ms, on the event loop).
-  const byState = opts.status && !isFinal(opts.status as OrderState) && providerOf(db) === "sqlite";
+  // An open state is rare among all orders (they finish or fail within hours), so its count
+  // goes through the state's index: through the reseller's it read all 1M orders of a big
+  // reseller (90 ms on SQLite, on the event loop).
+  const byState = !!opts.status && !isFinal(opts.status as OrderState);
   const [{ n }] = await db.$queryRaw<{ n: number | bigint }[]>(sql`
     SELECT COUNT(*) AS "n" FROM (
-      SELECT 1 FROM "Order" WHERE ${byState ? sql`+"resellerId"` : sql`"resellerId"`} = ${opts.resellerId} AND "payinAddress" IS NOT NULL
+      SELECT 1 FROM "Order" WHERE ${resellerCondition(db, { skipIndex: byState })} = ${opts.resellerId} AND "payinAddress" IS NOT NULL
       ${opts.status ? sql`AND "status" = ${opts.status}` : emptySql}
       ${search ? (wholeId ? sql`AND "id" = ${search}` : sql`AND substr("id", 1, ${search.length}) = ${search}`) : emptySql}
       LIMIT ${cap + 1}) AS "t"`);
-  const { total, page, pages } = paging(Number(n), cap, pageSize, opts.page);
+  const p = paging(Number(n), cap, pageSize, opts.page);
   const orders = await db.order.findMany({
     where,
     orderBy: [{ createdAt: "desc" }, { id: "asc" }],
-    skip: (page - 1) * pageSize,
+    skip: (p.page - 1) * pageSize,
     take: pageSize,
   });
-  return { orders, total, totalCapped: Number(n) > cap, page, pageSize, pages };
+  return { orders, pageSize, ...p };
 }
 
+/** The list's total (capped), whether it was capped, its pages, and the page shown. */
 function paging(counted: number, cap: number, pageSize: number, asked: number | undefined) {
   const total = Math.min(counted, cap);
   const pages = Math.max(1, Math.ceil(total / pageSize));
   // A page past the end (a filter narrowed the list, or past the cap) is the last page.
-  return { total, pages, page: Math.min(Math.max(asked ?? 1, 1), pages) };
+  return { total, totalCapped: counted > cap, pages, page: Math.min(Math.max(asked ?? 1, 1), pages) };
 }
+
+/**
+ * The reseller's condition's column, for a statement that another index serves better. SQLite
+ * has no statistics here (the app gathers none), and its planner takes the reseller's index
+ * for any equality on it, reading all of a big reseller's orders; written `+"resellerId"` the
+ * term cannot use an index. PostgreSQL's statistics choose well by themselves.
+ */
+const resellerCondition = (db: Db, opts: { skipIndex: boolean }) =>
+  opts.skipIndex && providerOf(db) === "sqlite" ? sql`+"resellerId"` : sql`"resellerId"`;
 
 /**
  * An id prefix of KEY_PREFIX_MIN or more characters: the reseller's matching ids from the
  * primary key's range (ids are lower-case hex, so those starting with p are exactly the ones
- * from p up to, not including, p + "g"), then the page of those orders, newest first. On
- * SQLite the reseller's condition is written `+"resellerId"`: without statistics (the app
- * gathers none) SQLite's planner takes the reseller's index for any equality and read all 1M
- * orders of a big reseller (720-900 ms, on the event loop), where the key's range reads a
- * handful. PostgreSQL's statistics pick the key by themselves.
+ * from p up to, not including, p + "g"), then the page of those orders, newest first. Through
+ * the reseller's index this read all 1M orders of a big reseller (720-900 ms on SQLite, on the
+ * event loop), where the key's range reads a handful.
  */
 async function listByIdPrefix(db: Db, opts: ListOrdersOptions, prefix: string, pageSize: number, cap: number) {
-  const reseller = providerOf(db) === "sqlite" ? sql`+"resellerId"` : sql`"resellerId"`;
   const matched = await db.$queryRaw<{ id: string }[]>(sql`
     SELECT "id" FROM "Order"
-    WHERE "id" >= ${prefix} AND "id" < ${`${prefix}g`} AND ${reseller} = ${opts.resellerId} AND "payinAddress" IS NOT NULL
+    WHERE "id" >= ${prefix} AND "id" < ${`${prefix}g`} AND ${resellerCondition(db, { skipIndex: true })} = ${opts.resellerId}
+      AND "payinAddress" IS NOT NULL
     ${opts.status ? sql`AND "status" = ${opts.status}` : emptySql}
     LIMIT ${cap + 1}`);
-  const { total, page, pages } = paging(matched.length, cap, pageSize, opts.page);
+  const p = paging(matched.length, cap, pageSize, opts.page);
   // By id alone: these ids are the reseller's, and the key is the only index this can take.
   const orders = matched.length
     ? await db.order.findMany({
         where: { id: { in: matched.slice(0, cap).map((m) => m.id) } },
         orderBy: [{ createdAt: "desc" }, { id: "asc" }],
-        skip: (page - 1) * pageSize,
+        skip: (p.page - 1) * pageSize,
         take: pageSize,
       })
     : [];
-  return { orders, total, totalCapped: matched.length > cap, page, pageSize, pages };
+  return { orders, pageSize, ...p };
 }
