@@ -1,10 +1,9 @@
-import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getEarningsSeries, SETTLED_BY_DAY_SQLITE } from "@/lib/dashboard/earnings";
 import { createDb } from "@/lib/db/client";
 import { withDecimalSum } from "@/lib/db/sqlite-direct";
 import { D } from "@/lib/money/decimal";
-import { type TempDb, tempDatabase } from "../support/sqlite-db";
+import { queryPlan, type TempDb, tempDatabase } from "../support/sqlite-db";
 
 // The earnings series sums in the database (lib/dashboard/earnings.ts): exactly, per UTC day
 // and currency, only the reseller's realised profit of the period, on both databases.
@@ -130,22 +129,17 @@ describe.each(["sqlite", "postgres"] as const)("getEarningsSeries on %s", (kind)
 describe("the earnings read on SQLite", () => {
   it("reads the period's entries of one kind by the index, not the reseller's whole ledger", async () => {
     const t = await tempDatabase("sqlite");
-    const plan = new Database(t.url.replace(/^file:/, ""), { readonly: true });
     try {
-      const steps = (
-        withDecimalSum(plan)
-          .prepare(`EXPLAIN QUERY PLAN ${SETTLED_BY_DAY_SQLITE}`)
-          .all("me", "2026-11-17T00:00:00.000+00:00", "2026-11-23T00:00:00.000+00:00") as {
-          detail: string;
-        }[]
-      )
-        .map((r) => r.detail)
-        .join("\n");
-      expect(steps).toMatch(
+      const plan = queryPlan(
+        t.url,
+        SETTLED_BY_DAY_SQLITE,
+        ["me", "2026-11-17T00:00:00.000+00:00", "2026-11-23T00:00:00.000+00:00"],
+        withDecimalSum,
+      );
+      expect(plan).toMatch(
         /SEARCH (main\.)?"?LedgerEntry"? USING INDEX LedgerEntry_resellerId_kind_createdAt_idx \(resellerId=\? AND kind=\? AND createdAt>\? AND createdAt<\?\)/,
       );
     } finally {
-      plan.close();
       await t.cleanup();
     }
   });

@@ -1,11 +1,10 @@
 import crypto from "node:crypto";
-import Database from "better-sqlite3";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { getCurrency } from "@/lib/currencies";
 import { getEarningsSeries } from "@/lib/dashboard/earnings";
 import { getResellerOrder, listResellerOrders } from "@/lib/dashboard/orders";
 import { getOverview } from "@/lib/dashboard/overview";
-import { createDb, type Db, type Order } from "@/lib/db/client";
+import type { Db, Order } from "@/lib/db/client";
 import { type Caller, createApiKey } from "@/lib/keys/api-keys";
 import { D } from "@/lib/money/decimal";
 import { usdValue } from "@/lib/money/usd";
@@ -13,7 +12,7 @@ import { createOrder } from "@/lib/orders/create-order";
 import { reportSandboxDeposit } from "@/lib/orders/report-deposit";
 import { getOrCreateReseller, setMarkup } from "@/lib/resellers/resellers";
 import { runWorkerOnce } from "@/lib/worker/run-worker";
-import { tempSqlite } from "../support/sqlite-db";
+import { queryPlan, tempSqlite, tracedStatements } from "../support/sqlite-db";
 
 // The dashboard's read models on a real SQLite database, fed by the same service functions
 // the API and the worker use (create, sandbox deposit, worker steps post the ledger). Every
@@ -111,24 +110,12 @@ describe("overview", () => {
 
   it("counts the orders by state from the index alone, not by reading each order", async () => {
     const me = await newReseller(0);
-    const statements: string[] = [];
-    const traced = createDb(url, undefined, { trace: (q) => statements.push(q) });
-    try {
-      await getOverview(traced, { resellerId: me.resellerId, days: 30 });
-    } finally {
-      await traced.$disconnect();
-    }
+    const statements = await tracedStatements(url, (traced) => getOverview(traced, { resellerId: me.resellerId, days: 30 }));
     const counts = statements.filter((q) => /FROM\s+[`"]?(main[`"]?\.[`"]?)?Order[`"]?\s/i.test(q) && /GROUP BY/i.test(q));
     expect(counts).toHaveLength(1);
-    const plan = new Database(url.replace(/^file:/, ""), { readonly: true });
-    try {
-      const steps = (plan.prepare(`EXPLAIN QUERY PLAN ${counts[0]}`).all() as { detail: string }[]).map((r) => r.detail).join("\n");
-      expect(steps).toMatch(
-        /SEARCH (main\.)?"?Order"? USING COVERING INDEX Order_resellerId_createdAt_status_idx \(resellerId=\? AND createdAt>\?\)/,
-      );
-    } finally {
-      plan.close();
-    }
+    expect(queryPlan(url, counts[0])).toMatch(
+      /SEARCH (main\.)?"?Order"? USING COVERING INDEX Order_resellerId_createdAt_status_idx \(resellerId=\? AND createdAt>\?\)/,
+    );
   });
 });
 
@@ -238,24 +225,12 @@ describe("orders", () => {
   it("a whole id is found by the primary key, not by reading every order of the reseller", async () => {
     const me = await newReseller(0);
     const o = await order(me, { from: "btc", to: "eth", amount: "0.1" });
-    const statements: string[] = [];
-    const traced = createDb(url, undefined, { trace: (q) => statements.push(q) });
-    try {
-      expect((await listResellerOrders(traced, { resellerId: me.resellerId, search: o.id })).items.map((r) => r.id)).toEqual([o.id]);
-    } finally {
-      await traced.$disconnect();
-    }
+    const statements = await tracedStatements(url, async (traced) =>
+      expect((await listResellerOrders(traced, { resellerId: me.resellerId, search: o.id })).items.map((r) => r.id)).toEqual([o.id]),
+    );
     const reads = statements.filter((q) => /FROM\s+[`"]?(main[`"]?\.[`"]?)?Order[`"]?\s/i.test(q));
     expect(reads).toHaveLength(2);
-    const plan = new Database(url.replace(/^file:/, ""), { readonly: true });
-    try {
-      for (const q of reads) {
-        const steps = (plan.prepare(`EXPLAIN QUERY PLAN ${q}`).all() as { detail: string }[]).map((r) => r.detail).join("\n");
-        expect(steps, q).toMatch(/SEARCH (main\.)?"?Order"? USING INDEX sqlite_autoindex_Order_1 \(id=\?\)/);
-      }
-    } finally {
-      plan.close();
-    }
+    for (const q of reads) expect(queryPlan(url, q), q).toMatch(/SEARCH (main\.)?"?Order"? USING INDEX sqlite_autoindex_Order_1 \(id=\?\)/);
   });
 
   it("the detail has the timeline and where the profit stands; another reseller's order is not found", async () => {

@@ -1,9 +1,8 @@
-import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDb, type Db } from "@/lib/db/client";
 import { createOrderCounter, createWebhookDeliveryCounter } from "@/lib/observability/state-counts";
 import { orderRow } from "../support/orders";
-import { type TempDb, tempDatabase, tempSqlite } from "../support/sqlite-db";
+import { queryPlan, type TempDb, tempDatabase, tempSqlite } from "../support/sqlite-db";
 
 // The `orders` and `webhook_deliveries` gauges (lib/observability/state-counts.ts): open states
 // exact at every scrape, final ones recounted at most every finalMaxAgeMs.
@@ -97,13 +96,8 @@ describe("countOrders' statements on SQLite", () => {
     const ran = groupBys();
     expect(ran).toHaveLength(1);
     expect(ran[0]).toMatch(/\bIN\b/i);
-    const plan = new Database(t.url.replace(/^file:/, ""), { readonly: true });
-    try {
-      const steps = (plan.prepare(`EXPLAIN QUERY PLAN ${ran[0]}`).all() as { detail: string }[]).map((r) => r.detail);
-      expect(steps.join("\n")).toMatch(/^SEARCH (main\.)?"?Order"? USING (COVERING )?INDEX /m);
-      expect(steps.filter((d) => /^SCAN (main\.)?"?Order"?\b/.test(d))).toEqual([]);
-    } finally {
-      plan.close();
-    }
+    const steps = queryPlan(t.url, ran[0]);
+    expect(steps).toMatch(/^SEARCH (main\.)?"?Order"? USING (COVERING )?INDEX /m);
+    expect(steps.split("\n").filter((d) => /^SCAN (main\.)?"?Order"?\b/.test(d))).toEqual([]);
   });
 });

@@ -1,9 +1,8 @@
-import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { listResellerOrders } from "@/lib/dashboard/orders";
-import { createDb, type Order } from "@/lib/db/client";
+import type { Order } from "@/lib/db/client";
 import { orderRow } from "../support/orders";
-import { type TempDb, tempDatabase } from "../support/sqlite-db";
+import { queryPlan, type TempDb, tempDatabase, tracedStatements } from "../support/sqlite-db";
 
 // The Orders list's id search (lib/orders/get-order.ts): a prefix of 4+ characters is looked
 // up by the primary key's range, a shorter one while reading the reseller's orders. Both give
@@ -63,48 +62,25 @@ describe.each(["sqlite", "postgres"] as const)("the Orders list's id search on %
   });
 
   it.runIf(kind === "sqlite")("SQLite reads a 4+ character prefix by the key, not through the reseller's index", async () => {
-    const statements: string[] = [];
-    const traced = createDb(t.url, undefined, { trace: (q) => statements.push(q) });
-    try {
-      await listResellerOrders(traced, { resellerId: "me", search: "abcd" });
-    } finally {
-      await traced.$disconnect();
-    }
+    const statements = await tracedStatements(t.url, (traced) => listResellerOrders(traced, { resellerId: "me", search: "abcd" }));
     const reads = statements.filter((q) => /FROM\s+[`"]?(main[`"]?\.[`"]?)?Order[`"]?\s/i.test(q));
     expect(reads).toHaveLength(2);
-    const plan = new Database(t.url.replace(/^file:/, ""), { readonly: true });
-    try {
-      for (const q of reads) {
-        const steps = (plan.prepare(`EXPLAIN QUERY PLAN ${q}`).all() as { detail: string }[]).map((r) => r.detail).join("\n");
-        expect(steps, q).toMatch(/SEARCH (main\.)?"?Order"? USING INDEX sqlite_autoindex_Order_1 \(id[<>=?]/);
-        expect(steps, q).not.toMatch(/resellerId/);
-      }
-    } finally {
-      plan.close();
+    for (const q of reads) {
+      const steps = queryPlan(t.url, q);
+      expect(steps, q).toMatch(/SEARCH (main\.)?"?Order"? USING INDEX sqlite_autoindex_Order_1 \(id[<>=?]/);
+      expect(steps, q).not.toMatch(/resellerId/);
     }
   });
 
   it.runIf(kind === "sqlite")("SQLite counts an open state through the state's index, a final one through the reseller's", async () => {
-    const statements: string[] = [];
-    const traced = createDb(t.url, undefined, { trace: (q) => statements.push(q) });
     const countPlan = async (status: string) => {
-      statements.length = 0;
-      await listResellerOrders(traced, { resellerId: "me", status });
+      const statements = await tracedStatements(t.url, (traced) => listResellerOrders(traced, { resellerId: "me", status }));
       const count = statements.filter((q) => /COUNT\(\*\)/i.test(q));
       expect(count).toHaveLength(1);
-      const plan = new Database(t.url.replace(/^file:/, ""), { readonly: true });
-      try {
-        return (plan.prepare(`EXPLAIN QUERY PLAN ${count[0]}`).all() as { detail: string }[]).map((r) => r.detail).join("\n");
-      } finally {
-        plan.close();
-      }
+      return queryPlan(t.url, count[0]);
     };
-    try {
-      for (const open of ["waiting", "confirming"]) expect(await countPlan(open), open).toMatch(/USING INDEX Order_status_\w+ \(status=\?/);
-      for (const final of ["finished", "failed"])
-        expect(await countPlan(final), final).toMatch(/USING (COVERING )?INDEX Order_resellerId_createdAt_status_idx \(resellerId=\?/);
-    } finally {
-      await traced.$disconnect();
-    }
+    for (const open of ["waiting", "confirming"]) expect(await countPlan(open), open).toMatch(/USING INDEX Order_status_\w+ \(status=\?/);
+    for (const final of ["finished", "failed"])
+      expect(await countPlan(final), final).toMatch(/USING (COVERING )?INDEX Order_resellerId_createdAt_status_idx \(resellerId=\?/);
   });
 });
