@@ -131,13 +131,23 @@ export type ScriptStep = string | { status: string; [field: string]: unknown } |
 
 export class Script {
   private i = 0;
-  constructor(private readonly steps: ScriptStep[]) {
+  private readonly steps: ScriptStep[];
+  constructor(steps: ScriptStep[]) {
     if (!steps.length) throw new Error("empty script");
+    this.steps = [...steps];
   }
   next(): ScriptStep {
     const s = this.steps[Math.min(this.i, this.steps.length - 1)];
     this.i++;
     return s;
+  }
+  /**
+   * Moves a script that holds on its last step on: the next read takes the first of these steps.
+   * For a state that must not change by itself while the test does something else.
+   */
+  continueWith(steps: ScriptStep[]) {
+    this.i = Math.min(this.i, this.steps.length);
+    this.steps.push(...steps);
   }
   /** How many reads the script has answered. */
   get reads(): number {
