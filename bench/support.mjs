@@ -109,14 +109,29 @@ export async function runPerDatabase({ script, dbs, what, fill, measure }) {
   process.exit(0); // the dashboard's PostgreSQL pool would keep the process alive
 }
 
-/** Calls `fn` five times in a row and prints every time, with what the last call returned. */
+/**
+ * Calls `fn` five times in a row and prints every time, with what the last call returned, and
+ * the longest the event loop went without a turn during each call (a 1 ms timer's lateness):
+ * on SQLite a read runs on the event loop, and every API request of the process waits that long.
+ */
 export async function timeFiveCalls(kind, label, fn) {
   const times = [];
+  const stalls = [];
   let r;
   for (let k = 0; k < 5; k++) {
+    let last = performance.now();
+    let longest = 0;
+    const tick = setInterval(() => {
+      const t = performance.now();
+      longest = Math.max(longest, t - last);
+      last = t;
+    }, 1);
     const t = performance.now();
     r = await fn();
     times.push(performance.now() - t);
+    clearInterval(tick);
+    stalls.push(Math.max(longest, performance.now() - last));
   }
-  console.log(`${kind}: ${label}: ${times.map((x) => x.toFixed(0)).join(", ")} ms (${r})`);
+  const ms = (xs) => xs.map((x) => x.toFixed(0)).join(", ");
+  console.log(`${kind}: ${label}: ${ms(times)} ms, event loop held up to ${ms(stalls)} ms (${r})`);
 }

@@ -1,11 +1,12 @@
 import "server-only";
 import type { Db } from "@/lib/db/client";
+import { readInSlices } from "@/lib/db/sqlite-direct";
 import { getBalances } from "@/lib/ledger/ledger";
 import { D, formatAmount } from "@/lib/money/decimal";
 import { usdValue } from "@/lib/money/usd";
 import { ORDER_STATES, type OrderState } from "@/lib/orders/state-machine";
 import { currencyInfo } from "./currency-info";
-import { describePeriod, periodOf } from "./period";
+import { DAY_MS, describePeriod, periodOf } from "./period";
 import type { Overview } from "./types";
 
 /**
@@ -20,7 +21,17 @@ export async function getOverview(db: Db, opts: { resellerId: string; days: numb
   const [reseller, balances, counts] = await Promise.all([
     db.reseller.findUnique({ where: { id: resellerId }, select: { markupBps: true } }),
     getBalances(db, resellerId),
-    db.order.groupBy({ by: ["status"], where: { resellerId, createdAt: { gte: period.start } }, _count: { _all: true } }),
+    // A week at a time on SQLite (readInSlices): 90 days of a reseller with 1M orders held the event loop 0.2 s.
+    readInSlices(
+      db,
+      { from: period.start.getTime(), to: period.todayStart.getTime() + DAY_MS, sliceMs: 7 * DAY_MS, openEnded: true },
+      (from, to) =>
+        db.order.groupBy({
+          by: ["status"],
+          where: { resellerId, createdAt: Number.isFinite(to) ? { gte: new Date(from), lt: new Date(to) } : { gte: new Date(from) } },
+          _count: { _all: true },
+        }),
+    ),
   ]);
 
   const currencies = [...new Set(balances.map((b) => b.currency))].sort().map(currencyInfo);
@@ -38,7 +49,7 @@ export async function getOverview(db: Db, opts: { resellerId: string; days: numb
   const orderCounts = Object.fromEntries(ORDER_STATES.map((s) => [s, 0])) as Record<OrderState, number>;
   let ordersInPeriod = 0;
   for (const c of counts) {
-    if ((ORDER_STATES as readonly string[]).includes(c.status)) orderCounts[c.status as OrderState] = c._count._all;
+    if ((ORDER_STATES as readonly string[]).includes(c.status)) orderCounts[c.status as OrderState] += c._count._all;
     ordersInPeriod += c._count._all;
   }
 

@@ -1,4 +1,4 @@
-const DAY_MS = 86_400_000;
+export const DAY_MS = 86_400_000;
 
 export const utcDay = (d: Date) => d.toISOString().slice(0, 10);
 

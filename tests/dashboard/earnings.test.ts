@@ -3,6 +3,7 @@ import { getEarningsSeries, SETTLED_BY_DAY_SQLITE } from "@/lib/dashboard/earnin
 import { createDb } from "@/lib/db/client";
 import { withDecimalSum } from "@/lib/db/sqlite-direct";
 import { D } from "@/lib/money/decimal";
+import { countTurns } from "../support/event-loop";
 import { queryPlan, type TempDb, tempDatabase } from "../support/sqlite-db";
 
 // The earnings series sums in the database (lib/dashboard/earnings.ts): exactly, per UTC day
@@ -127,6 +128,43 @@ describe.each(["sqlite", "postgres"] as const)("getEarningsSeries on %s", (kind)
 });
 
 describe("the earnings read on SQLite", () => {
+  it("reads the closed days not kept yet one at a time, letting other requests run between them", async () => {
+    const t = await tempDatabase("sqlite");
+    try {
+      await t.db.reseller.create({ data: { id: "me", walletAddress: `0x${"a1".repeat(20)}` } });
+      await t.db.ledgerEntry.createMany({
+        data: [0, 1, 2, 3, 4, 5, 6].map((d) => ({
+          resellerId: "me",
+          currency: "eth",
+          bucket: "available",
+          kind: "order_profit_settle",
+          amount: `${d + 1}`,
+          createdAt: new Date(NOW.getTime() - d * 86_400_000),
+        })),
+      });
+      // Turns of the event loop while the series is read: better-sqlite3 reads on it, so a read
+      // in one statement (1.1 s for 90 days at 1M orders) would let none happen.
+      const loop = countTurns();
+      const read = async () => {
+        const before = loop.turns();
+        const s = await getEarningsSeries(t.db, { resellerId: "me", days: 7, now: NOW });
+        return { turns: loop.turns() - before, total: s.earned[0].amount };
+      };
+      try {
+        // Six closed days (today is read apart), so five turns between them at least.
+        const first = await read();
+        expect(first.total).toBe("28");
+        expect(first.turns).toBeGreaterThanOrEqual(5);
+        // Kept now: one statement, for today.
+        expect((await read()).total).toBe("28");
+      } finally {
+        loop.stop();
+      }
+    } finally {
+      await t.cleanup();
+    }
+  });
+
   it("reads the period's entries of one kind by the index, not the reseller's whole ledger", async () => {
     const t = await tempDatabase("sqlite");
     try {

@@ -100,22 +100,33 @@ describe("overview", () => {
     expect(o.currencies.map((c) => [c.ticker, c.priceUsd])).toEqual([["eth", ETH_USD]]);
   });
 
-  it("counts only orders created in the period", async () => {
+  it("counts only orders created in the period, each once, however many weeks apart", async () => {
     const me = await newReseller(100);
-    await at(new Date(Date.now() - 40 * DAY), () => order(me, { from: "btc", to: "eth", amount: "0.1" }));
+    // On SQLite the count is read a week at a time (lib/db/sqlite-direct.ts readInSlices):
+    // orders in the first and the last slice, on a slice's first and last millisecond.
+    const start = (await getOverview(db, { resellerId: me.resellerId, days: 90 })).period.from;
+    const day0 = Date.parse(`${start}T00:00:00.000Z`);
+    for (const t of [day0 - 1, day0, day0 + 7 * DAY - 1, day0 + 7 * DAY, day0 + 40 * DAY])
+      await at(new Date(t), () => order(me, { from: "btc", to: "eth", amount: "0.1" }));
     await order(me, { from: "btc", to: "eth", amount: "0.1" });
-    expect((await getOverview(db, { resellerId: me.resellerId, days: 30 })).ordersInPeriod).toBe(1);
-    expect((await getOverview(db, { resellerId: me.resellerId, days: 90 })).ordersInPeriod).toBe(2);
+    // An order dated ahead of this clock (another instance's) is in the period too.
+    await at(new Date(Date.now() + 2 * DAY), () => order(me, { from: "btc", to: "eth", amount: "0.1" }));
+    expect((await getOverview(db, { resellerId: me.resellerId, days: 30 })).ordersInPeriod).toBe(2);
+    const o = await getOverview(db, { resellerId: me.resellerId, days: 90 });
+    expect(o.ordersInPeriod).toBe(6);
+    expect(o.orderCounts).toEqual({ waiting: 6, confirming: 0, exchanging: 0, sending: 0, finished: 0, failed: 0 });
   });
 
   it("counts the orders by state from the index alone, not by reading each order", async () => {
     const me = await newReseller(0);
     const statements = await tracedStatements(url, (traced) => getOverview(traced, { resellerId: me.resellerId, days: 30 }));
     const counts = statements.filter((q) => /FROM\s+[`"]?(main[`"]?\.[`"]?)?Order[`"]?\s/i.test(q) && /GROUP BY/i.test(q));
-    expect(counts).toHaveLength(1);
-    expect(queryPlan(url, counts[0])).toMatch(
-      /SEARCH (main\.)?"?Order"? USING COVERING INDEX Order_resellerId_createdAt_status_idx \(resellerId=\? AND createdAt>\?\)/,
-    );
+    // One count a week (readInSlices), the last with no upper bound: each from the index alone.
+    expect(counts).toHaveLength(5);
+    for (const q of counts)
+      expect(queryPlan(url, q)).toMatch(
+        /SEARCH (main\.)?"?Order"? USING COVERING INDEX Order_resellerId_createdAt_status_idx \(resellerId=\? AND createdAt>\?( AND createdAt<\?)?\)/,
+      );
   });
 });
 
