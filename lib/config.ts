@@ -26,6 +26,8 @@ const schema = z.object({
   /** Public origin of the app (scheme://host[:port]); SIWE messages must name it. */
   APP_URL: z.string().url().optional(),
   DATABASE_URL: z.string().default("file:./data/reseller.db"),
+  /** PostgreSQL: connections in each process's pool (Prisma and the bare driver's statements share it). */
+  DATABASE_POOL_MAX: int(10, 1),
   REDIS_URL: z.string().optional(),
   /** memory | redis | postgres. Default: redis when REDIS_URL is set, postgres on PostgreSQL, else memory. */
   RATE_LIMIT_STORE: z.enum(["memory", "redis", "postgres"]).optional(),

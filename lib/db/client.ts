@@ -18,6 +18,7 @@ export type { ApiKey, Order, OrderEvent, RateQuote, Reseller } from "./generated
 
 let shared: { url: string; db: Db; pool: pg.Pool | null } | null = null;
 
+/** A client's own pool (tests, scripts); the process-wide one has DATABASE_POOL_MAX. */
 const DB_POOL_MAX = 10;
 
 export type DbProvider = "sqlite" | "postgresql";
@@ -172,10 +173,10 @@ export function providerOf(db: Db | Tx): DbProvider {
 
 /** The process-wide client (this module is loaded once per process: see README, Architecture). */
 export function getDb(): Db {
-  const url = getConfig().DATABASE_URL;
+  const { DATABASE_URL: url, DATABASE_POOL_MAX: max } = getConfig();
   if (!shared || shared.url !== url) {
     // On PostgreSQL the pool is ours (not the adapter's), so /metrics can report its use.
-    const pool = /^postgres(ql)?:\/\//.test(url) ? new pg.Pool({ connectionString: url, max: DB_POOL_MAX }) : null;
+    const pool = /^postgres(ql)?:\/\//.test(url) ? new pg.Pool({ connectionString: url, max }) : null;
     shared = { url, db: createDb(url, pool ?? undefined), pool };
   }
   return shared.db;
@@ -184,7 +185,7 @@ export function getDb(): Db {
 /** The process-wide PostgreSQL pool's connections (null on SQLite, or before the first query). */
 export function dbPoolStats(): { max: number; total: number; idle: number; waiting: number } | null {
   const p = shared?.pool;
-  return p ? { max: DB_POOL_MAX, total: p.totalCount, idle: p.idleCount, waiting: p.waitingCount } : null;
+  return p ? { max: p.options.max, total: p.totalCount, idle: p.idleCount, waiting: p.waitingCount } : null;
 }
 
 /** Closes the process-wide client and its pool (graceful shutdown). */

@@ -57,7 +57,7 @@ describe("/readyz and /metrics, on a server of their own", () => {
     db = await createDatabase(inject("dbKind"));
     server = await startServer({
       databaseUrl: db.url,
-      env: { SERVE_DASHBOARD: "false", RATE_LIMIT_PUBLIC_PER_MINUTE: "3", METRICS_TOKEN: TOKEN },
+      env: { SERVE_DASHBOARD: "false", RATE_LIMIT_PUBLIC_PER_MINUTE: "3", METRICS_TOKEN: TOKEN, DATABASE_POOL_MAX: "3" },
     });
     conn = createDb(db.url);
   });
@@ -149,7 +149,22 @@ describe("/readyz and /metrics, on a server of their own", () => {
     // A failing scrape-time read would have been logged and left its gauge empty.
     expect(server.logs()).not.toContain("metric not collected");
     expect(sample(text, "process_cpu_seconds_total", {})).toBeGreaterThan(0);
-    if (inject("dbKind") === "postgres") expect(sample(text, "db_pool_connections", { state: "max" })).toBe(10);
+    if (inject("dbKind") === "postgres") expect(sample(text, "db_pool_connections", { state: "max" })).toBe(3);
+  });
+
+  it("keeps the PostgreSQL pool within DATABASE_POOL_MAX under concurrent requests", async () => {
+    if (inject("dbKind") !== "postgres") return;
+    // Each answer reads the database (the order, and the rate-limit counters on PostgreSQL).
+    const answers = await Promise.all(
+      Array.from({ length: 30 }, () =>
+        fetch(`${server.baseUrl}/api/v1/exchange/no-such-order-${newIp()}`, { headers: { "x-forwarded-for": newIp() } }),
+      ),
+    );
+    expect(answers.map((r) => r.status)).toEqual(Array(30).fill(404));
+    const text = await (await scrape(TOKEN)).text();
+    expect(sample(text, "db_pool_connections", { state: "max" })).toBe(3);
+    expect(sample(text, "db_pool_connections", { state: "total" })).toBeGreaterThan(0);
+    expect(sample(text, "db_pool_connections", { state: "total" })).toBeLessThanOrEqual(3);
   });
 
   it("counts orders by state", async () => {
