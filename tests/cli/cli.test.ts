@@ -9,6 +9,8 @@ import { getResellerByWallet } from "@/lib/resellers/resellers";
 import { createDatabase, type TestDatabase } from "../support/server";
 
 const run = promisify(execFile);
+// Each command starts tsx on scripts/cli.ts, about 3 s alone, and a test runs up to seven: with
+// two other test files running beside it (vitest.config.ts) one test took 60 s, hence 180 s.
 let db: TestDatabase | null = null;
 
 async function cli(...args: string[]) {
@@ -43,7 +45,7 @@ describe("operator CLI", () => {
     expect((await cli("key:revoke", key.slice(0, 17))).out).toMatch(/revoked/);
     await expect(authenticateApiKey(conn, key)).rejects.toMatchObject({ code: "INVALID_API_KEY" });
     await conn.$disconnect();
-  }, 60_000);
+  }, 180_000);
 
   it("ledger:check passes on a consistent ledger and prints the first violation of a broken one", async () => {
     await cli("reseller:create", wallet);
@@ -62,7 +64,7 @@ describe("operator CLI", () => {
       `ledger VIOLATION (each balance equals the sum of its entries and is not negative): balance ${r.id}/xmr available is 1.75 but its entries sum to 0.75`,
     );
     await conn.$disconnect();
-  }, 60_000);
+  }, 180_000);
 
   it("revokes a reseller: its keys stop, its session version moves on, and it can be restored", async () => {
     const w = "0x000000000000000000000000000000000000beef";
@@ -83,7 +85,7 @@ describe("operator CLI", () => {
     expect((await conn.reseller.findUnique({ where: { walletAddress: w } }))!.revokedAt).toBeNull();
     await expect(authenticateApiKey(conn, key)).rejects.toMatchObject({ code: "INVALID_API_KEY" });
     await conn.$disconnect();
-  }, 60_000);
+  }, 180_000);
 
   it("fails with a message and a non-zero exit on bad input", async () => {
     const r = await cli("markup:set", wallet, "5000");
@@ -91,5 +93,5 @@ describe("operator CLI", () => {
     expect(r.err).toMatch(/from 0 to 1000/);
     expect((await cli("key:create", "0x0000000000000000000000000000000000000009")).err).toMatch(/no reseller/);
     expect((await cli("nope")).code).toBe(2);
-  }, 60_000);
+  }, 180_000);
 });
