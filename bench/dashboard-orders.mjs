@@ -2,9 +2,9 @@
 // What the dashboard's order reads cost for a big reseller: BENCH_ORDERS orders of one reseller,
 // one every 7 s (1M orders: 81 days), 96% finished, 3% failed, the last hour's still open.
 // Times, through the built lib/dist, the Overview (its orders-by-state count over 7, 30 and 90
-// days) and the Orders list: the first page, a state filter (a common and a rare state), an id
-// prefix and a whole id. Each 5 times; every time is printed. On SQLite these reads run on the
-// event loop: every API request waits behind them.
+// days) and the Orders list: the first page, a state filter (a common, an uncommon and a rare
+// state, and the uncommon one's last page), an id prefix and a whole id. Each 5 times; every
+// time is printed. On SQLite these reads run on the event loop: every API request waits behind them.
 //
 //   npm run build && node bench/dashboard-orders.mjs     BENCH_ORDERS=1000000 BENCH_DB=sqlite,postgres
 import crypto from "node:crypto";
@@ -87,6 +87,7 @@ await runPerDatabase({
     await timeFiveCalls(kind, "Orders, page 1", list({}));
     await timeFiveCalls(kind, "Orders, finished", list({ status: "finished" }));
     await timeFiveCalls(kind, "Orders, failed", list({ status: "failed" }));
+    await timeFiveCalls(kind, "Orders, failed, last page", list({ status: "failed", page: "100000" }));
     await timeFiveCalls(kind, "Orders, confirming (rare)", list({ status: "confirming" }));
     await timeFiveCalls(kind, "Orders, id prefix (6 characters)", list({ q: ids[ids.length >> 1].slice(0, 6) }));
     await timeFiveCalls(kind, "Orders, whole id", list({ q: ids[ids.length >> 1] }));
