@@ -70,6 +70,42 @@ describe.each(["sqlite", "postgres"] as const)("getEarningsSeries on %s", (kind)
     expect(day.earned.map((e) => [e.currency, e.amount])).toEqual([["eth", "0.3"]]);
   });
 
+  it("leaves out profit dated after today (a writer's clock ahead); counts an unpriced currency in its unit, not in USD", async () => {
+    const r = `skew-${kind}`;
+    await t.db.reseller.create({ data: { id: r, walletAddress: `0x${"d4".repeat(20)}` } });
+    const credit = (createdAt: string, amount: string, currency: string) => ({
+      resellerId: r,
+      currency,
+      bucket: "available",
+      kind: "order_profit_settle",
+      amount,
+      createdAt: new Date(createdAt),
+    });
+    await t.db.ledgerEntry.createMany({
+      data: [
+        credit("2026-11-23T10:00:00.000Z", "2", "eth"),
+        credit("2026-11-24T00:30:00.000Z", "999", "eth"), // tomorrow, by this clock
+        credit("2026-11-23T09:00:00.000Z", "4", "zzz"), // a ticker the registry does not list: no reference price
+      ],
+    });
+    const s = await getEarningsSeries(t.db, { resellerId: r, days: 7, now: NOW });
+    expect(s.days.map((d) => d.date).at(-1)).toBe("2026-11-23");
+    const today = s.days.at(-1)!;
+    expect(today.amounts).toEqual({ eth: "2", zzz: "4" });
+    expect(Object.keys(today.usd)).toEqual(["eth"]);
+    expect(today.totalUsd).toBe(today.usd.eth);
+    expect(new D(today.usd.eth).gt(0)).toBe(true);
+    expect(s.earned).toEqual([
+      { currency: "eth", amount: "2", usd: today.usd.eth },
+      { currency: "zzz", amount: "4", usd: null },
+    ]);
+    expect(s.totalUsd).toBe(today.usd.eth);
+    expect(s.currencies.map((c) => [c.ticker, c.priceUsd === null])).toEqual([
+      ["eth", false],
+      ["zzz", true],
+    ]);
+  });
+
   it("a closed day is summed once per process; today and the last hour's days are read every time", async () => {
     const r = `cache-${kind}`;
     await t.db.reseller.create({ data: { id: r, walletAddress: `0x${"c3".repeat(20)}` } });

@@ -6,6 +6,7 @@ import { getResellerOrder, listResellerOrders } from "@/lib/dashboard/orders";
 import { getOverview } from "@/lib/dashboard/overview";
 import type { Db, Order } from "@/lib/db/client";
 import { type Caller, createApiKey } from "@/lib/keys/api-keys";
+import { post } from "@/lib/ledger/ledger";
 import { D } from "@/lib/money/decimal";
 import { usdValue } from "@/lib/money/usd";
 import { createOrder } from "@/lib/orders/create-order";
@@ -98,6 +99,30 @@ describe("overview", () => {
     expect(o.ordersInPeriod).toBe(3);
     expect(o.markupBps).toBe(150);
     expect(o.currencies.map((c) => [c.ticker, c.priceUsd])).toEqual([["eth", ETH_USD]]);
+  });
+
+  it("counts a balance in a currency the registry no longer lists in its own unit, not in the USD totals", async () => {
+    const me = await newReseller(150);
+    const done = await settle(await order(me, { from: "btc", to: "eth", amount: "0.1" }), me);
+    // A ticker delisted after its profit was booked: no reference price any more.
+    const zzz = {
+      resellerId: me.resellerId,
+      currency: "zzz",
+      bucket: "available",
+      kind: "order_profit_settle",
+      amount: new D("4"),
+    } as const;
+    await db.$transaction((tx) => post(tx, [zzz]));
+    const o = await getOverview(db, { resellerId: me.resellerId, days: 30 });
+    expect(o.balances.map((b) => [b.currency, b.available, b.availableUsd, b.pendingUsd])).toEqual([
+      ["eth", done.profit, usd(done.profit, ETH_USD), "0"],
+      ["zzz", "4", null, null],
+    ]);
+    expect(o.totals).toEqual({ availableUsd: usd(done.profit, ETH_USD), pendingUsd: "0" });
+    expect(o.currencies.map((c) => [c.ticker, c.priceUsd])).toEqual([
+      ["eth", ETH_USD],
+      ["zzz", null],
+    ]);
   });
 
   it("counts only orders created in the period, each once, however many weeks apart", async () => {
