@@ -68,7 +68,7 @@ type DaySum = { day: string; currency: string; amount: string };
  */
 const CLOSED_AFTER_MS = 3_600_000;
 /** Resellers whose closed days a process keeps (per database client), least recently read dropped first. */
-const MAX_RESELLERS = 200;
+export const MAX_KEPT_RESELLERS = 200;
 
 /** The sums of a reseller's closed days from `from` up to `to` (UTC midnights, ms). */
 type KeptDays = { from: number; to: number; rows: DaySum[] };
@@ -99,7 +99,7 @@ async function settledByDay(db: Db, resellerId: string, start: Date, now: Date):
     kept.to = cutoff;
   }
   byReseller.set(resellerId, kept);
-  if (byReseller.size > MAX_RESELLERS) byReseller.delete(byReseller.keys().next().value as string);
+  if (byReseller.size > MAX_KEPT_RESELLERS) byReseller.delete(byReseller.keys().next().value as string);
   const [from, to] = [utcDay(start), utcDay(new Date(cutoff))];
   const closed = kept.rows.filter((r) => r.day >= from && r.day < to);
   return [...closed, ...(await sumDays(db, resellerId, cutoff, Number.POSITIVE_INFINITY))];

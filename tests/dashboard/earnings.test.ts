@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { getEarningsSeries, SETTLED_BY_DAY_SQLITE } from "@/lib/dashboard/earnings";
+import { getEarningsSeries, MAX_KEPT_RESELLERS, SETTLED_BY_DAY_SQLITE } from "@/lib/dashboard/earnings";
 import { createDb } from "@/lib/db/client";
 import { withDecimalSum } from "@/lib/db/sqlite-direct";
 import { D } from "@/lib/money/decimal";
@@ -159,6 +159,45 @@ describe.each(["sqlite", "postgres"] as const)("getEarningsSeries on %s", (kind)
       });
     } finally {
       await fresh.$disconnect();
+    }
+  });
+
+  it(`keeps the closed days of the ${MAX_KEPT_RESELLERS} resellers read last, dropping the least recently read`, async () => {
+    // A client of its own: the kept days are per client, and the other tests' resellers are in t.db's.
+    const own = createDb(t.url);
+    try {
+      const ids = Array.from({ length: MAX_KEPT_RESELLERS + 1 }, (_, i) => `lru-${kind}-${i}`);
+      await own.reseller.createMany({ data: ids.map((id, i) => ({ id, walletAddress: `0x${i.toString(16).padStart(40, "e")}` })) });
+      const credit = (resellerId: string, amount: string) =>
+        own.ledgerEntry.create({
+          data: {
+            resellerId,
+            currency: "eth",
+            bucket: "available",
+            kind: "order_profit_settle",
+            amount,
+            createdAt: new Date("2026-11-20T10:00:00.000Z"),
+          },
+        });
+      const earned = async (resellerId: string) =>
+        (await getEarningsSeries(own, { resellerId, days: 7, now: NOW })).earned.map((e) => e.amount).join();
+      const [first, ...others] = ids;
+      await credit(first, "1");
+      expect(await earned(first)).toBe("1");
+      // A closed day's entry written after it was kept is not seen while it stays kept.
+      await credit(first, "10");
+      for (const id of others.slice(0, -1)) await earned(id);
+      expect(await earned(first)).toBe("1"); // still kept: the others fill the cache only to its size
+      // Read again just now, it is the most recently read: one more reseller drops the next one instead.
+      await credit(others[0], "5");
+      await earned(others.at(-1)!);
+      expect(await earned(first)).toBe("1");
+      expect(await earned(others[0])).toBe("5"); // dropped, so read afresh
+      // Once as many others as are kept have been read after it (others[0] just was), it is dropped.
+      for (const id of others.slice(1)) await earned(id);
+      expect(await earned(first)).toBe("11");
+    } finally {
+      await own.$disconnect();
     }
   });
 });
