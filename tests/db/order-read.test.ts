@@ -87,10 +87,13 @@ describe("sqliteDate", () => {
     ["2026-11-23 08:00:01", "2026-11-23T08:00:01.000Z"],
     ["2026-11-23T09:30:01-01:30", "2026-11-23T11:00:01.000Z"],
     ["2026-11-23T10:00:01+02", "2026-11-23T08:00:01.000Z"],
+    ["2026-11-23T13:30:01+0530", "2026-11-23T08:00:01.000Z"],
     ["2026-11-23", "2026-11-23T00:00:00.000Z"],
   ])("%s", (text, iso) => expect(sqliteDate(text)?.toISOString()).toBe(iso));
-  it("numbers and null", () => {
+  it("numbers, null and undefined", () => {
     expect(sqliteDate(0)?.toISOString()).toBe("1970-01-01T00:00:00.000Z");
+    expect(sqliteDate(1_795_420_801_234n)?.toISOString()).toBe("2026-11-23T08:00:01.234Z"); // an INTEGER read as a BigInt
     expect(sqliteDate(null)).toBeNull();
+    expect(sqliteDate(undefined)).toBeNull();
   });
 });
