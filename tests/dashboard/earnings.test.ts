@@ -11,6 +11,16 @@ import { queryPlan, type TempDb, tempDatabase } from "../support/sqlite-db";
 
 const NOW = new Date("2026-11-23T12:00:00.000Z");
 
+/** A realised profit of `resellerId`, as the ledger books it when an order finishes. */
+const settled = (resellerId: string, createdAt: string | Date, amount: string, currency = "eth") => ({
+  resellerId,
+  currency,
+  bucket: "available",
+  kind: "order_profit_settle",
+  amount,
+  createdAt: new Date(createdAt),
+});
+
 describe.each(["sqlite", "postgres"] as const)("getEarningsSeries on %s", (kind) => {
   let t: TempDb;
   beforeAll(async () => {
@@ -73,19 +83,11 @@ describe.each(["sqlite", "postgres"] as const)("getEarningsSeries on %s", (kind)
   it("leaves out profit dated after today (a writer's clock ahead); counts an unpriced currency in its unit, not in USD", async () => {
     const r = `skew-${kind}`;
     await t.db.reseller.create({ data: { id: r, walletAddress: `0x${"d4".repeat(20)}` } });
-    const credit = (createdAt: string, amount: string, currency: string) => ({
-      resellerId: r,
-      currency,
-      bucket: "available",
-      kind: "order_profit_settle",
-      amount,
-      createdAt: new Date(createdAt),
-    });
     await t.db.ledgerEntry.createMany({
       data: [
-        credit("2026-11-23T10:00:00.000Z", "2", "eth"),
-        credit("2026-11-24T00:30:00.000Z", "999", "eth"), // tomorrow, by this clock
-        credit("2026-11-23T09:00:00.000Z", "4", "zzz"), // a ticker the registry does not list: no reference price
+        settled(r, "2026-11-23T10:00:00.000Z", "2"),
+        settled(r, "2026-11-24T00:30:00.000Z", "999"), // tomorrow, by this clock
+        settled(r, "2026-11-23T09:00:00.000Z", "4", "zzz"), // a ticker the registry does not list: no reference price
       ],
     });
     const s = await getEarningsSeries(t.db, { resellerId: r, days: 7, now: NOW });
@@ -110,9 +112,7 @@ describe.each(["sqlite", "postgres"] as const)("getEarningsSeries on %s", (kind)
     const r = `cache-${kind}`;
     await t.db.reseller.create({ data: { id: r, walletAddress: `0x${"c3".repeat(20)}` } });
     const credit = (createdAt: string, amount: string, currency = "eth") =>
-      t.db.ledgerEntry.create({
-        data: { resellerId: r, currency, bucket: "available", kind: "order_profit_settle", amount, createdAt: new Date(createdAt) },
-      });
+      t.db.ledgerEntry.create({ data: settled(r, createdAt, amount, currency) });
     const byDay = async (days: number, now: Date) =>
       Object.fromEntries(
         (await getEarningsSeries(t.db, { resellerId: r, days, now })).days
@@ -169,16 +169,7 @@ describe.each(["sqlite", "postgres"] as const)("getEarningsSeries on %s", (kind)
       const ids = Array.from({ length: MAX_KEPT_RESELLERS + 1 }, (_, i) => `lru-${kind}-${i}`);
       await own.reseller.createMany({ data: ids.map((id, i) => ({ id, walletAddress: `0x${i.toString(16).padStart(40, "e")}` })) });
       const credit = (resellerId: string, amount: string) =>
-        own.ledgerEntry.create({
-          data: {
-            resellerId,
-            currency: "eth",
-            bucket: "available",
-            kind: "order_profit_settle",
-            amount,
-            createdAt: new Date("2026-11-20T10:00:00.000Z"),
-          },
-        });
+        own.ledgerEntry.create({ data: settled(resellerId, "2026-11-20T10:00:00.000Z", amount) });
       const earned = async (resellerId: string) =>
         (await getEarningsSeries(own, { resellerId, days: 7, now: NOW })).earned.map((e) => e.amount).join();
       const [first, ...others] = ids;
@@ -208,14 +199,7 @@ describe("the earnings read on SQLite", () => {
     try {
       await t.db.reseller.create({ data: { id: "me", walletAddress: `0x${"a1".repeat(20)}` } });
       await t.db.ledgerEntry.createMany({
-        data: [0, 1, 2, 3, 4, 5, 6].map((d) => ({
-          resellerId: "me",
-          currency: "eth",
-          bucket: "available",
-          kind: "order_profit_settle",
-          amount: `${d + 1}`,
-          createdAt: new Date(NOW.getTime() - d * 86_400_000),
-        })),
+        data: [0, 1, 2, 3, 4, 5, 6].map((d) => settled("me", new Date(NOW.getTime() - d * 86_400_000), `${d + 1}`)),
       });
       // Turns of the event loop while the series is read: better-sqlite3 reads on it, so a read
       // in one statement (1.1 s for 90 days at 1M orders) would let none happen.

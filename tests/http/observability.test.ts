@@ -154,7 +154,7 @@ describe("/readyz and /metrics, on a server of their own", () => {
 
   it("keeps the PostgreSQL pool within DATABASE_POOL_MAX under concurrent requests", async () => {
     if (inject("dbKind") !== "postgres") return;
-    // Each answer reads the database (the order, and the rate-limit counters on PostgreSQL).
+    // Each answer reads the order from the database, on the pool (the rate-limit counters have a pool of their own).
     const answers = await Promise.all(
       Array.from({ length: 30 }, () =>
         fetch(`${server.baseUrl}/api/v1/exchange/no-such-order-${newIp()}`, { headers: { "x-forwarded-for": newIp() } }),
