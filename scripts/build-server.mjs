@@ -5,6 +5,9 @@
 //                                         loads for server.ts, worker.ts and the dashboard
 //   server.ts    -> dist/server.mjs      import "@reseller/lib" at run time (left external here,
 //   worker.ts    -> dist/worker.mjs      like every npm package)
+//   scripts/cli.ts -> dist/cli.mjs       the operator CLI, self-contained: a short-lived process
+//                                         of its own, so it bundles the lib modules it uses and
+//                                         runs where tsx is not installed (the Docker image)
 //
 // `next build` then builds the dashboard, which loads lib/dist/index.mjs at run time too
 // (app/_server/lib.ts), so it must come after this. README, Architecture, says why.
@@ -47,13 +50,18 @@ export const options = {
   banner: { js: "import { createRequire as __cr } from 'node:module'; const require = __cr(import.meta.url);" },
 };
 
+export const cliOptions = { ...options, entryPoints: { "dist/cli": "scripts/cli.ts" }, external: [] };
+
 export const watch = async (onBuilt) => {
   const ctx = await context({ ...options, plugins: [...options.plugins, { name: "on-end", setup: (b) => b.onEnd(onBuilt) }] });
   await ctx.watch();
+  // The CLI restarts nothing: it is a new process each time, so rebuilding it is enough.
+  const cli = await context(cliOptions);
+  await cli.watch();
   return ctx;
 };
 
 if (import.meta.url === pathToFileURL(process.argv[1]).href) {
-  await build(options);
-  console.log("built lib/dist/index.mjs, dist/server.mjs and dist/worker.mjs");
+  await Promise.all([build(options), build(cliOptions)]);
+  console.log("built lib/dist/index.mjs, dist/server.mjs, dist/worker.mjs and dist/cli.mjs");
 }

@@ -1,6 +1,6 @@
 import { parseArgs } from "node:util";
 import { getConfig } from "@/lib/config";
-import { getDb } from "@/lib/db/client";
+import { closeDb, getDb } from "@/lib/db/client";
 import { migrate } from "@/lib/db/migrate";
 import { createAdapters } from "@/lib/engine/providers/engine";
 import { getMapping } from "@/lib/engine/providers/mapping";
@@ -20,7 +20,8 @@ import {
 } from "@/lib/resellers/resellers";
 import { listWithdrawals, retryWithdrawal } from "@/lib/withdrawals/withdrawals";
 
-// The operator's command line: a thin adapter over lib/. Run with `npm run cli -- <command>`.
+// The operator's command line: a thin adapter over lib/. Run with `npm run cli -- <command>`,
+// which runs its build, dist/cli.mjs (scripts/build-server.mjs).
 const USAGE = `usage: npm run cli -- <command> [options]
 
   reseller:create <wallet> [--markup <bps>]   create (or find) the reseller of an Ethereum wallet
@@ -234,4 +235,6 @@ main()
     console.error(`error: ${e instanceof Error ? e.message : String(e)}`);
     process.exitCode = 1;
   })
-  .finally(() => getDb().$disconnect());
+  // closeDb, not $disconnect: on PostgreSQL the pool is the process's own, and an open pool
+  // kept every command alive for its 10 s idle timeout after it had finished.
+  .finally(() => closeDb());

@@ -1,31 +1,19 @@
-import { execFile } from "node:child_process";
-import { promisify } from "node:util";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDb, type Db } from "@/lib/db/client";
 import { migrate } from "@/lib/db/migrate";
 import { confirmWithdrawal, quoteWithdrawal } from "@/lib/withdrawals/withdrawals";
+import { runCli } from "../support/cli";
 import { createDatabase, type TestDatabase } from "../support/server";
 import { creditProfit, signTypedDataJson } from "../support/withdrawals";
 
 // The operator's withdrawal commands: withdrawals:list shows what the dashboard queued,
 // withdrawals:retry makes a queued one due now and refuses any other state.
 
-const run = promisify(execFile);
 let t: TestDatabase;
 let db: Db;
 
-async function cli(...args: string[]) {
-  try {
-    const r = await run(process.execPath, ["--conditions=react-server", "--import", "tsx", "scripts/cli.ts", ...args], {
-      env: { ...process.env, DATABASE_URL: t.url },
-    });
-    return { code: 0, out: r.stdout, err: r.stderr };
-  } catch (e) {
-    const x = e as { code: number; stdout: string; stderr: string };
-    return { code: x.code, out: x.stdout, err: x.stderr };
-  }
-}
+const cli = (...args: string[]) => runCli(t.url, args);
 
 beforeAll(async () => {
   t = await createDatabase("sqlite");
@@ -65,5 +53,5 @@ describe("operator CLI: withdrawals", () => {
     expect(refused.err).toMatch(/is processing; only a queued one can be retried/);
     expect((await cli("withdrawals:retry", "nope")).err).toMatch(/No withdrawal nope/);
     await db.withdrawal.update({ where: { id: w.id }, data: { status: "queued" } });
-  }, 120_000);
+  });
 });

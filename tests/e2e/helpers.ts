@@ -1,8 +1,8 @@
-import { execFileSync } from "node:child_process";
 import path from "node:path";
 import { type APIRequestContext, expect, type Page, request as pwRequest, test } from "@playwright/test";
 import { type Hex, hexToString, isHex } from "viem";
 import { generatePrivateKey, type PrivateKeyAccount, privateKeyToAccount } from "viem/accounts";
+import { runCli } from "../support/cli";
 
 // Test helpers. Nothing here stubs the product: the wallet signs with a real secp256k1
 // key (viem), the server verifies it, and the API is called over HTTP.
@@ -160,17 +160,9 @@ export async function driveToFinished(api: APIRequestContext, key: string, id: s
  * The ledger check (`npm run cli -- ledger:check`) against a test server's database: throws
  * with the first violation. Run after each e2e test file, like the HTTP suites do.
  */
-export function assertLedgerConsistent(databaseUrl: string) {
-  try {
-    execFileSync(process.execPath, ["--conditions=react-server", "--import", "tsx", "scripts/cli.ts", "ledger:check"], {
-      env: { ...process.env, DATABASE_URL: databaseUrl, LOG_LEVEL: "warn" },
-      encoding: "utf8",
-      stdio: "pipe",
-    });
-  } catch (e) {
-    const err = e as { stdout?: string; stderr?: string };
-    throw new Error(`ledger check failed on ${databaseUrl}:\n${err.stdout ?? ""}${err.stderr ?? ""}`);
-  }
+export async function assertLedgerConsistent(databaseUrl: string) {
+  const r = await runCli(databaseUrl, ["ledger:check"], { LOG_LEVEL: "warn" });
+  if (r.code !== 0) throw new Error(`ledger check failed on ${databaseUrl}:\n${r.out}${r.err}`);
 }
 
 /** After the current spec file: the ledger check on the shared test server's database (as the HTTP suites do after every file). */
@@ -178,6 +170,6 @@ export function checkLedgerAfterFile() {
   test.afterAll(async () => {
     const dir = process.env.E2E_DATA_DIR;
     if (!dir || process.env.E2E_BASE_URL) return; // a server we did not start: its database is not ours to read
-    assertLedgerConsistent(`file:${path.join(dir, "e2e.db")}`);
+    await assertLedgerConsistent(`file:${path.join(dir, "e2e.db")}`);
   });
 }

@@ -46,7 +46,7 @@ test.beforeAll(async () => {
 test.afterAll(async () => {
   test.setTimeout(120_000);
   await server?.stop();
-  if (db) assertLedgerConsistent(db.url);
+  if (db) await assertLedgerConsistent(db.url);
   await node?.stop();
   await db?.drop();
 });

@@ -1,18 +1,15 @@
-import { execFile } from "node:child_process";
-import { promisify } from "node:util";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { describe, expect, inject, it } from "vitest";
 import { createApiKey } from "@/lib/keys/api-keys";
 import { getResellerByWallet } from "@/lib/resellers/resellers";
 import { api, testDb } from "../support/api";
+import { runCli } from "../support/cli";
 import { callServerAction, signInOverHttp } from "../support/dashboard";
-import { ROOT } from "../support/server";
 
 // Sessions that can be ended: "Sign out everywhere" and the operator's reseller:revoke both
 // end every session of a wallet at once, and an old session cookie then gets the sign-in page.
 
 const origin = () => inject("baseUrl");
-const run = promisify(execFile);
 
 /** What a browser holding `cookie` gets for the dashboard: the page, or the sign-in page. */
 async function dashboardWith(cookie: string) {
@@ -27,10 +24,9 @@ async function dashboardWith(cookie: string) {
 }
 
 async function cli(...args: string[]) {
-  return run(process.execPath, ["--conditions=react-server", "--import", "tsx", "scripts/cli.ts", ...args], {
-    cwd: ROOT,
-    env: { ...process.env, DATABASE_URL: inject("databaseUrl") },
-  });
+  const r = await runCli(inject("databaseUrl"), args);
+  if (r.code !== 0) throw new Error(`cli ${args.join(" ")} exited ${r.code}: ${r.err}`);
+  return r;
 }
 
 describe("ending sessions", () => {

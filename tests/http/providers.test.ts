@@ -1,5 +1,3 @@
-import { execFile } from "node:child_process";
-import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { createDb, type Db } from "@/lib/db/client";
 import { createApiKey } from "@/lib/keys/api-keys";
@@ -7,9 +5,10 @@ import { getBalances } from "@/lib/ledger/ledger";
 import { D } from "@/lib/money/decimal";
 import { getOrCreateReseller, setMarkup } from "@/lib/resellers/resellers";
 import { addressFor, newIp, sleep } from "../support/api";
+import { runCli } from "../support/cli";
 import { type Fakes, startFakes } from "../support/fake-providers";
 import { assertLedgerConsistent } from "../support/ledger";
-import { createDatabase, ROOT, type RunningServer, startServer, type TestDatabase } from "../support/server";
+import { createDatabase, type RunningServer, startServer, type TestDatabase } from "../support/server";
 
 // ENGINE=providers end to end: the built server, its worker and its database, against the
 // three fake providers. The order goes to the best quote, follows the provider's scripted
@@ -208,13 +207,10 @@ describe("ENGINE=providers order flow", () => {
     const payout = addressFor("eth");
     fakes.sideshift.script(payout, ["waiting"]);
     const created = await call("/exchange", { body: { from: "btc", to: "eth", amount: "0.1", address: payout } });
-    const run = promisify(execFile);
-    const out = await run(process.execPath, ["--conditions=react-server", "--import", "tsx", "scripts/cli.ts", "orders:stuck"], {
-      cwd: ROOT,
-      env: { ...process.env, DATABASE_URL: db.url, PROVIDERS_STUCK_AFTER_MINUTES: "0" },
-    });
-    expect(out.stdout).toContain(created.body.id);
-    expect(out.stdout).toMatch(new RegExp(`${created.body.id}\\s+sideshift:ss\\S+\\s+waiting`));
+    const out = await runCli(db.url, ["orders:stuck"], { PROVIDERS_STUCK_AFTER_MINUTES: "0" });
+    expect(out.code).toBe(0);
+    expect(out.out).toContain(created.body.id);
+    expect(out.out).toMatch(new RegExp(`${created.body.id}\\s+sideshift:ss\\S+\\s+waiting`));
     const row = await conn.order.findUniqueOrThrow({ where: { id: created.body.id } });
     expect(row.stuckAt).not.toBeNull();
   }, 60_000);
