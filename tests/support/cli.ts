@@ -14,8 +14,9 @@ const run = promisify(execFile);
 // built here from the current sources once per test process (about 0.3 s), so a test never
 // runs a stale dist/. Each command then starts in about 0.6 s, where tsx on scripts/cli.ts took
 // 1.5 s alone and 3 s and more beside other test files. The file is named by its content, under
-// node_modules/ so that its npm imports resolve: processes building the same sources share it,
-// and a process killed before its cleanup leaves nothing behind that the next run adds to.
+// node_modules/ so that its npm imports resolve: the test processes of one run share one file
+// (vitest kills its workers, so a file per process was never cleaned up), and the bundles of
+// older sources are deleted after a day.
 let built: Promise<string> | null = null;
 const DAY_MS = 86_400_000;
 
@@ -42,7 +43,8 @@ function compiledCli(): Promise<string> {
     // Bundles of older sources: gone after a day.
     for (const f of fs.readdirSync(dir)) {
       const at = path.join(dir, f);
-      if (at !== file && Date.now() - fs.statSync(at).mtimeMs > DAY_MS) fs.rmSync(at, { force: true });
+      const st = fs.statSync(at, { throwIfNoEntry: false }); // another process may have just deleted it
+      if (at !== file && st && Date.now() - st.mtimeMs > DAY_MS) fs.rmSync(at, { force: true });
     }
     return file;
   })();
