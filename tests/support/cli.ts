@@ -6,8 +6,8 @@ import { promisify } from "node:util";
 import { build } from "esbuild";
 // @ts-expect-error: a plain .mjs build script without type declarations
 import { cliOptions } from "../../scripts/build-server.mjs";
+import { ROOT } from "./server";
 
-const ROOT = path.resolve(import.meta.dirname, "../..");
 const run = promisify(execFile);
 
 // The operator CLI as operators run it: the esbuild bundle `npm run build` makes (dist/cli.mjs),
