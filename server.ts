@@ -15,8 +15,8 @@ import {
   getDb,
   getLogger,
   migrate,
+  nextRequestRefusal,
   observeRequest,
-  pathDecodes,
   projectRoot,
   readiness,
   requestIdOf,
@@ -206,6 +206,13 @@ async function main() {
         if (logRequests) log.debug({ reqId, method, route, status, ms: Math.round(seconds * 1e4) / 10 }, "request");
       });
       const url = req.url ?? "/";
+      // A request target that is not a path ("*", an absolute URL): Next fails on it with a 500.
+      // "OPTIONS *" asks what the server as a whole supports.
+      if (url[0] !== "/") {
+        for (const name in common) res.setHeader(name, common[name]);
+        if (url === "*" && req.method === "OPTIONS") return void res.writeHead(204, { Allow: "GET, HEAD, POST, OPTIONS" }).end();
+        return answer(res, new AppError("INVALID_REQUEST", "The request target must be a path beginning with /."));
+      }
       if (API_PATH.test(url)) return apiListener(req, res, common);
       for (const name in common) res.setHeader(name, common[name]);
       if (url === "/readyz") {
@@ -220,7 +227,8 @@ async function main() {
       // Next only sees the client IP we vouch for (the socket's, or X-Forwarded-For behind TRUST_PROXY).
       req.headers["x-client-ip"] = clientIpOf(req, cfg.TRUST_PROXY);
       // Garbage that Next would answer with a 500 and a stack trace: refused here (lib/http/next-guard.ts).
-      if (!pathDecodes(url)) return answer(res, new AppError("INVALID_REQUEST", "The path is not valid percent-encoding."));
+      const refusal = nextRequestRefusal(req);
+      if (refusal) return answer(res, refusal);
       const action = req.method === "POST" && req.headers["next-action"] !== undefined;
       const declared = req.headers["content-length"];
       if (!action && !req.headers["transfer-encoding"] && (declared === undefined || declared === "0")) return void nextHandler(req, res);

@@ -42,6 +42,8 @@ export const ERROR_CODES = [
   "INVALID_WITHDRAWAL_STATE",
   "WITHDRAWAL_TOO_SMALL",
   "PAYOUT_ASSET_UNAVAILABLE",
+  "UNSUPPORTED_MEDIA_TYPE",
+  "FORBIDDEN_ORIGIN",
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];
@@ -59,6 +61,8 @@ export const DASHBOARD_ONLY_CODES: readonly ErrorCode[] = [
   "INVALID_WITHDRAWAL_STATE",
   "WITHDRAWAL_TOO_SMALL",
   "PAYOUT_ASSET_UNAVAILABLE",
+  // server.ts, for requests bound for Next (lib/http/next-guard.ts).
+  "FORBIDDEN_ORIGIN",
 ];
 
 export class AppError extends Error {

@@ -29,7 +29,7 @@ export { apiRouteLabel, closeAfterAnswer, createApiHandler } from "./http/app";
 export { clientIpOf } from "./http/client-ip";
 export { errorAnswer } from "./http/errors";
 export { readiness } from "./http/health";
-export { pathDecodes, serverActionBodyProblem } from "./http/next-guard";
+export { nextRequestRefusal, serverActionBodyProblem } from "./http/next-guard";
 export { requestIdOf } from "./http/request-id";
 export { SERVICE_INSTANCE_ID } from "./instance";
 export { createApiKey, revokeApiKey, rotateApiKey } from "./keys/api-keys";

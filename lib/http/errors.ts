@@ -43,6 +43,8 @@ export const HTTP_STATUS: Record<ErrorCode, number> = {
   INVALID_WITHDRAWAL_STATE: 409,
   WITHDRAWAL_TOO_SMALL: 422,
   PAYOUT_ASSET_UNAVAILABLE: 422,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  FORBIDDEN_ORIGIN: 403,
 };
 
 export interface ErrorBody {

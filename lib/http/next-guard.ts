@@ -1,4 +1,5 @@
 import "server-only";
+import { AppError } from "@/lib/errors";
 
 // Checks on what server.ts hands to Next (the dashboard), for garbage that Next itself would
 // answer with a 500 and a stack trace in the log: a path that does not percent-decode, and
@@ -42,4 +43,52 @@ export function pathDecodes(url: string): boolean {
   } catch {
     return false;
   }
+}
+
+/** What nextRequestRefusal reads of a request (Node's IncomingMessage has it). */
+interface NextBoundRequest {
+  method?: string;
+  url?: string;
+  headers: Record<string, string | string[] | undefined>;
+}
+
+const first = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);
+
+/**
+ * The host Next compares a server action's Origin with: the first X-Forwarded-Host entry,
+ * else Host (node_modules/next/dist/server/app-render/action-handler.js, parseHostHeader).
+ */
+function actionHost(headers: NextBoundRequest["headers"]): string | undefined {
+  const forwarded = first(headers["x-forwarded-host"])?.split(",")[0]?.trim();
+  return forwarded || first(headers.host);
+}
+
+/**
+ * Why server.ts answers a request for Next itself, with a 4xx, where Next would fail with a
+ * 500 and a stack in the log; null to hand it on:
+ * - a path that does not percent-decode;
+ * - a write to a page that is not a server action: the dashboard posts only actions (with a
+ *   Next-Action header); Next would try any other multipart or form POST as a no-JavaScript
+ *   form action and fail to parse a malformed one;
+ * - a server action from a foreign Origin: Next refuses it (CSRF) by throwing. The check is
+ *   Next's own, so nothing it would accept is refused here.
+ */
+export function nextRequestRefusal(req: NextBoundRequest): AppError | null {
+  const url = req.url ?? "/";
+  if (!pathDecodes(url)) return new AppError("INVALID_REQUEST", "The path is not valid percent-encoding.");
+  const method = req.method ?? "GET";
+  if (method === "GET" || method === "HEAD" || method === "OPTIONS" || /^\/api\/auth(?:[/?]|$)/.test(url)) return null;
+  if (first(req.headers["next-action"]) === undefined)
+    return new AppError("METHOD_NOT_ALLOWED", `The dashboard's pages take GET, not ${method}.`, undefined, { Allow: "GET, HEAD" });
+  const origin = first(req.headers.origin);
+  if (origin === undefined) return null; // Next lets an action without Origin through (no browser sends one so)
+  let originHost: string | null = null;
+  try {
+    originHost = origin === "null" ? null : new URL(origin).host;
+  } catch {
+    /* not a URL: refused below */
+  }
+  if (originHost === null || originHost !== actionHost(req.headers))
+    return new AppError("FORBIDDEN_ORIGIN", "Dashboard actions are only taken from the dashboard's own pages.");
+  return null;
 }

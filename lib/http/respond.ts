@@ -55,6 +55,22 @@ export function errorReply(e: unknown, headers: Record<string, string> = {}, req
   return json(a.body, a.status, { ...headers, ...a.headers });
 }
 
+/** application/json, with parameters ("; charset=utf-8"), or a +json type (application/merge-patch+json). */
+const JSON_MEDIA_TYPE = /^application\/(?:[\w.+-]+\+)?json$/;
+
+/**
+ * Whether a body's Content-Type is JSON. A body of another type is refused (415): text/plain,
+ * form and multipart bodies are what a cross-site page can send without a CORS preflight, so
+ * accepting them would let any page create keyless orders from its visitors' browsers,
+ * spending their IP's daily quota. (The body is read first, within the size limit, so that
+ * the connection stays usable for the client's next request.)
+ */
+export function isJsonContentType(header: string | null): boolean {
+  if (header === null) return false;
+  const semi = header.indexOf(";");
+  return JSON_MEDIA_TYPE.test((semi === -1 ? header : header.slice(0, semi)).trim().toLowerCase());
+}
+
 /** Reads a JSON body, losslessly, enforcing the size limit while streaming (Content-Length can lie or be absent). */
 export async function readJsonBody(req: ApiRequest, maxBytes: number): Promise<unknown> {
   const declared = Number(req.header("content-length") ?? "0");
@@ -75,6 +91,10 @@ export async function readJsonBody(req: ApiRequest, maxBytes: number): Promise<u
       throw new AppError("INVALID_REQUEST", "The request body was cut off.");
     }
   }
+  if (req.hasBody && !isJsonContentType(req.header("content-type")))
+    throw new AppError("UNSUPPORTED_MEDIA_TYPE", "Send the body as JSON, with Content-Type: application/json.", {
+      contentType: (req.header("content-type") ?? "").slice(0, 100),
+    });
   const text = Buffer.concat(chunks).toString("utf8");
   if (text.trim() === "") throw new AppError("INVALID_REQUEST", "A JSON body is required.");
   try {

@@ -5,12 +5,32 @@ import Decimal from "decimal.js";
 export const D = Decimal.clone({ precision: 64, rounding: Decimal.ROUND_DOWN, toExpNeg: -40, toExpPos: 40 });
 export type Dec = InstanceType<typeof D>;
 
-const DECIMAL_RE = /^(?:0|[1-9]\d{0,29})(?:\.\d+)?$/;
+/** Amounts stay below 10^30: whole digits an amount may have (far above any currency's supply). */
+export const MAX_INTEGER_DIGITS = 30;
+const DECIMAL_RE = new RegExp(`^(?:0|[1-9]\\d{0,${MAX_INTEGER_DIGITS - 1}})(?:\\.\\d+)?$`);
 
 /** Parses a plain decimal string ("12", "0.5"); no exponent, sign, or spaces. Null when invalid. */
 export function parseDecimal(input: string): Dec | null {
   if (!DECIMAL_RE.test(input)) return null;
   return new D(input);
+}
+
+/** The largest exponent a number's text may carry ("1e100"): far beyond any amount, short enough to print. */
+export const MAX_EXPONENT = 100;
+
+const NUMBER_TEXT_RE = /^-?\d+(?:\.\d+)?(?:[eE]([-+]?\d+))?$/;
+
+/**
+ * Parses a number's text as JSON writes it ("5e-1", "-2.5", "1E+3"), or null when it is not one
+ * or its exponent is beyond MAX_EXPONENT. decimal.js holds 1e30000000 in a few bytes, but
+ * printing it writes every digit (30 MB): an exponent is refused here, before anything can
+ * expand it (a 21-byte request body once made a 60 MB order this way).
+ */
+export function parseNumberText(text: string): Dec | null {
+  const m = NUMBER_TEXT_RE.exec(text);
+  if (!m) return null;
+  if (m[1] !== undefined && !(Math.abs(Number(m[1])) <= MAX_EXPONENT)) return null;
+  return new D(text);
 }
 
 /**

@@ -5,7 +5,16 @@ import type { Currency } from "@/lib/currencies/types";
 import type { EngineContext, PairTerms } from "@/lib/engine";
 import { getEngine } from "@/lib/engine";
 import { AppError } from "@/lib/errors";
-import { ceilAmount, D, type Dec, floorAmount, formatAmount, MAX_SIGNIFICANT_DIGITS, parseDecimal } from "@/lib/money/decimal";
+import {
+  ceilAmount,
+  type Dec,
+  floorAmount,
+  formatAmount,
+  MAX_INTEGER_DIGITS,
+  MAX_SIGNIFICANT_DIGITS,
+  parseDecimal,
+  parseNumberText,
+} from "@/lib/money/decimal";
 import { num } from "@/lib/money/json-number";
 
 // Checks shared by /estimate and /exchange, in the order a client would want to hear them.
@@ -34,18 +43,23 @@ export function resolvePair(fromTicker: unknown, toTicker: unknown): { from: Cur
 export function parseAmount(input: unknown, currency: Currency): Dec {
   const number = isLosslessNumber(input);
   const text = number ? input.toString() : typeof input === "string" ? input.trim() : null;
-  const amount = text === null ? null : number ? new D(text) : parseDecimal(text);
-  if (!amount || amount.lte(0))
-    throw new AppError("INVALID_AMOUNT", `The amount must be a positive decimal number, e.g. "0.5"${text ? `; received ${text}` : ""}.`);
+  const amount = text === null ? null : number ? parseNumberText(text) : parseDecimal(text);
+  // A refusal quotes what was sent, cut short: the body may hold a 16 KB number.
+  const sent = text && text.length > 40 ? `${text.slice(0, 40)}...` : text;
+  if (!amount || amount.lte(0) || amount.e >= MAX_INTEGER_DIGITS)
+    throw new AppError(
+      "INVALID_AMOUNT",
+      `The amount must be a positive decimal number below 10^${MAX_INTEGER_DIGITS}, e.g. "0.5"${sent ? `; received ${sent}` : ""}.`,
+    );
   if (amount.decimalPlaces() > currency.precision)
     throw new AppError(
       "INVALID_AMOUNT",
-      `${currency.ticker} amounts have at most ${currency.precision} decimal places; received ${text} (${amount.decimalPlaces()}).`,
+      `${currency.ticker} amounts have at most ${currency.precision} decimal places; received ${sent} (${amount.decimalPlaces()}).`,
     );
   if (amount.sd() > MAX_SIGNIFICANT_DIGITS)
     throw new AppError(
       "INVALID_AMOUNT",
-      `Amounts have at most ${MAX_SIGNIFICANT_DIGITS} significant digits, so that every client reads them exactly; received ${text} (${amount.sd()}).`,
+      `Amounts have at most ${MAX_SIGNIFICANT_DIGITS} significant digits, so that every client reads them exactly; received ${sent} (${amount.sd()}).`,
     );
   return amount;
 }

@@ -19,6 +19,7 @@ const ELSEWHERE = {
   INVALID_WITHDRAWAL_STATE: "dashboard and CLI only (tests/withdrawals/withdrawals.test.ts)",
   WITHDRAWAL_TOO_SMALL: "dashboard only (tests/withdrawals/withdrawals.test.ts)",
   PAYOUT_ASSET_UNAVAILABLE: "dashboard only (tests/withdrawals/withdrawals.test.ts)",
+  FORBIDDEN_ORIGIN: "dashboard only (tests/http/hardening/probe.test.ts)",
 } as const satisfies Partial<Record<ErrorCode, string>>;
 
 const order = (over: Record<string, unknown> = {}) => ({ from: "btc", to: "eth", amount: "0.01", address: addressFor("eth"), ...over });
@@ -57,6 +58,8 @@ const CASES: Record<Exclude<ErrorCode, keyof typeof ELSEWHERE>, () => Promise<Ap
   AMOUNT_TOO_LOW: () => api("/estimate?from=btc&to=eth&amount=0.00000001"),
   AMOUNT_TOO_HIGH: () => api("/estimate?from=btc&to=eth&amount=100000"),
   INVALID_RATE_ID: () => api("/exchange", { body: order({ rateType: "fixed", rateId: "rate_0123456789abcdef01234567" }) }),
+  UNSUPPORTED_MEDIA_TYPE: () =>
+    api("/exchange", { method: "POST", rawBody: JSON.stringify(order()), headers: { "content-type": "text/plain;charset=UTF-8" } }),
   RATE_LIMITED: async () => {
     const ip = newIp();
     for (let i = 0; i < 60; i++) expect((await api("/currencies", { ip })).status).toBe(200);

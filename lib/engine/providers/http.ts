@@ -1,6 +1,6 @@
 import "server-only";
 import { LosslessNumber, parse, stringify } from "lossless-json";
-import { D, type Dec } from "@/lib/money/decimal";
+import { D, type Dec, parseNumberText } from "@/lib/money/decimal";
 import type { ProviderName } from "./types";
 
 // The one way adapters talk HTTP: a deadline on every request, JSON read with every number
@@ -95,12 +95,9 @@ export function messageOf(body: unknown): string {
   return "";
 }
 
-const NUMBER_RE = /^-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?$/;
-
-/** An amount from a provider's answer (its exact text, or a string), or null when absent or not a number. */
+/** An amount from a provider's answer (its exact text, or a string), or null when absent, not a number, or of an absurd exponent. */
 export function decOrNull(v: unknown): Dec | null {
-  if (typeof v !== "string" || !NUMBER_RE.test(v.trim())) return null;
-  return new D(v.trim());
+  return typeof v === "string" ? parseNumberText(v.trim()) : null;
 }
 
 export function dec(provider: ProviderName, v: unknown, field: string): Dec {

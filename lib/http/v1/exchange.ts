@@ -20,8 +20,11 @@ export const postExchange = apiRoute(
     if (idem !== null && !IDEMPOTENCY_KEY_RE.test(idem))
       throw new AppError("INVALID_IDEMPOTENCY_KEY", "Idempotency-Key must be 1 to 255 visible ASCII characters.");
     const body = await readJsonBody(req, getConfig().MAX_BODY_BYTES);
-    // An extension: toAmount instead of amount (a reverse, fixed-rate order).
-    const byToAmount = typeof body === "object" && body !== null && "toAmount" in body && !("amount" in body);
+    // An extension: toAmount instead of amount (a reverse, fixed-rate order); never both, as on /estimate.
+    const given = (name: string) => typeof body === "object" && body !== null && (body as Record<string, unknown>)[name] != null;
+    if (given("amount") && given("toAmount"))
+      throw new AppError("INVALID_REQUEST", "Give either amount or toAmount, not both.", { field: "toAmount" });
+    const byToAmount = given("toAmount");
     const input = byToAmount ? parseWith(createExchangeByToAmountBody, body) : parseWith(createExchangeBody, body);
     const { order, replayed } = await createOrder(getDb(), { input, caller, ctx: { scope, clientIp: env.ip }, idempotencyKey: idem });
     return {
