@@ -16,6 +16,7 @@ import { D, formatAmount } from "@/lib/money/decimal";
 import { type Priced, priceRequest, takeRateQuote } from "@/lib/quotes/get-estimate";
 import { parseAmount, resolvePair } from "@/lib/quotes/pricing";
 import { announceOrder } from "./announce";
+import { claimRateQuote } from "./claim-rate-quote";
 import { openOrderPostgres } from "./open-order-postgres";
 import { openOrderSqlite } from "./open-order-sqlite";
 import { reserveOrder } from "./reserve-order";
@@ -74,6 +75,10 @@ async function findReplay(db: Db, scope: string, key: string, hash: string): Pro
   return existing;
 }
 
+/** Drops a reservation this request still holds and never opened: nothing was promised to anyone, so a retry starts afresh. */
+const dropReservation = (db: Db, id: string, token: string) =>
+  db.order.deleteMany({ where: { id, leaseToken: token, payinAddress: null } });
+
 /** How often a request that lost an idempotency race looks whether the winner opened the order. */
 const OPENING_POLL_MS = 25;
 
@@ -90,13 +95,13 @@ async function openOrder(db: Db, reserved: Order, token: string, ctx: EngineCont
   try {
     swap = await callEngine(engineDeadlineMs(), ctx, (c) => getEngine().openSwap(openSwapRequest(reserved), c));
   } catch (e) {
-    await db.order.deleteMany({ where: { id: reserved.id, leaseToken: token, payinAddress: null } });
+    await dropReservation(db, reserved.id, token);
     throw e;
   }
   const now = new Date();
   // A fixed rate is a promise: an upstream engine's firm quote must pay at least the locked amount.
   if (reserved.rateType === "fixed" && swap.terms && swap.terms.toAmount.lt(reserved.toAmount)) {
-    await db.order.deleteMany({ where: { id: reserved.id, leaseToken: token, payinAddress: null } });
+    await dropReservation(db, reserved.id, token);
     throw new AppError("RATE_EXPIRED", "The fixed rate can no longer be honoured; get a new estimate.");
   }
   // An upstream engine priced the order again (a firm quote) and says where the swap lives.
@@ -275,6 +280,14 @@ export async function createOrder(
       if (replay) return { order: await awaitOpened(db, replay, ctx), replayed: true };
     }
     throw e;
+  }
+  if (input.rateId) {
+    try {
+      await claimRateQuote(db, { rateId: input.rateId, orderId: reserved.id });
+    } catch (e) {
+      await dropReservation(db, reserved.id, token);
+      throw e;
+    }
   }
   return { order: await openOrder(db, reserved, token, ctx), replayed: false };
 }

@@ -58,6 +58,13 @@ const CASES: Record<Exclude<ErrorCode, keyof typeof ELSEWHERE>, () => Promise<Ap
   AMOUNT_TOO_LOW: () => api("/estimate?from=btc&to=eth&amount=0.00000001"),
   AMOUNT_TOO_HIGH: () => api("/estimate?from=btc&to=eth&amount=100000"),
   INVALID_RATE_ID: () => api("/exchange", { body: order({ rateType: "fixed", rateId: "rate_0123456789abcdef01234567" }) }),
+  RATE_ID_USED: async () => {
+    const ip = newIp();
+    const est = await api("/estimate?from=btc&to=eth&amount=0.01&rateType=fixed", { ip });
+    const fixed = order({ rateType: "fixed", rateId: est.body.rateId });
+    expect((await api("/exchange", { ip, body: fixed })).status).toBe(201);
+    return api("/exchange", { ip, body: fixed });
+  },
   UNSUPPORTED_MEDIA_TYPE: () =>
     api("/exchange", { method: "POST", rawBody: JSON.stringify(order()), headers: { "content-type": "text/plain;charset=UTF-8" } }),
   RATE_LIMITED: async () => {

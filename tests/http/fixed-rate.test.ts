@@ -90,6 +90,17 @@ describe("fixed rate", () => {
     expect(ok.body.toAmount).toBe(est.body.toAmount);
   });
 
+  it("a rateId opens one order: of 20 concurrent orders on it, keyless and keyed alike, one is created", async () => {
+    const { key } = await makeReseller();
+    for (const caller of [{}, { key }]) {
+      const est = await api("/estimate?from=ltc&to=eth&amount=3&rateType=fixed", caller);
+      const body = order({ rateType: "fixed", rateId: est.body.rateId });
+      const answers = await Promise.all(Array.from({ length: 20 }, () => api("/exchange", { ...caller, body })));
+      expect(answers.map((a) => a.status).sort()).toEqual([201, ...Array(19).fill(409)]);
+      for (const a of answers.filter((x) => x.status === 409)) expect(a.body.error.code).toBe("RATE_ID_USED");
+    }
+  });
+
   it("a late deposit is refunded, an expired rateId is refused (a server with a 3-second window, 1-second quotes)", async () => {
     const db = await createDatabase(inject("dbKind"));
     const server = await startServer({ databaseUrl: db.url, env: { FIXED_RATE_WINDOW_SECONDS: "3", QUOTE_TTL_SECONDS: "1" } });

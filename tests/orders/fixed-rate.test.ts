@@ -283,6 +283,59 @@ describe("fixed-rate estimates and orders", () => {
   });
 });
 
+describe("a rateId opens one order", () => {
+  const fixedInput = (rateId: string) => ({ from: "btc", to: "eth", amount: "0.1", address: ETH_ADDR, rateType: "fixed" as const, rateId });
+  const keylessQuote = async () => {
+    const e = await getEstimate({ from: "btc", to: "eth", amount: "0.1", rateType: "fixed", markupBps: 0, ctx, db, resellerId: null });
+    return e.rateId!;
+  };
+
+  it("of 50 concurrent orders on one keyless rateId, one opens; the others are refused with RATE_ID_USED", async () => {
+    const rateId = await keylessQuote();
+    // Keyless callers share rateIds (any of them may send one): each request is its own client here.
+    const results = await Promise.allSettled(
+      Array.from({ length: 50 }, (_, i) => createOrder(db, { input: fixedInput(rateId), caller: null, ctx: { scope: `ip:10.0.0.${i}` } })),
+    );
+    const opened = results.filter((r) => r.status === "fulfilled");
+    expect(opened).toHaveLength(1);
+    for (const r of results)
+      if (r.status === "rejected") expect([r.reason.code, r.reason.message]).toEqual(["RATE_ID_USED", expect.stringMatching(/already used/)]);
+    expect(await db.order.count({ where: { rateId } })).toBe(1);
+    const order = (opened[0] as PromiseFulfilledResult<Awaited<ReturnType<typeof createOrder>>>).value.order;
+    expect((await db.rateQuote.findUniqueOrThrow({ where: { id: rateId } })).orderId).toBe(order.id);
+  });
+
+  it("an idempotent replay of the order that used it answers that order", async () => {
+    const rateId = await keylessQuote();
+    const first = await createOrder(db, { input: fixedInput(rateId), caller: null, ctx, idempotencyKey: "once" });
+    const again = await createOrder(db, { input: fixedInput(rateId), caller: null, ctx, idempotencyKey: "once" });
+    expect(again).toMatchObject({ replayed: true, order: { id: first.order.id } });
+    // Another key is another order: refused.
+    expect((await code(createOrder(db, { input: fixedInput(rateId), caller: null, ctx, idempotencyKey: "twice" }))).code).toBe("RATE_ID_USED");
+  });
+
+  it("after an opening that failed, or a claim whose order is gone, the rateId opens an order", async () => {
+    const rateId = await keylessQuote();
+    const engine = getEngine();
+    const real = engine.openSwap.bind(engine);
+    engine.openSwap = async () => {
+      throw new Error("engine down");
+    };
+    try {
+      await expect(createOrder(db, { input: fixedInput(rateId), caller: null, ctx })).rejects.toThrow();
+    } finally {
+      engine.openSwap = real;
+    }
+    // The failed opening dropped its reservation; its claim is left pointing at nothing.
+    const dead = (await db.rateQuote.findUniqueOrThrow({ where: { id: rateId } })).orderId;
+    expect(dead).not.toBeNull();
+    expect(await db.order.count({ where: { id: dead! } })).toBe(0);
+    const { order } = await createOrder(db, { input: fixedInput(rateId), caller: null, ctx });
+    expect((await db.rateQuote.findUniqueOrThrow({ where: { id: rateId } })).orderId).toBe(order.id);
+    expect((await code(createOrder(db, { input: fixedInput(rateId), caller: null, ctx }))).code).toBe("RATE_ID_USED");
+  });
+});
+
 describe("repricing at the exchange", () => {
   it("a floating order takes the engine's rate of the moment; a fixed one keeps its locked amounts; both record the deposit time", async () => {
     const caller = await newCaller(100);

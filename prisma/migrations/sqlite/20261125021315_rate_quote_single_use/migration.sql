@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "RateQuote" ADD COLUMN "orderId" TEXT;
