@@ -31,7 +31,7 @@ import next from "next";
 // own request and response (Next's server costs ~25x more per request), every other path to Next's request handler (the
 // dashboard and next-auth). The order worker runs here too unless WORKER_IN_PROCESS=false.
 // The service layer comes from "@reseller/lib" (lib/dist/index.mjs), the same file the
-// dashboard loads: one instance of every lib module in the process (README, Architecture).
+// dashboard loads: one instance of every lib module in the process (docs/architecture.md, One copy of the service layer).
 // Around both: a request id on every request, metrics, /readyz, and a graceful shutdown
 // (docs/deploy.md).
 

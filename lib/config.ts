@@ -3,7 +3,7 @@ import { isIP } from "node:net";
 import path from "node:path";
 import { z } from "zod";
 
-// Every setting the product reads, in one place, validated once. The README's settings
+// Every setting the product reads, in one place, validated once. docs/configuration.md's settings
 // table mirrors this schema.
 const bool = z.enum(["true", "false", "1", "0", "yes", "no"]).transform((v) => v === "true" || v === "1" || v === "yes");
 const int = (def: number, min = 0) => z.coerce.number().int().min(min).default(def);
@@ -167,7 +167,7 @@ const schema = z.object({
       z.string().regex(/^\s*\d+=https?:\/\/[^,\s]+(\s*,\s*\d+=https?:\/\/[^,\s]+)*\s*$/, "expected chainId=http(s)://url, comma-separated"),
     ])
     .optional(),
-  // Withdrawals (lib/withdrawals, README "Withdrawals"): profit paid on an EVM chain from the operator's hot wallet.
+  // Withdrawals (lib/withdrawals, docs/withdrawals.md): profit paid on an EVM chain from the operator's hot wallet.
   /** simulated (the default: no chain, nothing is paid) or evm (a real chain through PAYOUT_RPC_URL). */
   PAYOUT_SENDER: z.enum(["simulated", "evm"]).default("simulated"),
   /** JSON-RPC node of the payout chain (PAYOUT_SENDER=evm). May hold a provider key: never logged. */
@@ -196,7 +196,7 @@ const schema = z.object({
     .default("10"),
 });
 
-/** Every setting's name, for the README's table (a test keeps them in step). */
+/** Every setting's name, for docs/configuration.md's table (a test keeps them in step). */
 export const SETTING_NAMES = Object.keys(schema.shape);
 
 export type Config = z.infer<typeof schema> & {

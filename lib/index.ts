@@ -3,7 +3,7 @@ import "server-only";
 // The service layer as the adapters outside lib/ see it: server.ts and worker.ts import
 // "@reseller/lib", the dashboard imports app/_server/lib.ts, and all of them get this module
 // compiled once to lib/dist/index.mjs and loaded by Node, so the process holds one instance
-// of every lib module (README, Architecture). Inside lib/, modules import each other
+// of every lib module (docs/architecture.md, One copy of the service layer). Inside lib/, modules import each other
 // directly; scripts and unit tests import lib/ sources directly too (their processes load
 // no second copy). Sorted by module; add what an adapter needs, nothing more.
 

@@ -10,7 +10,7 @@
 //                                         runs where tsx is not installed (the Docker image)
 //
 // `next build` then builds the dashboard, which loads lib/dist/index.mjs at run time too
-// (app/_server/lib.ts), so it must come after this. README, Architecture, says why.
+// (app/_server/lib.ts), so it must come after this. docs/architecture.md, One copy of the service layer, says why.
 import { createRequire } from "node:module";
 import path from "node:path";
 import { pathToFileURL } from "node:url";

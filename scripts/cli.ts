@@ -205,7 +205,7 @@ async function main() {
     }
     case "providers:sync": {
       const adapters = createAdapters(getConfig());
-      if (!adapters.length) throw new Error("no provider has credentials set (see the README's settings)");
+      if (!adapters.length) throw new Error("no provider has credentials set (see docs/configuration.md)");
       for (const adapter of adapters) {
         try {
           const r = await syncProvider(adapter, getMapping(adapter.name), AbortSignal.timeout(getConfig().PROVIDERS_HTTP_TIMEOUT_MS));

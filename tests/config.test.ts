@@ -1,4 +1,5 @@
 import fs from "node:fs";
+import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { getConfig, resetConfigForTests, SETTING_NAMES } from "@/lib/config";
 
@@ -9,11 +10,31 @@ describe("settings", () => {
     resetConfigForTests();
   });
 
-  it("every setting is in the README's table, and the table names no unknown one", () => {
-    const readme = fs.readFileSync("README.md", "utf8");
-    const table = readme.slice(readme.indexOf("## Settings"), readme.indexOf("## Architecture"));
-    const documented = [...table.matchAll(/^\| `([A-Z_]+)` \|/gm)].map((m) => m[1]);
-    expect([...documented].sort()).toEqual([...SETTING_NAMES].sort());
+  // docs/configuration.md documents every setting once, in one table: a row per setting.
+  const settingRows = (file: string) => [...fs.readFileSync(file, "utf8").matchAll(/^\| `([A-Z][A-Z0-9_]*)` \|/gm)].map((m) => m[1]);
+
+  it("docs/configuration.md's table has one row per setting: none missing, none twice, none unknown", () => {
+    const documented = settingRows("docs/configuration.md");
+    const twice = documented.filter((name, i) => documented.indexOf(name) !== i);
+    expect(twice, "documented twice").toEqual([]);
+    expect(
+      SETTING_NAMES.filter((name) => !documented.includes(name)),
+      "missing from the table",
+    ).toEqual([]);
+    expect(
+      documented.filter((name) => !SETTING_NAMES.includes(name)),
+      "no such setting in lib/config.ts",
+    ).toEqual([]);
+  });
+
+  it("no other page has a settings table of its own", () => {
+    const pages = [
+      "README.md",
+      "bench/README.md",
+      ...fs.readdirSync("docs", { recursive: true, encoding: "utf8" }).map((f) => path.join("docs", f)),
+    ];
+    const others = pages.filter((f) => f.endsWith(".md") && f !== path.join("docs", "configuration.md"));
+    expect(others.flatMap((f) => settingRows(f).map((name) => `${f}: ${name}`))).toEqual([]);
   });
 
   it("defaults give the embedded setup: SQLite under data/, port 3000, simulated engine", () => {

@@ -6,7 +6,7 @@ import type * as Lib from "@reseller/lib";
 // very file server.ts loads for the v1 API and the worker. Turbopack must not follow this
 // import: bundled, lib/ would exist once more per server layer (pages, route handlers,
 // actions), each with its own database pool, limiters and engine. Everything else in app/
-// imports lib/ through this module (README, Architecture).
+// imports lib/ through this module (docs/architecture.md, The import rule).
 const lib: typeof Lib = await import(/* turbopackIgnore: true */ /* webpackIgnore: true */ "@reseller/lib");
 
 export const {

@@ -141,7 +141,7 @@ const END_OF_TIME = new Date("9999-12-31T23:59:59.999Z");
 /**
  * SQLite's statement (parameters: reseller id, from, to). The index on (resellerId, kind,
  * createdAt) makes it read only the period's entries: at 3M entries of one reseller, a week
- * took 1.2 s reading them all, 0.15 s with the index (README, Benchmarks).
+ * took 1.2 s reading them all, 0.15 s with the index (bench/README.md).
  */
 export const SETTLED_BY_DAY_SQLITE = `SELECT substr("createdAt", 1, 10) AS "day", "currency", decimal_sum("amount") AS "amount"
   FROM "LedgerEntry"

@@ -43,7 +43,7 @@ function decimalsToStrings(value: unknown): unknown {
 /**
  * The bare driver behind a client, for the few hot-path statements where Prisma's own CPU per
  * statement was most of the cost (bench/production.mjs: a Prisma insert ~750/s, the same
- * insert on the driver ~3,000/s; README, Benchmarks). PostgreSQL: the client's own pool.
+ * insert on the driver ~3,000/s; bench/README.md). PostgreSQL: the client's own pool.
  * SQLite: a second connection to the same file, for reads only (WAL: it never waits for a
  * writer, and it is not queued behind the Prisma adapter's open transactions); its reads are
  * synchronous and see every committed write, from any process.
@@ -171,7 +171,7 @@ export function providerOf(db: Db | Tx): DbProvider {
   return p;
 }
 
-/** The process-wide client (this module is loaded once per process: see README, Architecture). */
+/** The process-wide client (this module is loaded once per process: see docs/architecture.md, One copy of the service layer). */
 export function getDb(): Db {
   const { DATABASE_URL: url, DATABASE_POOL_MAX: max } = getConfig();
   if (!shared || shared.url !== url) {

@@ -8,7 +8,7 @@ import { type Db, type Driver, driverOf } from "./client";
 // synchronously on a connection of our own, with statements prepared once. Through Prisma
 // each statement of such a transaction went through its query interpreter and the adapter
 // prepared it again; the transaction held the adapter's one connection across awaits, so
-// every opening queued behind the others (README, Benchmarks).
+// every opening queued behind the others (bench/README.md).
 //
 // The transaction never awaits, so it holds the write lock only for its own few statements.
 // When someone else holds the lock (this process's Prisma connection in a transaction, or
@@ -89,7 +89,7 @@ export function withDecimalSum(conn: Database.Database): Database.Database {
  * A read over the time range [from, to) (ms): one call of `read` on PostgreSQL, and on SQLite
  * one per slice of `sliceMs` with a turn of the event loop between them. better-sqlite3 reads
  * on the event loop, so one long read holds every request of the process: at 1M orders the
- * Overview's 90 days of earnings held it 1.1 s, its order count 0.2 s (README, Benchmarks).
+ * Overview's 90 days of earnings held it 1.1 s, its order count 0.2 s (bench/README.md).
  * `openEnded`: the last slice has no upper bound (rows dated ahead by a skewed clock count too).
  * The slices are not one snapshot; a read whose rows each fall in one slice, by a date that
  * never changes, still counts each row once.

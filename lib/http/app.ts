@@ -16,7 +16,7 @@ import { getSandboxEngineCalls, postSandboxDeposit, postSandboxEngine } from "./
 // request and response: server.ts hands these paths here and the rest to Next. No web
 // framework: nine routes match by method and a regular expression. Hono with its Node
 // adapter (a Web Request per request: Headers, an AbortSignal, a body stream) took more
-// time per /estimate than the estimate itself (README, Benchmarks).
+// time per /estimate than the estimate itself (bench/README.md).
 
 type Method = "GET" | "POST";
 interface RouteDef {

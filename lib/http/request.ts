@@ -5,7 +5,7 @@ import type { IncomingMessage } from "node:http";
  * What a v1 handler reads of a request: its method, path, query, headers and body chunks.
  * Node's IncomingMessage is adapted as it is (apiRequestOf), rather than turned into a Web
  * Request: building one (Headers, an AbortSignal, a ReadableStream over the body) cost more
- * than the /estimate handler's own work (README, Benchmarks).
+ * than the /estimate handler's own work (bench/README.md).
  */
 export interface ApiRequest {
   readonly method: string;

@@ -110,7 +110,7 @@ interface KeyRow {
 
 // One statement with the join (Prisma reads a relation with a second query), on the bare
 // driver: this runs on every keyed request, and through Prisma it cost more CPU than the rest
-// of a keyed GET /exchange/{id} (README, Benchmarks). Never cached: a revoked key or a new
+// of a keyed GET /exchange/{id} (bench/README.md). Never cached: a revoked key or a new
 // markup holds for the very next request, whichever process made the change.
 const KEY_SQL = `SELECT k."id" AS "id", k."resellerId" AS "resellerId", (k."revokedAt" IS NOT NULL) AS "revoked", r."markupBps" AS "markupBps"
   FROM "ApiKey" k JOIN "Reseller" r ON r."id" = k."resellerId" WHERE k."hash" = `;

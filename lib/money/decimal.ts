@@ -37,7 +37,7 @@ export function parseNumberText(text: string): Dec | null {
  * The most significant digits an amount may have, in a request or a response. A decimal of
  * at most 15 significant digits survives a round trip through an IEEE-754 double (DBL_DIG),
  * which is what JavaScript's JSON.parse, and most JSON libraries, make of a JSON number:
- * every client reads exactly the amount the service wrote (README, Amounts).
+ * every client reads exactly the amount the service wrote (docs/api.md, Amounts).
  */
 export const MAX_SIGNIFICANT_DIGITS = 15;
 

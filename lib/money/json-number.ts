@@ -8,7 +8,7 @@ import { D, type Dec, formatAmount, MAX_SIGNIFICANT_DIGITS } from "./decimal";
 
 /**
  * An amount as a JSON number, written from its exact decimal. Amounts keep to 15
- * significant digits (README, Amounts); a longer one is a bug upstream and fails here
+ * significant digits (docs/api.md, Amounts); a longer one is a bug upstream and fails here
  * rather than reaching a client that would round it.
  */
 export function num(x: Dec | string): LosslessNumber {

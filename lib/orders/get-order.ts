@@ -29,7 +29,7 @@ type OrderWithEvents = Order & { events: OrderEvent[] };
 /**
  * An order and its timeline, read on the bare driver: GET /exchange/{id} is polled by every
  * client, and through Prisma (an include, or a raw query) its CPU per read was most of the
- * request's (README, Benchmarks). It gives exactly what Prisma's include gives
+ * request's (bench/README.md). It gives exactly what Prisma's include gives
  * (tests/db/order-read.test.ts).
  */
 function findOrderWithEvents(db: Db, id: string): Promise<OrderWithEvents | null> | OrderWithEvents | null {

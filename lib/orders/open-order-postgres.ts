@@ -23,7 +23,7 @@ export async function openOrderPostgres(db: Db, order: Order, token: string, now
   // Profit is rawToAmount - toAmount, never negative (and Balance's CHECK would refuse the
   // statement if it were); keyless orders carry no markup, hence no profit, and no reseller.
   const pending = order.resellerId !== null && new D(order.profit).gt(0);
-  // On the pool, not through Prisma: its CPU per statement was half of what a POST /exchange cost (README, Benchmarks).
+  // On the pool, not through Prisma: its CPU per statement was half of what a POST /exchange cost (bench/README.md).
   const rows = await queryOnPool<{ id: number }>(
     db,
     "open-order",

@@ -50,7 +50,7 @@ function insertFor(columns: string[]) {
 /**
  * Inserts a reserved order (create-order.ts) and gives the row as stored, in one INSERT of
  * every column: through Prisma's create, compiling that one statement took a fifth of a
- * POST /exchange's CPU (README, Benchmarks). PostgreSQL: on the pool, as a named prepared
+ * POST /exchange's CPU (bench/README.md). PostgreSQL: on the pool, as a named prepared
  * statement. SQLite: on the writer connection (lib/db/sqlite-direct.ts), values written as
  * Prisma's adapter writes them. A taken Idempotency-Key throws a unique violation on both
  * databases (isUniqueViolation).

@@ -35,7 +35,7 @@ export function orderStateOf(value: string): OrderState {
  * document and the dashboard. `refunded`: an upstream provider sent the deposit back (the
  * refund's hash is on the order); `provider_failed`: the provider reported the exchange failed;
  * `deposit_late` / `deposit_amount_mismatch`: a fixed-rate order's deposit came after its
- * fixed window / was not the quoted amount (README, Fixed rate).
+ * fixed window / was not the quoted amount (docs/api.md, Extensions to v1: Fixed rate).
  */
 export const FAILURE_REASONS = [
   "expired",

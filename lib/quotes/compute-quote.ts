@@ -20,7 +20,7 @@ export interface QuoteMath {
  *   profit      = rawToAmount - toAmount
  * Rounding the raw amount first makes a keyed toAmount equal floor(keyless toAmount * (1 - bps/10000)).
  * Flooring toAmount at rawToAmount's last place keeps all three within 15 significant
- * digits (README, Amounts): both are multiples of that place and no larger than rawToAmount.
+ * digits (docs/api.md, Amounts): both are multiples of that place and no larger than rawToAmount.
  */
 export function applyRate(fromAmount: Dec, rate: Dec, toPrecision: number, markupBps: number): QuoteMath {
   if (!Number.isInteger(markupBps) || markupBps < 0 || markupBps >= BPS) throw new RangeError(`markup out of range: ${markupBps}`);

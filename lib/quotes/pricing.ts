@@ -38,7 +38,7 @@ export function resolvePair(fromTicker: unknown, toTicker: unknown): { from: Cur
  * text (request bodies are parsed losslessly, lib/http/respond.ts), which may use an
  * exponent ("5e-1"). Positive, with at most the currency's decimal places and at most 15
  * significant digits, so that every amount the API echoes is exact for every client
- * (README, Amounts). A refusal quotes the value exactly as received.
+ * (docs/api.md, Amounts). A refusal quotes the value exactly as received.
  */
 export function parseAmount(input: unknown, currency: Currency): Dec {
   const number = isLosslessNumber(input);

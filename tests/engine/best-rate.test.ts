@@ -175,7 +175,7 @@ describe("commission math (docs/providers.md section 1)", () => {
           const q = new D(qUnits.toString()).div(new D(10).pow(p));
           const from = new D(fromUnits.toString()).div(1e8);
           const t = termsForUserAmount(q, from, p, bps);
-          // Amounts (README, Amounts): 15 significant digits at most, so no answer can throw in num().
+          // Amounts (docs/api.md, Amounts): 15 significant digits at most, so no answer can throw in num().
           for (const x of [t.toAmount, t.rawToAmount, t.profit]) expect(x.sd()).toBeLessThanOrEqual(MAX_SIGNIFICANT_DIGITS);
           // Never more than the provider commits to; exactly it when it fits in 14 digits;
           // otherwise less by under one unit of rawToAmount's last place.
@@ -221,7 +221,7 @@ describe("routing by commission", () => {
   });
 });
 
-describe("provider amounts become amounts (README, Amounts)", () => {
+describe("provider amounts become amounts (docs/api.md, Amounts)", () => {
   const digits = "0.123456789012345678901";
   const engine = (a: ScriptedAdapter) => engineWith([a], { CHANGENOW_ENABLED: "false", FIXEDFLOAT_ENABLED: "false" });
 

@@ -4,7 +4,7 @@ import { getCurrency } from "@/lib/currencies";
 import { D } from "@/lib/money/decimal";
 import { addressFor, api, isErrorShape } from "../support/api";
 
-// Amounts end to end (README, Amounts). Every response here is read with lossless-json, so
+// Amounts end to end (docs/api.md, Amounts). Every response here is read with lossless-json, so
 // a number that went through a double anywhere (in the server, or in a JSON.parse of the
 // test's own) would show as a different text.
 

@@ -4,7 +4,7 @@ import { D } from "@/lib/money/decimal";
 import { addressFor, api, makeReseller, pollUntil, sleep } from "../support/api";
 import { createDatabase, startServer } from "../support/server";
 
-// Fixed-rate and reverse quotes (README, Fixed rate and reverse quotes).
+// Fixed-rate and reverse quotes (docs/api.md, Extensions to v1: Fixed rate, Reverse quotes).
 
 const order = (over: Record<string, unknown> = {}) => ({
   from: "ltc",

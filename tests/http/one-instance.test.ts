@@ -1,7 +1,7 @@
 import { describe, expect, inject, it } from "vitest";
 import { newIp } from "../support/api";
 
-// The process loads lib/ once (README, Architecture): server.ts and the dashboard both load
+// The process loads lib/ once (docs/architecture.md, One copy of the service layer): server.ts and the dashboard both load
 // lib/dist/index.mjs through Node. lib/instance.ts draws a random id when it is loaded, so
 // a second copy of lib/ (say, bundled into one of Next's server layers) would answer with
 // another id than the API's.

@@ -46,7 +46,7 @@ import type { ProviderAdapter, ProviderName, StatusReason, SwapReading } from ".
  * rate = rawToAmount / fromAmount rounded up, so floor(fromAmount x rate) = rawToAmount and
  * floor(rawToAmount x (1 - m)) = q exactly (docs/providers.md section 1).
  *
- * All three are amounts (README, Amounts): at most 15 significant digits and the currency's
+ * All three are amounts (docs/api.md, Amounts): at most 15 significant digits and the currency's
  * decimals. So `q` is rounded down to one (the user gets at least what is shown), and where
  * rawToAmount is a power of ten larger than `q` it keeps one decimal place fewer: `q` is then
  * rounded down to that place too, or the markup math would shave the difference off the
@@ -82,7 +82,7 @@ const FAILURE_OF: Partial<Record<StatusReason, FailureReason>> = {
 
 /**
  * A deposit or refund amount the provider reported, as an amount of the source currency
- * (README, Amounts): rounded down, so the user is never shown more than was moved and a
+ * (docs/api.md, Amounts): rounded down, so the user is never shown more than was moved and a
  * deposit re-priced with the order's rate never pays or credits more than arrived.
  */
 function depositAmount(swap: SwapSnapshot, x: Dec): string {
@@ -219,7 +219,7 @@ export class ProvidersEngine implements Engine {
       // Every provider that answered says the amount is out of its range: the widest range any offers.
       const mins = errors.flatMap((e) => (e.minAmount ? [e.minAmount] : []));
       const maxes = errors.flatMap((e) => (e.maxAmount ? [e.maxAmount] : []));
-      // Limits as amounts of the source currency, rounded inward (README, Amounts).
+      // Limits as amounts of the source currency, rounded inward (docs/api.md, Amounts).
       const min = mins.length ? ceilAmount(D.min(...mins), from.precision) : null;
       const max = maxes.length ? floorAmount(D.max(...maxes), from.precision) : null;
       const limits = { ...(min ? { minAmount: num(min) } : {}), ...(max ? { maxAmount: num(max) } : {}) };

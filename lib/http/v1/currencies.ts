@@ -11,7 +11,7 @@ import { apiRoute } from "../route";
 // The registry is static for the life of the process: serialise it once, and answer
 // conditional requests with 304.
 
-/** The limits /estimate and /exchange apply, as amounts (README, Amounts). */
+/** The limits /estimate and /exchange apply, as amounts (docs/api.md, Amounts). */
 function limitsOf(c: Currency) {
   const l = amountLimits({ minAmount: new D(c.minAmount), maxAmount: new D(c.maxAmount) }, c.precision);
   return { minAmount: num(l.minAmount), maxAmount: num(l.maxAmount) };
