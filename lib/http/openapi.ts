@@ -188,7 +188,10 @@ export function openApiDocument(): object {
           description: "Sandbox only: report that the user's deposit arrived (the quoted amount unless `amount` is given).",
           parameters: [idParam],
           requestBody: { required: false, content: { "application/json": { schema: { $ref: "#/components/schemas/SandboxDeposit" } } } },
-          responses: { "200": ok("OrderStatus", "The order, now confirming"), ...errorResponses(400, 401, 404, 405, 409, 413, 415, 422, 429) },
+          responses: {
+            "200": ok("OrderStatus", "The order, now confirming"),
+            ...errorResponses(400, 401, 404, 405, 409, 413, 415, 422, 429),
+          },
         },
       },
       "/sandbox/exchange/{id}/engine-calls": {

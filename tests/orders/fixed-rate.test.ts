@@ -299,7 +299,8 @@ describe("a rateId opens one order", () => {
     const opened = results.filter((r) => r.status === "fulfilled");
     expect(opened).toHaveLength(1);
     for (const r of results)
-      if (r.status === "rejected") expect([r.reason.code, r.reason.message]).toEqual(["RATE_ID_USED", expect.stringMatching(/already used/)]);
+      if (r.status === "rejected")
+        expect([r.reason.code, r.reason.message]).toEqual(["RATE_ID_USED", expect.stringMatching(/already used/)]);
     expect(await db.order.count({ where: { rateId } })).toBe(1);
     const order = (opened[0] as PromiseFulfilledResult<Awaited<ReturnType<typeof createOrder>>>).value.order;
     expect((await db.rateQuote.findUniqueOrThrow({ where: { id: rateId } })).orderId).toBe(order.id);
@@ -311,7 +312,9 @@ describe("a rateId opens one order", () => {
     const again = await createOrder(db, { input: fixedInput(rateId), caller: null, ctx, idempotencyKey: "once" });
     expect(again).toMatchObject({ replayed: true, order: { id: first.order.id } });
     // Another key is another order: refused.
-    expect((await code(createOrder(db, { input: fixedInput(rateId), caller: null, ctx, idempotencyKey: "twice" }))).code).toBe("RATE_ID_USED");
+    expect((await code(createOrder(db, { input: fixedInput(rateId), caller: null, ctx, idempotencyKey: "twice" }))).code).toBe(
+      "RATE_ID_USED",
+    );
   });
 
   it("after an opening that failed, or a claim whose order is gone, the rateId opens an order", async () => {
