@@ -46,11 +46,9 @@ export function parseAmount(input: unknown, currency: Currency): Dec {
   const amount = text === null ? null : number ? parseNumberText(text) : parseDecimal(text);
   // A refusal quotes what was sent, cut short: the body may hold a 16 KB number.
   const sent = text && text.length > 40 ? `${text.slice(0, 40)}...` : text;
-  if (!amount || amount.lte(0) || amount.e >= MAX_INTEGER_DIGITS)
-    throw new AppError(
-      "INVALID_AMOUNT",
-      `The amount must be a positive decimal number below 10^${MAX_INTEGER_DIGITS}, e.g. "0.5"${sent ? `; received ${sent}` : ""}.`,
-    );
+  if (!amount || amount.lte(0))
+    throw new AppError("INVALID_AMOUNT", `The amount must be a positive decimal number, e.g. "0.5"${sent ? `; received ${sent}` : ""}.`);
+  if (amount.e >= MAX_INTEGER_DIGITS) throw new AppError("INVALID_AMOUNT", `Amounts are below 10^${MAX_INTEGER_DIGITS}; received ${sent}.`);
   if (amount.decimalPlaces() > currency.precision)
     throw new AppError(
       "INVALID_AMOUNT",

@@ -1,8 +1,44 @@
 import { describe, expect, it } from "vitest";
-import { amountPlaces, bpsToPercent, ceilAmount, D, floorAmount, formatAmount, parseDecimal } from "@/lib/money/decimal";
+import {
+  amountPlaces,
+  bpsToPercent,
+  ceilAmount,
+  D,
+  floorAmount,
+  formatAmount,
+  MAX_EXPONENT,
+  parseDecimal,
+  parseNumberText,
+} from "@/lib/money/decimal";
 import { num, stringifyJson } from "@/lib/money/json-number";
 
 describe("decimal helpers", () => {
+  it("parseNumberText reads JSON number text, and refuses an exponent beyond MAX_EXPONENT before expanding it", () => {
+    for (const [text, value] of [
+      ["5e-1", "0.5"],
+      ["-2.5", "-2.5"],
+      ["1E+3", "1000"],
+      [`1e${MAX_EXPONENT}`, `1${"0".repeat(MAX_EXPONENT)}`],
+      [`1e-${MAX_EXPONENT}`, `0.${"0".repeat(MAX_EXPONENT - 1)}1`],
+      ["007", "7"],
+    ])
+      expect(parseNumberText(text)?.toFixed()).toBe(value);
+    for (const bad of [
+      `1e${MAX_EXPONENT + 1}`,
+      `1e-${MAX_EXPONENT + 1}`,
+      "1e30000000",
+      `1e${"9".repeat(400)}`,
+      "",
+      "1.",
+      ".5",
+      "0x10",
+      "1e",
+      " 1",
+      "NaN",
+    ])
+      expect(parseNumberText(bad), bad).toBeNull();
+  });
+
   it("parses plain decimals only", () => {
     for (const ok of ["0", "1", "0.5", "123.000000000000000001", "10"]) expect(parseDecimal(ok)?.toFixed()).toBe(new D(ok).toFixed());
     for (const bad of ["", "-1", "+1", "1e5", "0x10", ".5", "1.", "01", " 1", "1,5", "NaN", "Infinity", "1".repeat(31)])
