@@ -1,3 +1,5 @@
+import { realpathSync } from "node:fs";
+import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import { getConfig } from "@/lib/config";
 import { closeDb, getDb } from "@/lib/db/client";
@@ -54,8 +56,9 @@ const bps = (s: string | undefined) => {
   return Number(s);
 };
 
-async function main() {
+async function main(args: string[]) {
   const { positionals, values } = parseArgs({
+    args,
     allowPositionals: true,
     options: { markup: { type: "string" }, name: { type: "string" }, help: { type: "boolean", short: "h" } },
   });
@@ -230,11 +233,23 @@ async function main() {
   }
 }
 
-main()
-  .catch((e) => {
-    console.error(`error: ${e instanceof Error ? e.message : String(e)}`);
-    process.exitCode = 1;
-  })
-  // closeDb, not $disconnect: on PostgreSQL the pool is the process's own, and an open pool
-  // kept every command alive for its 10 s idle timeout after it had finished.
-  .finally(() => closeDb());
+/**
+ * Runs one command and sets the exit code, then closes what the command opened, so that the
+ * process exits as soon as it is done (tests/cli/cli.test.ts checks that nothing is left open).
+ */
+export function runCliCommand(args: string[]): Promise<void> {
+  return (
+    main(args)
+      .catch((e) => {
+        console.error(`error: ${e instanceof Error ? e.message : String(e)}`);
+        process.exitCode = 1;
+      })
+      // closeDb, not $disconnect: on PostgreSQL the pool is the process's own, and an open pool
+      // kept every command alive for its 10 s idle timeout after it had finished.
+      .finally(() => closeDb())
+  );
+}
+
+// As a program (dist/cli.mjs); a test imports runCliCommand instead. The real path: Node's
+// loader names a module by it, while argv keeps a symlinked folder as it was typed.
+if (process.argv[1] && import.meta.url === pathToFileURL(realpathSync(process.argv[1])).href) void runCliCommand(process.argv.slice(2));

@@ -17,7 +17,8 @@ import { cur, engineWith, snapshot } from "./providers/helpers";
 class ScriptedAdapter implements ProviderAdapter {
   calls: QuoteInput[] = [];
   rate = new D(1);
-  delayMs = 0;
+  /** When set, a quote answers only once it settles (a provider that is slow for as long as a test wants). */
+  held: Promise<void> | null = null;
   fail: ProviderError | null = null;
   commission: ProviderAdapter["commission"] = { kind: "per-request", maxBps: 200 };
   constructor(
@@ -33,7 +34,7 @@ class ScriptedAdapter implements ProviderAdapter {
   }
   async quote(q: QuoteInput): Promise<ProviderQuote> {
     this.calls.push(q);
-    if (this.delayMs) await new Promise((r) => setTimeout(r, this.delayMs));
+    if (this.held) await this.held;
     if (this.fail) throw this.fail;
     return { toAmount: q.fromAmount.mul(this.rate), minAmount: new D("0.001"), maxAmount: new D(100) };
   }
@@ -124,13 +125,15 @@ describe("best rate", () => {
     const down = new ScriptedAdapter("sideshift");
     const slow = new ScriptedAdapter("fixedfloat");
     down.fail = new ProviderError("sideshift", "unavailable", "HTTP 502");
-    // Far past the 300 ms deadline, so that the bound below leaves room for a loaded machine's timers.
-    slow.delayMs = 1500;
+    // Slow until the test lets it answer: the ranking can only come back through its deadline.
+    let answer!: () => void;
+    slow.held = new Promise((r) => {
+      answer = r;
+    });
     slow.rate = new D(5);
     const br = best();
-    const t0 = Date.now();
     const r = await br.rank([cand(ok), cand(down), cand(slow)], new D("1"));
-    expect(Date.now() - t0).toBeLessThan(1200);
+    answer();
     expect(r.ranked.map((x) => x.adapter.name)).toEqual(["changenow"]);
     expect(r.errors.map((e) => e.provider).sort()).toEqual(["fixedfloat", "sideshift"]);
     expect([br.isCooling("sideshift"), br.isCooling("fixedfloat"), br.isCooling("changenow")]).toEqual([true, true, false]);

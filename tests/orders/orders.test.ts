@@ -237,11 +237,12 @@ describe("createOrder", () => {
     try {
       const t0 = Date.now();
       const { order } = await createOrder(db, { input: input(), caller: null, ctx });
+      const t1 = Date.now();
       expect(order).toMatchObject({ provider: "p", upstreamId: "u-1", upstreamData: "d" });
       expect(order.expiresAt.getTime()).toBe(expiresAt.getTime());
-      const next = order.nextActionAt!.getTime() - t0;
-      expect(next).toBeGreaterThanOrEqual(5_000);
-      expect(next).toBeLessThan(15_000);
+      // firstCheckAfterMs from the moment the swap was opened, somewhere between t0 and t1.
+      expect(order.nextActionAt!.getTime()).toBeGreaterThanOrEqual(t0 + 5_000);
+      expect(order.nextActionAt!.getTime()).toBeLessThanOrEqual(t1 + 5_000);
     } finally {
       engine.openSwap = real;
     }

@@ -16,8 +16,11 @@ export interface RecordedRequest {
   body: any;
 }
 
-/** How a request fails: an HTTP error, a late answer (hangMs), or any reply given verbatim. */
-export type Fault = { status: 429 | 500 | 503 } | { hangMs: number } | { reply: Reply };
+/**
+ * How a request fails: an HTTP error, a late answer (hangMs; heldUntil: once the test settles
+ * the promise, however long that is), or any reply given verbatim.
+ */
+export type Fault = { status: 429 | 500 | 503 } | { hangMs: number } | { heldUntil: Promise<unknown> } | { reply: Reply };
 
 export interface Reply {
   status: number;
@@ -99,9 +102,9 @@ export abstract class FakeServer {
     let reply: Reply;
     if (i >= 0) {
       const [{ fault }] = this.faults.splice(i, 1);
-      if ("hangMs" in fault) {
+      if ("hangMs" in fault || "heldUntil" in fault) {
         // A slow provider: nothing for that long, then its normal answer (if the client still waits).
-        await new Promise((r) => setTimeout(r, fault.hangMs));
+        await ("hangMs" in fault ? new Promise((r) => setTimeout(r, fault.hangMs)) : fault.heldUntil);
         reply = await this.handle(rec);
       } else reply = await faultReply(fault);
     } else {
@@ -166,8 +169,8 @@ export const stepFields = (s: Exclude<ScriptStep, { fault: Fault }>): Record<str
 /** Replies with a fault the way the server does for `failNext`. */
 export async function faultReply(fault: Fault): Promise<Reply> {
   if ("reply" in fault) return fault.reply;
-  if ("hangMs" in fault) {
-    await new Promise((r) => setTimeout(r, fault.hangMs));
+  if ("hangMs" in fault || "heldUntil" in fault) {
+    await ("hangMs" in fault ? new Promise((r) => setTimeout(r, fault.hangMs)) : fault.heldUntil);
     return { status: 504, body: { error: "late" } };
   }
   return { status: fault.status, body: fault.status === 429 ? { error: { message: "Rate limit exceeded" } } : { error: "internal" } };
