@@ -119,7 +119,7 @@ const schema = z.object({
   WORKER_RETRY_MAX_MS: int(300_000, 1),
   /** Engine calls that may fail in a row for one step before the order fails with engine_error. */
   WORKER_MAX_ATTEMPTS: int(10, 1),
-  /** Webhooks: also deliver to private, loopback and link-local addresses (tests, closed networks). */
+  /** Webhooks: also deliver to private, loopback, link-local and other non-public addresses (tests, closed networks). */
   WEBHOOK_ALLOW_PRIVATE: bool.default(false),
   /** Webhooks: longest wait for an endpoint's answer. */
   WEBHOOK_TIMEOUT_MS: int(10_000, 100),
