@@ -119,7 +119,7 @@ const schema = z.object({
   WORKER_RETRY_MAX_MS: int(300_000, 1),
   /** Engine calls that may fail in a row for one step before the order fails with engine_error. */
   WORKER_MAX_ATTEMPTS: int(10, 1),
-  /** Webhooks: also deliver to private, loopback and link-local addresses (tests, closed networks). */
+  /** Webhooks: also deliver to private, loopback, link-local and other non-public addresses (tests, closed networks). */
   WEBHOOK_ALLOW_PRIVATE: bool.default(false),
   /** Webhooks: longest wait for an endpoint's answer. */
   WEBHOOK_TIMEOUT_MS: int(10_000, 100),
@@ -130,6 +130,13 @@ const schema = z.object({
     .default("5,300,1800,7200,18000,36000,36000"),
   /** Webhooks: failed attempts in a row (no success between them) after which an endpoint is disabled. */
   WEBHOOK_DISABLE_AFTER_FAILURES: int(50, 1),
+  /**
+   * Webhooks: days a finished message (no delivery pending) is kept, with its deliveries and
+   * attempts, after its creation and its last attempt; then the workers delete it. 0 keeps
+   * them forever. 30 days: a month of answers to "did you send it?", and a month of log to
+   * reconcile against, for far less than the table would otherwise grow (every order event).
+   */
+  WEBHOOK_RETENTION_DAYS: int(30, 0),
   /** Serve the dashboard (Next.js) from this process; false for API-only instances. */
   SERVE_DASHBOARD: bool.default(true),
   /** Largest request body, for every route (the API, next-auth and the dashboard's actions); larger is a 413. */

@@ -7,6 +7,7 @@ import { getLogger } from "@/lib/log";
 import { applyStep } from "@/lib/orders/advance-order";
 import { flagStuckOrders } from "@/lib/orders/stuck";
 import { engineDeadlineMs, leaseMs, newLeaseToken, swapSnapshot } from "@/lib/orders/swap";
+import { type PruneCursor, pruneWebhookMessages } from "@/lib/webhooks/retention";
 import { runWebhooksOnce } from "@/lib/webhooks/sender";
 import { runWithdrawalsOnce } from "@/lib/withdrawals/process";
 import { getPayoutSender } from "@/lib/withdrawals/sender";
@@ -122,7 +123,7 @@ async function advanceClaimed(db: Db, order: Order, token: string, now: Date): P
  */
 let lastStuckCheck = 0;
 let lastQuoteCleanup = 0;
-/** How often the once-a-minute chores run: flagging stuck orders, dropping old quotes. */
+/** How often the once-a-minute chores run: flagging stuck orders, dropping old quotes and old webhook messages. */
 const CHORE_EVERY_MS = 60_000;
 
 export async function runWorkerOnce(db: Db, now = new Date()): Promise<number> {
@@ -192,6 +193,23 @@ export function startWorker(db: Db, opts: { pollMs: number; inProcess: boolean }
       });
   };
   hookTick();
+  // Old webhook messages are deleted on a loop of their own, once a minute and a few batches
+  // at a time (lib/webhooks/retention.ts): a long backlog never holds up orders or deliveries.
+  let pruneTimer: NodeJS.Timeout | undefined;
+  let pruning: Promise<unknown> = Promise.resolve();
+  let pruneAfter: PruneCursor | null = null;
+  const pruneTick = () => {
+    pruning = pruneWebhookMessages(db, { now: new Date(), retentionDays: getConfig().WEBHOOK_RETENTION_DAYS, after: pruneAfter })
+      .then((r) => {
+        pruneAfter = r.after;
+        if (r.deleted) getLogger().info({ deleted: r.deleted }, "old webhook messages deleted");
+      })
+      .catch((e) => getLogger().error({ err: e }, "webhook retention pass failed"))
+      .finally(() => {
+        if (!stopped) pruneTimer = setTimeout(pruneTick, CHORE_EVERY_MS);
+      });
+  };
+  pruneTick();
   return {
     heartbeat,
     fresh: () => Date.now() - (heartbeat.lastPassAt || started) <= heartbeatStaleMs(),
@@ -199,7 +217,8 @@ export function startWorker(db: Db, opts: { pollMs: number; inProcess: boolean }
       stopped = true;
       clearTimeout(timer);
       clearTimeout(hookTimer);
-      await Promise.all([running, hooks]);
+      clearTimeout(pruneTimer);
+      await Promise.all([running, hooks, pruning]);
       await heartbeat.remove(db).catch(() => {});
     },
   };

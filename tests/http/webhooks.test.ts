@@ -237,7 +237,7 @@ describe("webhooks without WEBHOOK_ALLOW_PRIVATE (the shared test server)", () =
         log = await listDeliveries(testDb(), { resellerId: r.id, endpointId: endpoint.id });
       }
       expect(log[0]).toMatchObject({ type: "order.created", status: "pending", attempts: 1, lastStatusCode: null });
-      expect(log[0].lastError).toMatch(/^refused: 127\.0\.0\.1 is a private, loopback or link-local address/);
+      expect(log[0].lastError).toMatch(/^refused: 127\.0\.0\.1 is not a public address \(loopback\)/);
       expect(receiver.received).toHaveLength(0);
       // A name that resolves to loopback is refused at connection time as well.
       await testDb().webhookEndpoint.update({ where: { id: endpoint.id }, data: { url: receiver.url.replace("127.0.0.1", "localhost") } });
