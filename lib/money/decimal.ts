@@ -71,14 +71,18 @@ export const ceilAmount = (x: Dec, precision: number): Dec => roundTo(x, amountP
  */
 export const formatAmount = (x: Dec): string => x.toFixed();
 
-const percentOfBps = new Map<number, string>();
+/**
+ * bpsToPercent's memo. Its bound is the point (an unbounded memo would keep every distinct
+ * input), so tests/money/decimal.test.ts reads it: only a fee plus a markup, each an integer
+ * below 10,000 bps, is kept, which makes at most 20,000 entries.
+ */
+export const percentOfBps = new Map<number, string>();
 
 /** "1.75%" from basis points, exact. Remembered per value: every estimate shows one, and fees take few values. */
 export function bpsToPercent(bps: number): string {
   let text = percentOfBps.get(bps);
   if (text === undefined) {
     text = `${formatAmount(new D(bps).div(100))}%`;
-    // Bounded: a fee plus a markup, each an integer below 10,000 bps, stays under 20,000; anything else is not kept.
     if (Number.isInteger(bps) && bps >= 0 && bps < 20_000) percentOfBps.set(bps, text);
   }
   return text;

@@ -12,7 +12,7 @@ import { D, type Dec, formatAmount, MAX_SIGNIFICANT_DIGITS } from "./decimal";
  * rather than reaching a client that would round it.
  */
 export function num(x: Dec | string): LosslessNumber {
-  const d = typeof x === "string" ? new D(x) : x;
+  const d = new D(x); // a copy of a Dec: the one path, for a string and a Dec alike
   if (d.sd() > MAX_SIGNIFICANT_DIGITS)
     throw new Error(`amount ${formatAmount(d)} has more than ${MAX_SIGNIFICANT_DIGITS} significant digits`);
   return new LosslessNumber(formatAmount(d));

@@ -9,6 +9,7 @@ import {
   MAX_EXPONENT,
   parseDecimal,
   parseNumberText,
+  percentOfBps,
 } from "@/lib/money/decimal";
 import { num, stringifyJson } from "@/lib/money/json-number";
 
@@ -60,6 +61,18 @@ describe("decimal helpers", () => {
     expect(bpsToPercent(25)).toBe("0.25%");
     expect(bpsToPercent(0)).toBe("0%");
     expect(bpsToPercent(1000)).toBe("10%");
+    expect(bpsToPercent(1.5)).toBe("0.015%");
+    expect(bpsToPercent(-1)).toBe("-0.01%");
+  });
+
+  it("remembers the percentage of a fee plus a markup (integers from 0 to 19,999) and of nothing else", () => {
+    percentOfBps.clear();
+    for (const bps of [0, 175, 19_999, 20_000, 25_000, -1, 1.5, 1e9, Number.NaN]) bpsToPercent(bps);
+    expect([...percentOfBps.keys()].sort((a, b) => a - b)).toEqual([0, 175, 19_999]);
+    // What it remembers is what it answers next time, without working it out again.
+    percentOfBps.set(175, "remembered");
+    expect(bpsToPercent(175)).toBe("remembered");
+    percentOfBps.clear();
   });
 
   it("JSON numbers keep every digit of the exact decimal", () => {
@@ -84,6 +97,10 @@ describe("decimal helpers", () => {
     expect(ceilAmount(new D("9123456789.12345678"), 8).toFixed()).toBe("9123456789.12346");
     expect(floorAmount(new D("0.123456789"), 8).toFixed()).toBe("0.12345678");
     expect(ceilAmount(new D("0.123456781"), 8).toFixed()).toBe("0.12345679");
+    // Exact beyond the 64 digits of D's arithmetic: a digit far down still rounds a ceiling up.
+    expect(ceilAmount(new D(`1.${"0".repeat(70)}1`), 8).toFixed()).toBe("1.00000001");
+    expect(ceilAmount(new D(`1.${"0".repeat(70)}1`), 0).toFixed()).toBe("2");
+    expect(floorAmount(new D(`1.${"9".repeat(80)}`), 8).toFixed()).toBe("1.99999999");
     expect(floorAmount(new D("1234567890123456789"), 0).toFixed()).toBe("1234567890123450000");
     expect(floorAmount(new D("0"), 8).toFixed()).toBe("0");
     expect(amountPlaces(new D("0.5"), 18)).toBe(15);
