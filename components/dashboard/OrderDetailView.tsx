@@ -7,9 +7,9 @@ import { displayAmount, formatDateTimeSeconds, formatUsd, shortId } from "@/comp
 import { Alert, Card, CardHeader, cx, StatusBadge, TextLink } from "@/components/ui";
 import { CopyButton } from "@/components/ui/CopyButton";
 import type { OrderDetail } from "@/lib/dashboard/types";
+import type { FailureReason } from "@/lib/domain/order-states";
 import { bpsToPercent, D, formatAmount } from "@/lib/money/decimal";
 import { usdValue } from "@/lib/money/usd";
-import type { FailureReason } from "@/lib/orders/state-machine";
 import { callAction } from "./call-action";
 
 const HAPPY_PATH = ["waiting", "confirming", "exchanging", "sending", "finished"] as const;

@@ -8,8 +8,8 @@ import { listOrdersAction } from "@/app/dashboard/queries";
 import { displayAmount, formatDateTime, shortId } from "@/components/format";
 import { Alert, Button, Card, EmptyState, PageHeader, StatusBadge, TextLink } from "@/components/ui";
 import type { OrderList } from "@/lib/dashboard/types";
+import { ORDER_STATES } from "@/lib/domain/order-states";
 import { bpsToPercent } from "@/lib/money/decimal";
-import { ORDER_STATES } from "@/lib/orders/state-machine";
 import { callAction } from "./call-action";
 
 interface Params {

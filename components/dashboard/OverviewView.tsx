@@ -7,8 +7,8 @@ import { getEarningsAction, getOverviewAction } from "@/app/dashboard/queries";
 import { displayAmount, formatDay, formatUsd } from "@/components/format";
 import { Alert, Card, CardHeader, cx, EmptyState, PageHeader, StatusBadge } from "@/components/ui";
 import { type EarningsSeries, type Overview, PERIODS, type PeriodDays } from "@/lib/dashboard/types";
+import { ORDER_STATES } from "@/lib/domain/order-states";
 import { bpsToPercent, D, formatAmount } from "@/lib/money/decimal";
-import { ORDER_STATES } from "@/lib/orders/state-machine";
 import { callAction } from "./call-action";
 import { currencyColor, EarningsChart } from "./EarningsChart";
 

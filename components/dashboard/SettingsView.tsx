@@ -7,9 +7,9 @@ import { getSettingsAction } from "@/app/dashboard/queries";
 import { displayAmount, formatUsd } from "@/components/format";
 import { Alert, Button, Card, CardHeader, PageHeader } from "@/components/ui";
 import type { SettingsView as Settings } from "@/lib/dashboard/types";
+import { applyRate } from "@/lib/domain/quote-math";
 import { bpsToPercent, D, formatAmount } from "@/lib/money/decimal";
 import { usdValue } from "@/lib/money/usd";
-import { applyRate } from "@/lib/quotes/compute-quote";
 import { callAction } from "./call-action";
 import { SessionsCard } from "./SessionsCard";
 

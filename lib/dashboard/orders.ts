@@ -1,8 +1,8 @@
 import "server-only";
 import type { Db, Order } from "@/lib/db/client";
+import { failureReasonOf, ORDER_STATES, orderStateOf } from "@/lib/domain/order-states";
 import { AppError } from "@/lib/errors";
 import { getOrderForReseller, listOrders } from "@/lib/orders/get-order";
-import { failureReasonOf, ORDER_STATES, orderStateOf } from "@/lib/orders/state-machine";
 import { currencyInfo } from "./currency-info";
 import type { OrderDetail, OrderList, OrderRow } from "./types";
 

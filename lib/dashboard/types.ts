@@ -3,7 +3,7 @@
 // server, sent to the browser, and cached by react-query. Imported by client code: no
 // server-only imports here.
 
-import type { FailureReason, OrderState } from "@/lib/orders/state-machine";
+import type { FailureReason, OrderState } from "@/lib/domain/order-states";
 
 export const PERIODS = [7, 30, 90] as const;
 export type PeriodDays = (typeof PERIODS)[number];

@@ -6,6 +6,7 @@ import { getConfig } from "@/lib/config";
 import { addressRejectionReason, type Currency, validateAddress, validateExtraId } from "@/lib/currencies";
 import type { Db, Order } from "@/lib/db/client";
 import { isUniqueViolation, providerOf } from "@/lib/db/client";
+import type { RateType } from "@/lib/domain/order-states";
 import { type EngineContext, getEngine, type OpenedSwap } from "@/lib/engine";
 import { callEngine } from "@/lib/engine/call";
 import { AppError } from "@/lib/errors";
@@ -19,7 +20,6 @@ import { announceOrder } from "./announce";
 import { openOrderPostgres } from "./open-order-postgres";
 import { openOrderSqlite } from "./open-order-sqlite";
 import { reserveOrder } from "./reserve-order";
-import type { RateType } from "./state-machine";
 import { engineDeadlineMs, leaseMs, newLeaseToken, openSwapRequest } from "./swap";
 
 export interface CreateOrderInput {

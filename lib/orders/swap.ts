@@ -2,10 +2,10 @@ import "server-only";
 import { getConfig } from "@/lib/config";
 import { getCurrency } from "@/lib/currencies";
 import type { Order } from "@/lib/db/client";
+import { type OrderState, rateTypeOf } from "@/lib/domain/order-states";
 import type { OpenSwapRequest, SwapSnapshot } from "@/lib/engine";
 import { pooledRandomBytes } from "@/lib/ids";
 import { D } from "@/lib/money/decimal";
-import { type OrderState, rateTypeOf } from "./state-machine";
 
 // Orders as the engine sees them (plain values), and the claims that let exactly one caller
 // talk to the engine about an order at a time.
