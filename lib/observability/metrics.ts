@@ -4,8 +4,8 @@ import type http from "node:http";
 import client from "prom-client";
 import { getConfig } from "@/lib/config";
 import { dbPoolStats, getDb } from "@/lib/db/client";
+import { listHeartbeats } from "@/lib/jobs/heartbeat";
 import { getLogger } from "@/lib/log";
-import { listHeartbeats } from "@/lib/worker/heartbeat";
 import { createOrderCounter, createWebhookDeliveryCounter } from "./state-counts";
 
 // Prometheus metrics (prom-client), served as text at /metrics by server.ts (and by

@@ -11,6 +11,7 @@ import { type EngineContext, getEngine, type OpenedSwap } from "@/lib/engine";
 import { callEngine } from "@/lib/engine/call";
 import { AppError } from "@/lib/errors";
 import { newOrderId } from "@/lib/ids";
+import { leaseMs, newLeaseToken } from "@/lib/jobs/lease";
 import type { Caller } from "@/lib/keys/api-keys";
 import { recordPendingProfit } from "@/lib/ledger/ledger";
 import { D, formatAmount } from "@/lib/money/decimal";
@@ -20,7 +21,7 @@ import { announceOrder } from "./announce";
 import { openOrderPostgres } from "./open-order-postgres";
 import { openOrderSqlite } from "./open-order-sqlite";
 import { reserveOrder } from "./reserve-order";
-import { engineDeadlineMs, leaseMs, newLeaseToken, openSwapRequest } from "./swap";
+import { engineDeadlineMs, openSwapRequest } from "./swap";
 
 export interface CreateOrderInput {
   from: string;

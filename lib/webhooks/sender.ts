@@ -5,8 +5,8 @@ import net from "node:net";
 import { Webhook } from "standardwebhooks";
 import { getConfig } from "@/lib/config";
 import type { Db } from "@/lib/db/client";
+import { newLeaseToken } from "@/lib/jobs/lease";
 import { getLogger } from "@/lib/log";
-import { newLeaseToken } from "@/lib/orders/swap";
 import { guardedLookup, privateAddressReason } from "./ssrf";
 
 // The webhook sender, run by the workers: due deliveries are claimed (a lease, as for

@@ -3,10 +3,10 @@ import { getAddress, type Hex, parseUnits } from "viem";
 import { getConfig } from "@/lib/config";
 import type { Db } from "@/lib/db/client";
 import { newId } from "@/lib/ids";
+import { retryDelayMs } from "@/lib/jobs/backoff";
 import { type Posting, post } from "@/lib/ledger/ledger";
 import { getLogger } from "@/lib/log";
 import { D } from "@/lib/money/decimal";
-import { retryDelayMs } from "@/lib/worker/backoff";
 import { announceWithdrawal } from "./announce";
 import type { PayoutSender } from "./sender/types";
 

@@ -3,15 +3,16 @@ import { getConfig } from "@/lib/config";
 import type { Db, Order } from "@/lib/db/client";
 import { type EngineStep, getEngine } from "@/lib/engine";
 import { callEngine } from "@/lib/engine/call";
+import { retryDelayMs } from "@/lib/jobs/backoff";
+import { type Heartbeat, heartbeatStaleMs, newHeartbeat } from "@/lib/jobs/heartbeat";
+import { leaseMs, newLeaseToken } from "@/lib/jobs/lease";
 import { getLogger } from "@/lib/log";
 import { applyStep } from "@/lib/orders/advance-order";
 import { flagStuckOrders } from "@/lib/orders/stuck";
-import { engineDeadlineMs, leaseMs, newLeaseToken, swapSnapshot } from "@/lib/orders/swap";
+import { engineDeadlineMs, swapSnapshot } from "@/lib/orders/swap";
 import { runWebhooksOnce } from "@/lib/webhooks/sender";
 import { runWithdrawalsOnce } from "@/lib/withdrawals/process";
 import { getPayoutSender } from "@/lib/withdrawals/sender";
-import { retryDelayMs } from "./backoff";
-import { type Heartbeat, heartbeatStaleMs, newHeartbeat } from "./heartbeat";
 
 // The order worker. Any number of them may run against one database: an order is only
 // worked on under a claim (a lease with an expiry, taken by a conditional UPDATE), so two

@@ -4,6 +4,7 @@ import { getCurrency } from "@/lib/currencies";
 import type { Db, Order } from "@/lib/db/client";
 import { getEngine } from "@/lib/engine";
 import { AppError } from "@/lib/errors";
+import { leaseMs } from "@/lib/jobs/lease";
 import type { Caller } from "@/lib/keys/api-keys";
 import { getBalances } from "@/lib/ledger/ledger";
 import { getLogger } from "@/lib/log";
@@ -14,7 +15,7 @@ import { getOrderForCaller, getOrderForReseller, listOrders } from "@/lib/orders
 import { reportSandboxDeposit } from "@/lib/orders/report-deposit";
 import { serializeCreatedOrder, serializeOrderStatus } from "@/lib/orders/serialize-order";
 import { flagStuckOrders, listStuckOrders } from "@/lib/orders/stuck";
-import { engineDeadlineMs, leaseMs, openSwapRequest, swapSnapshot } from "@/lib/orders/swap";
+import { engineDeadlineMs, openSwapRequest, swapSnapshot } from "@/lib/orders/swap";
 import { refusalOf } from "../support/app-error";
 import { newCaller as makeCaller } from "../support/callers";
 import { type TempDb, tempSqlite } from "../support/sqlite-db";
