@@ -1,9 +1,9 @@
 import "server-only";
 import { getAddress, type Hex, parseUnits } from "viem";
 import { getConfig } from "@/lib/config";
-import type { Db } from "@/lib/db/client";
-import { newId } from "@/lib/ids";
+import type { Db, Prisma, Tx } from "@/lib/db/client";
 import { retryDelayMs } from "@/lib/jobs/backoff";
+import { releaseLease, takeLease, unleased } from "@/lib/jobs/lease";
 import { type Posting, post } from "@/lib/ledger/ledger";
 import { getLogger } from "@/lib/log";
 import { D } from "@/lib/money/decimal";
@@ -42,7 +42,7 @@ export interface ProcessOptions {
 }
 
 const BATCH = 10;
-const LEASE_MS = 60_000;
+const leaseMs = () => getConfig().WITHDRAWAL_LEASE_SECONDS * 1000;
 /** How often a sent payout is checked for its receipt and confirmations; how often a too poor hot wallet is checked again. */
 const RECHECK_MS = 1_000;
 const POOR_RECHECK_MS = 30_000;
@@ -70,7 +70,7 @@ export async function runWithdrawalsOnce(db: Db, sender: PayoutSender, opts: Pro
       status: { in: ACTIVE },
       chainId: sender.chainId,
       nextActionAt: { lte: now },
-      OR: [{ leaseUntil: null }, { leaseUntil: { lte: now } }],
+      ...unleased(now),
     },
     orderBy: { createdAt: "asc" },
     take: BATCH,
@@ -78,12 +78,9 @@ export async function runWithdrawalsOnce(db: Db, sender: PayoutSender, opts: Pro
   });
   let changed = 0;
   for (const { id } of due) {
-    const token = newId();
-    const claim = await db.withdrawal.updateMany({
-      where: { id, status: { in: ACTIVE }, OR: [{ leaseUntil: null }, { leaseUntil: { lte: now } }] },
-      data: { leaseToken: token, leaseUntil: later(now, LEASE_MS) },
-    });
-    if (claim.count !== 1) continue;
+    // One lease per withdrawal, taken as its turn comes: the ones before it may take a while.
+    const { token, taken } = await takeLease(db, "withdrawal", { ids: [id], where: { status: { in: ACTIVE } }, now, ms: leaseMs() });
+    if (taken !== 1) continue;
     const w = (await loadClaimed(db, id, token))!;
     try {
       if (await advance(db, sender, w, token, now, opts)) changed++;
@@ -103,17 +100,22 @@ export async function runWithdrawalsOnce(db: Db, sender: PayoutSender, opts: Pro
   return changed;
 }
 
-const release = (db: Db, id: string, token: string, data: Record<string, unknown>) =>
-  db.withdrawal.updateMany({ where: { id, leaseToken: token }, data: { ...data, leaseToken: null, leaseUntil: null } });
+const release = (db: Db | Tx, id: string, token: string, data: Prisma.WithdrawalUncheckedUpdateManyInput) =>
+  releaseLease(db, "withdrawal", id, token, data);
 
 /** release() into a status; a change of status is announced (webhooks) in the same transaction. */
-async function releaseAs(db: Db, id: string, token: string, from: string, to: string, now: Date, data: Record<string, unknown>) {
+async function releaseAs(
+  db: Db,
+  id: string,
+  token: string,
+  from: string,
+  to: string,
+  now: Date,
+  data: Prisma.WithdrawalUncheckedUpdateManyInput,
+) {
   if (from === to) return release(db, id, token, { ...data, status: to });
   return db.$transaction(async (t) => {
-    const r = await t.withdrawal.updateMany({
-      where: { id, leaseToken: token },
-      data: { ...data, status: to, leaseToken: null, leaseUntil: null },
-    });
+    const r = await release(t, id, token, { ...data, status: to });
     if (r.count === 1) await announceWithdrawal(t, id, from, now);
     return r;
   });
@@ -209,17 +211,14 @@ async function advance(db: Db, sender: PayoutSender, w: Claimed, token: string, 
   if (receipt.status === "reverted") {
     getLogger().error({ withdrawalId: w.id, hash }, "payout transaction reverted; the withdrawal fails and its balances are restored");
     await db.$transaction(async (t) => {
-      const r = await t.withdrawal.updateMany({
-        where: { id: w.id, leaseToken: token, status: { in: ACTIVE } },
-        data: {
-          status: "failed",
-          stateReason: "payout transaction reverted",
-          blockNumber: Number(receipt.blockNumber),
-          finishedAt: now,
-          leaseToken: null,
-          leaseUntil: null,
-        },
-      });
+      const r = await releaseLease(
+        t,
+        "withdrawal",
+        w.id,
+        token,
+        { status: "failed", stateReason: "payout transaction reverted", blockNumber: Number(receipt.blockNumber), finishedAt: now },
+        { status: { in: ACTIVE } },
+      );
       if (r.count !== 1) throw new Error(`lost the lease on withdrawal ${w.id}`);
       await announceWithdrawal(t, w.id, status, now);
       await t.payoutTx.update({ where: { id: tx.id }, data: { status: "reverted", blockNumber: Number(receipt.blockNumber) } });
@@ -260,9 +259,12 @@ async function advance(db: Db, sender: PayoutSender, w: Claimed, token: string, 
   }
   stop(opts, "before_receipt", w.id);
   await db.$transaction(async (t) => {
-    const r = await t.withdrawal.updateMany({
-      where: { id: w.id, leaseToken: token, status: { in: ACTIVE } },
-      data: {
+    const r = await releaseLease(
+      t,
+      "withdrawal",
+      w.id,
+      token,
+      {
         status: "confirmed",
         txHash: hash,
         blockNumber: Number(receipt.blockNumber),
@@ -270,10 +272,9 @@ async function advance(db: Db, sender: PayoutSender, w: Claimed, token: string, 
         finishedAt: now,
         stateReason: null,
         lastError: null,
-        leaseToken: null,
-        leaseUntil: null,
       },
-    });
+      { status: { in: ACTIVE } },
+    );
     if (r.count !== 1) throw new Error(`lost the lease on withdrawal ${w.id}`);
     await announceWithdrawal(t, w.id, status, now);
     await t.payoutTx.update({ where: { id: tx.id }, data: { status: "mined", blockNumber: Number(receipt.blockNumber) } });
