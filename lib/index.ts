@@ -22,6 +22,7 @@ export { getResellerOrder, listResellerOrders, parseOrderQuery } from "./dashboa
 export { getOverview } from "./dashboard/overview";
 export { csvDownload, dashboardError, jsonResponse, nextAuthRefusal, unauthorizedResponse } from "./dashboard/route";
 export { getSettingsView } from "./dashboard/settings";
+export { getWithdrawalsView } from "./dashboard/withdrawals";
 export { closeDb, getDb } from "./db/client";
 export { migrate } from "./db/migrate";
 export { AppError } from "./errors";
@@ -47,5 +48,5 @@ export {
   sendTestEvent,
   setEndpointEnabled,
 } from "./webhooks/endpoints";
-export { confirmWithdrawal, getWithdrawalsView, quoteWithdrawal } from "./withdrawals/withdrawals";
+export { confirmWithdrawal, quoteWithdrawal } from "./withdrawals/withdrawals";
 export { startWorker } from "./worker/run-worker";
