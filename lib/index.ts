@@ -13,7 +13,7 @@ export { ensureAuthSecret, getAuthSecret } from "./auth/secret";
 export { SessionEndedError, sessionReseller } from "./auth/session-version";
 export { signInWithEthereum } from "./auth/sign-in";
 export { getConfig } from "./config";
-export { asResult, found, UNAUTHORIZED } from "./dashboard/actions-core";
+export { asResult, found, parseInput, UNAUTHORIZED } from "./dashboard/actions-core";
 export { getDocsData } from "./dashboard/docs";
 export { getEarningsSeries } from "./dashboard/earnings";
 export { ledgerCsv, ordersCsv } from "./dashboard/export";
