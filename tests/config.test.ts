@@ -1,13 +1,10 @@
 import fs from "node:fs";
-import { afterEach, describe, expect, it } from "vitest";
-import { getConfig, resetConfigForTests, SETTING_NAMES } from "@/lib/config";
+import { describe, expect, it } from "vitest";
+import { getConfig, SETTING_NAMES } from "@/lib/config";
+import { setSettings, settingsForTests } from "./support/settings";
 
 describe("settings", () => {
-  const saved = { ...process.env };
-  afterEach(() => {
-    process.env = { ...saved };
-    resetConfigForTests();
-  });
+  settingsForTests({}, { afterEach: true });
 
   it("every setting is in the README's table, and the table names no unknown one", () => {
     const readme = fs.readFileSync("README.md", "utf8");
@@ -17,8 +14,7 @@ describe("settings", () => {
   });
 
   it("defaults give the embedded setup: SQLite under data/, port 3000, simulated engine", () => {
-    for (const k of SETTING_NAMES) delete process.env[k];
-    resetConfigForTests();
+    setSettings(Object.fromEntries(SETTING_NAMES.map((k) => [k, undefined])));
     const c = getConfig();
     expect(c.PORT).toBe(3000);
     expect(c.databaseProvider).toBe("sqlite");
@@ -28,22 +24,17 @@ describe("settings", () => {
   });
 
   it("picks PostgreSQL by the URL scheme and refuses nonsense with the variable's name", () => {
-    process.env.DATABASE_URL = "postgres://u@h:5432/db";
-    resetConfigForTests();
+    setSettings({ DATABASE_URL: "postgres://u@h:5432/db" });
     expect(getConfig().databaseProvider).toBe("postgresql");
-    process.env.DATABASE_URL = "mysql://x";
-    resetConfigForTests();
+    setSettings({ DATABASE_URL: "mysql://x" });
     expect(() => getConfig()).toThrow(/DATABASE_URL/);
-    process.env.DATABASE_URL = "file:./x.db";
-    process.env.PORT = "abc";
-    resetConfigForTests();
+    setSettings({ DATABASE_URL: "file:./x.db", PORT: "abc" });
     expect(() => getConfig()).toThrow(/PORT/);
   });
 
   it("TRUST_PROXY: false, a hop count (true is 1), or a list of proxy addresses and CIDRs; anything else is refused", () => {
     const parse = (v: string) => {
-      process.env.TRUST_PROXY = v;
-      resetConfigForTests();
+      setSettings({ TRUST_PROXY: v });
       return getConfig().TRUST_PROXY;
     };
     expect(parse("false")).toEqual({ hops: 0 });
@@ -58,13 +49,9 @@ describe("settings", () => {
   });
 
   it("the sandbox is on only with the simulated engine", () => {
-    process.env.SANDBOX = "true";
-    resetConfigForTests();
+    setSettings({ SANDBOX: "true" });
     expect(getConfig().sandboxEnabled).toBe(true);
-    process.env.ENGINE = "providers";
-    process.env.CHANGENOW_ENABLED = "true";
-    process.env.CHANGENOW_API_KEY = "k";
-    resetConfigForTests();
+    setSettings({ ENGINE: "providers", CHANGENOW_ENABLED: "true", CHANGENOW_API_KEY: "k" });
     expect(getConfig().sandboxEnabled).toBe(false);
   });
 });
