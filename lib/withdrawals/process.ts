@@ -46,7 +46,7 @@ const leaseMs = () => getConfig().WITHDRAWAL_LEASE_SECONDS * 1000;
 /** How often a sent payout is checked for its receipt and confirmations; how often a too poor hot wallet is checked again. */
 const RECHECK_MS = 1_000;
 const POOR_RECHECK_MS = 30_000;
-const ACTIVE = ["queued", "processing", "sent"];
+const ACTIVE: WithdrawalStatus[] = ["queued", "processing", "sent"];
 /**
  * A stored transaction counts as replaced only when the hot wallet's nonce has passed it with
  * no receipt in two checks this far apart: a load-balanced RPC provider may answer the nonce
