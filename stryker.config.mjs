@@ -2,7 +2,7 @@
 // MUTATE=money,quotes npm run mutation. The vitest runner runs vitest.mutation.config.ts (the
 // in-process tests of these folders) against every mutant; the HTTP suite is not used here
 // (it drives the built app, not these source files). Reports go to reports/mutation/.
-const folders = (process.env.MUTATE ?? "quotes,orders,ledger,money").split(",").map((f) => f.trim());
+const folders = (process.env.MUTATE ?? "domain,quotes,orders,ledger,money").split(",").map((f) => f.trim());
 const name = folders.join("-");
 
 export default {

@@ -1,5 +1,4 @@
-import http from "node:http";
-import { closeDb, getConfig, getDb, getLogger, migrate, serveMetrics, startWorker } from "@reseller/lib";
+import { closeDb, getConfig, getDb, getLogger, listenForMetrics, migrate, startWorker } from "@reseller/lib";
 
 // The order worker as its own process (run the app with WORKER_IN_PROCESS=false). Several
 // may run at once against one database: each order is worked on under a claim (lib/worker).
@@ -10,10 +9,7 @@ async function main() {
   const log = getLogger();
   await migrate(cfg.DATABASE_URL);
   const w = startWorker(getDb(), { pollMs: cfg.WORKER_POLL_MS, inProcess: false });
-  const metricsServer = cfg.METRICS_PORT
-    ? http.createServer((req, res) => (req.url === "/metrics" ? void serveMetrics(req, res) : void res.writeHead(404).end()))
-    : null;
-  if (metricsServer) await new Promise<void>((resolve) => metricsServer.listen(cfg.METRICS_PORT, cfg.HOST, resolve));
+  const metricsServer = await listenForMetrics(cfg);
   log.info({ pollMs: cfg.WORKER_POLL_MS, database: cfg.databaseProvider, worker: w.heartbeat.id }, "worker started");
   let stopping = false;
   // SIGTERM: finish the pass under way (its steps complete, their claims are released), then close the database.

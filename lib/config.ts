@@ -201,6 +201,12 @@ const schema = z.object({
     .string()
     .regex(/^\d+(\.\d+)?$/, "expected a decimal number of US dollars")
     .default("10"),
+  /**
+   * How long a worker's claim on a withdrawal lasts: each payout step (signing, persisting,
+   * broadcasting, reading the receipt) must end within it, or another worker may take the
+   * withdrawal over (which is safe: a signed transaction is persisted before it is sent).
+   */
+  WITHDRAWAL_LEASE_SECONDS: int(60, 1),
 });
 
 /** Every setting's name, for docs/configuration.md's table (a test keeps them in step). */

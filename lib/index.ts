@@ -3,7 +3,7 @@ import "server-only";
 // The service layer as the adapters outside lib/ see it: server.ts and worker.ts import
 // "@reseller/lib", the dashboard imports app/_server/lib.ts, and all of them get this module
 // compiled once to lib/dist/index.mjs and loaded by Node, so the process holds one instance
-// of every lib module (docs/architecture.md, One copy of the service layer). Inside lib/, modules import each other
+// of every lib module (docs/architecture.md). Inside lib/, modules import each other
 // directly; scripts and unit tests import lib/ sources directly too (their processes load
 // no second copy). Sorted by module; add what an adapter needs, nothing more.
 
@@ -13,7 +13,7 @@ export { ensureAuthSecret, getAuthSecret } from "./auth/secret";
 export { SessionEndedError, sessionReseller } from "./auth/session-version";
 export { signInWithEthereum } from "./auth/sign-in";
 export { getConfig } from "./config";
-export { asResult, found, UNAUTHORIZED } from "./dashboard/actions-core";
+export { asResult, found, parseInput, UNAUTHORIZED } from "./dashboard/actions-core";
 export { getDocsData } from "./dashboard/docs";
 export { getEarningsSeries } from "./dashboard/earnings";
 export { ledgerCsv, ordersCsv } from "./dashboard/export";
@@ -22,20 +22,17 @@ export { getResellerOrder, listResellerOrders, parseOrderQuery } from "./dashboa
 export { getOverview } from "./dashboard/overview";
 export { csvDownload, dashboardError, jsonResponse, nextAuthRefusal, unauthorizedResponse } from "./dashboard/route";
 export { getSettingsView } from "./dashboard/settings";
+export { getWithdrawalsView } from "./dashboard/withdrawals";
 export { closeDb, getDb } from "./db/client";
 export { migrate } from "./db/migrate";
-export { AppError } from "./errors";
-export { apiRouteLabel, closeAfterAnswer, createApiHandler } from "./http/app";
-export { clientIpOf } from "./http/client-ip";
-export { errorAnswer } from "./http/errors";
-export { readiness } from "./http/health";
-export { nextRequestRefusal, serverActionBodyProblem } from "./http/next-guard";
-export { requestIdOf } from "./http/request-id";
+export { apiOnlyHandler, type NextHandler } from "./http/next-bridge";
+export { createAppServer, listen } from "./http/server";
+export { shutDown } from "./http/shutdown";
 export { SERVICE_INSTANCE_ID } from "./instance";
 export { createApiKey, revokeApiKey, rotateApiKey } from "./keys/api-keys";
 export { getLogger } from "./log";
 export { NativeDate, restoreNativeDate } from "./native-date";
-export { observeRequest, serveMetrics } from "./observability/metrics";
+export { listenForMetrics } from "./observability/metrics";
 export { connectRateLimitStore, limitSigninNonce, rateLimitHeaders } from "./ratelimit/limiter";
 export { endAllSessions, setMarkup } from "./resellers/resellers";
 export { projectRoot } from "./root";
@@ -47,5 +44,5 @@ export {
   sendTestEvent,
   setEndpointEnabled,
 } from "./webhooks/endpoints";
-export { confirmWithdrawal, getWithdrawalsView, quoteWithdrawal } from "./withdrawals/withdrawals";
+export { confirmWithdrawal, quoteWithdrawal } from "./withdrawals/withdrawals";
 export { startWorker } from "./worker/run-worker";

@@ -2,7 +2,9 @@ import "server-only";
 import pino from "pino";
 import { getConfig } from "@/lib/config";
 
-let logger: pino.Logger | null = null;
+export type Logger = pino.Logger;
+
+let logger: Logger | null = null;
 
 /**
  * Fields that may hold a secret wherever they appear one level deep (an error's or a
@@ -22,7 +24,7 @@ const SECRET_PATHS = [
 ];
 
 /** One JSON logger per process. Never log API keys, signatures or request bodies. */
-export function getLogger(): pino.Logger {
+export function getLogger(): Logger {
   logger ??= pino({ level: getConfig().LOG_LEVEL, base: undefined, redact: SECRET_PATHS });
   return logger;
 }

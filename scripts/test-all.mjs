@@ -24,7 +24,7 @@ const finish = (code) => {
 };
 
 for (const [title, cmd, args] of [
-  ["lint, format and unused exports (biome, knip)", "npm", ["run", "-s", "lint"]],
+  ["lint, format, unused exports and import rules (biome, knip, dependency-cruiser)", "npm", ["run", "-s", "lint"]],
   ["schema files in sync", "node", ["scripts/sync-schema.mjs", "--check"]],
   ["typecheck", "npx", ["tsc", "--noEmit"]],
   ["production build", "npm", ["run", "build"]],

@@ -1,14 +1,11 @@
 import fs from "node:fs";
 import path from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
-import { getConfig, resetConfigForTests, SETTING_NAMES } from "@/lib/config";
+import { describe, expect, it } from "vitest";
+import { getConfig, SETTING_NAMES } from "@/lib/config";
+import { setSettings, settingsForTests } from "./support/settings";
 
 describe("settings", () => {
-  const saved = { ...process.env };
-  afterEach(() => {
-    process.env = { ...saved };
-    resetConfigForTests();
-  });
+  settingsForTests({}, { afterEach: true });
 
   // docs/configuration.md documents every setting once, in one table: a row per setting.
   const settingRows = (file: string) => [...fs.readFileSync(file, "utf8").matchAll(/^\| `([A-Z][A-Z0-9_]*)` \|/gm)].map((m) => m[1]);
@@ -38,8 +35,7 @@ describe("settings", () => {
   });
 
   it("defaults give the embedded setup: SQLite under data/, port 3000, simulated engine", () => {
-    for (const k of SETTING_NAMES) delete process.env[k];
-    resetConfigForTests();
+    setSettings(Object.fromEntries(SETTING_NAMES.map((k) => [k, undefined])));
     const c = getConfig();
     expect(c.PORT).toBe(3000);
     expect(c.databaseProvider).toBe("sqlite");
@@ -49,22 +45,17 @@ describe("settings", () => {
   });
 
   it("picks PostgreSQL by the URL scheme and refuses nonsense with the variable's name", () => {
-    process.env.DATABASE_URL = "postgres://u@h:5432/db";
-    resetConfigForTests();
+    setSettings({ DATABASE_URL: "postgres://u@h:5432/db" });
     expect(getConfig().databaseProvider).toBe("postgresql");
-    process.env.DATABASE_URL = "mysql://x";
-    resetConfigForTests();
+    setSettings({ DATABASE_URL: "mysql://x" });
     expect(() => getConfig()).toThrow(/DATABASE_URL/);
-    process.env.DATABASE_URL = "file:./x.db";
-    process.env.PORT = "abc";
-    resetConfigForTests();
+    setSettings({ DATABASE_URL: "file:./x.db", PORT: "abc" });
     expect(() => getConfig()).toThrow(/PORT/);
   });
 
   it("TRUST_PROXY: false, a hop count (true is 1), or a list of proxy addresses and CIDRs; anything else is refused", () => {
     const parse = (v: string) => {
-      process.env.TRUST_PROXY = v;
-      resetConfigForTests();
+      setSettings({ TRUST_PROXY: v });
       return getConfig().TRUST_PROXY;
     };
     expect(parse("false")).toEqual({ hops: 0 });
@@ -79,13 +70,9 @@ describe("settings", () => {
   });
 
   it("the sandbox is on only with the simulated engine", () => {
-    process.env.SANDBOX = "true";
-    resetConfigForTests();
+    setSettings({ SANDBOX: "true" });
     expect(getConfig().sandboxEnabled).toBe(true);
-    process.env.ENGINE = "providers";
-    process.env.CHANGENOW_ENABLED = "true";
-    process.env.CHANGENOW_API_KEY = "k";
-    resetConfigForTests();
+    setSettings({ ENGINE: "providers", CHANGENOW_ENABLED: "true", CHANGENOW_API_KEY: "k" });
     expect(getConfig().sandboxEnabled).toBe(false);
   });
 });

@@ -10,7 +10,6 @@ import type * as Lib from "@reseller/lib";
 const lib: typeof Lib = await import(/* turbopackIgnore: true */ /* webpackIgnore: true */ "@reseller/lib");
 
 export const {
-  AppError,
   asResult,
   confirmWithdrawal,
   createApiKey,
@@ -42,6 +41,7 @@ export const {
   listResellerOrders,
   nextAuthRefusal,
   ordersCsv,
+  parseInput,
   parseOrderQuery,
   quoteWithdrawal,
   rateLimitHeaders,

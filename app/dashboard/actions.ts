@@ -1,8 +1,8 @@
 "use server";
 
 import { z } from "zod";
+import { args, noArgs, sessionAction, text } from "@/app/_server/action";
 import {
-  AppError,
   confirmWithdrawal,
   createApiKey,
   createEndpoint,
@@ -17,105 +17,82 @@ import {
   setMarkup,
   toKeyRow,
 } from "@/app/_server/lib";
-import { forSessionReseller } from "@/app/_server/session";
-import type { ActionResult, ApiKeyRow, EndpointView, WithdrawalQuote, WithdrawalRow } from "@/lib/dashboard/types";
+import type { ApiKeyRow } from "@/lib/dashboard/types";
 
 // The dashboard's writes. Each action re-checks the session (an action is a public POST
-// endpoint, whatever page shows its button), passes only the session's reseller id to the
-// service layer, and answers errors as data. The reads are in queries.ts.
+// endpoint, whatever page shows its button), checks its arguments against their schema,
+// passes only the session's reseller id to the service layer, and answers errors as data.
+// The reads are in queries.ts. Ids and names of a wrong type reach the service as "" (text()),
+// which refuses them with its own error, as it does any wrong id.
 
 export interface NewKey {
   key: string;
   apiKey: ApiKeyRow;
 }
 
-const str = (v: unknown, max: number) => (typeof v === "string" && v.length <= max ? v : "");
-
 const newKey = (r: { key: string; apiKey: Parameters<typeof toKeyRow>[0] }): NewKey => ({ key: r.key, apiKey: toKeyRow(r.apiKey) });
 
-export async function createKeyAction(name: unknown): Promise<ActionResult<NewKey>> {
-  return forSessionReseller(async ({ resellerId }) => newKey(await createApiKey(getDb(), { resellerId, name: str(name, 200) })));
-}
+const id = text(100);
 
-export async function rotateKeyAction(keyId: unknown): Promise<ActionResult<NewKey>> {
-  return forSessionReseller(async ({ resellerId }) => newKey(await rotateApiKey(getDb(), { resellerId, keyId: str(keyId, 100) })));
-}
+export const createKeyAction = sessionAction(args(text(200)), async ([name], { resellerId }) =>
+  newKey(await createApiKey(getDb(), { resellerId, name })),
+);
 
-export async function revokeKeyAction(keyId: unknown): Promise<ActionResult<null>> {
-  return forSessionReseller(async ({ resellerId }) => {
-    await revokeApiKey(getDb(), { resellerId, keyId: str(keyId, 100) });
-    return null;
-  });
-}
+export const rotateKeyAction = sessionAction(args(id), async ([keyId], { resellerId }) =>
+  newKey(await rotateApiKey(getDb(), { resellerId, keyId })),
+);
+
+export const revokeKeyAction = sessionAction(args(id), async ([keyId], { resellerId }) => {
+  await revokeApiKey(getDb(), { resellerId, keyId });
+  return null;
+});
+
+/** The new endpoint's URL and events; the service checks both (anything but an object reads as neither). */
+const newEndpoint = z.object({ url: text(2000), events: z.unknown() }).catch({ url: "", events: undefined });
 
 /** Adds a webhook endpoint; the answer holds its secret, shown once. */
-export async function createWebhookEndpointAction(input: unknown): Promise<ActionResult<{ endpoint: EndpointView; secret: string }>> {
-  return forSessionReseller(async ({ resellerId }) => {
-    const i = (typeof input === "object" && input !== null ? input : {}) as { url?: unknown; events?: unknown };
-    return createEndpoint(getDb(), { resellerId, url: str(i.url, 2000), events: i.events });
-  });
-}
+export const createWebhookEndpointAction = sessionAction(args(newEndpoint), ([input], { resellerId }) =>
+  createEndpoint(getDb(), { resellerId, url: input.url, events: input.events }),
+);
 
-export async function rotateWebhookSecretAction(endpointId: unknown): Promise<ActionResult<{ endpoint: EndpointView; secret: string }>> {
-  return forSessionReseller(({ resellerId }) => rotateEndpointSecret(getDb(), { resellerId, endpointId: str(endpointId, 100) }));
-}
+export const rotateWebhookSecretAction = sessionAction(args(id), ([endpointId], { resellerId }) =>
+  rotateEndpointSecret(getDb(), { resellerId, endpointId }),
+);
 
-export async function setWebhookEnabledAction(endpointId: unknown, enabled: unknown): Promise<ActionResult<EndpointView>> {
-  return forSessionReseller(({ resellerId }) =>
-    setEndpointEnabled(getDb(), { resellerId, endpointId: str(endpointId, 100), enabled: enabled === true }),
-  );
-}
+/** `enabled`: anything but true disables. */
+export const setWebhookEnabledAction = sessionAction(args(id, z.boolean().catch(false)), ([endpointId, enabled], { resellerId }) =>
+  setEndpointEnabled(getDb(), { resellerId, endpointId, enabled }),
+);
 
-export async function sendWebhookTestAction(endpointId: unknown): Promise<ActionResult<{ messageId: string }>> {
-  return forSessionReseller(async ({ resellerId }) => ({
-    messageId: await sendTestEvent(getDb(), { resellerId, endpointId: str(endpointId, 100) }),
-  }));
-}
+export const sendWebhookTestAction = sessionAction(args(id), async ([endpointId], { resellerId }) => ({
+  messageId: await sendTestEvent(getDb(), { resellerId, endpointId }),
+}));
 
-export async function setMarkupAction(markupBps: unknown): Promise<ActionResult<{ markupBps: number }>> {
-  return forSessionReseller(async ({ resellerId }) => {
-    const r = await setMarkup(getDb(), { resellerId, markupBps: typeof markupBps === "number" ? markupBps : Number.NaN });
-    return { markupBps: r.markupBps };
-  });
-}
+/** Not a number reads as NaN, which the service refuses (INVALID_MARKUP) like any markup that is not a whole number in range. */
+export const setMarkupAction = sessionAction(args(z.number().catch(Number.NaN)), async ([markupBps], { resellerId }) => {
+  const r = await setMarkup(getDb(), { resellerId, markupBps });
+  return { markupBps: r.markupBps };
+});
 
 /** Ends every session of this wallet, on every device, this one included. */
-export async function signOutEverywhereAction(): Promise<ActionResult<null>> {
-  return forSessionReseller(async ({ resellerId }) => {
-    await endAllSessions(getDb(), { resellerId });
-    return null;
-  });
-}
+export const signOutEverywhereAction = sessionAction(noArgs, async (_, { resellerId }) => {
+  await endAllSessions(getDb(), { resellerId });
+  return null;
+});
 
-const quoteInput = z
-  .object({
-    asset: z.string().regex(/^[a-z0-9]{1,20}$/),
-    currencies: z.union([
-      z.literal("all"),
-      z
-        .array(z.string().regex(/^[a-z0-9]{1,20}$/))
-        .min(1)
-        .max(200),
-    ]),
-  })
-  .strict();
+const ticker = z.string().regex(/^[a-z0-9]{1,20}$/);
+const quoteInput = z.object({ asset: ticker, currencies: z.union([z.literal("all"), z.array(ticker).min(1).max(200)]) }).strict();
 const confirmInput = z.object({ nonce: z.string().regex(/^[0-9a-f]{32}$/), signature: z.string().max(200) }).strict();
 
-function parseInput<T>(schema: z.ZodType<T>, input: unknown): T {
-  const r = schema.safeParse(input);
-  if (!r.success) throw new AppError("INVALID_REQUEST", "The request is not valid.");
-  return r.data;
-}
-
 /** The terms of a withdrawal to the connected wallet and the EIP-712 data to sign; nothing is reserved yet. */
-export async function quoteWithdrawalAction(input: unknown): Promise<ActionResult<WithdrawalQuote>> {
-  return forSessionReseller(async ({ resellerId }) => quoteWithdrawal(getDb(), { resellerId, ...parseInput(quoteInput, input) }));
-}
+export const quoteWithdrawalAction = sessionAction(args(quoteInput), ([input], { resellerId }) =>
+  quoteWithdrawal(getDb(), { resellerId, ...input }),
+);
 
 /**
  * Queues a withdrawal: the session alone is not enough, the wallet's fresh EIP-712 signature
  * of the quoted terms is (a stolen cookie cannot withdraw). Reserves the balances at once.
  */
-export async function confirmWithdrawalAction(input: unknown): Promise<ActionResult<WithdrawalRow>> {
-  return forSessionReseller(async ({ resellerId }) => confirmWithdrawal(getDb(), { resellerId, ...parseInput(confirmInput, input) }));
-}
+export const confirmWithdrawalAction = sessionAction(args(confirmInput), ([input], { resellerId }) =>
+  confirmWithdrawal(getDb(), { resellerId, ...input }),
+);

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { getDb, getEarningsSeries, getOverview } from "@/app/_server/lib";
 import { requireSessionReseller } from "@/app/_server/session";
-import { OverviewView } from "@/components/dashboard/OverviewView";
+import { OverviewView } from "./OverviewView";
 
 export const metadata: Metadata = { title: "Overview" };
 

@@ -1,8 +1,8 @@
 "use server";
 
 import { z } from "zod";
+import { args, noArgs, sessionAction } from "@/app/_server/action";
 import {
-  AppError,
   found,
   getDb,
   getEarningsSeries,
@@ -16,19 +16,6 @@ import {
   listResellerOrders,
   parseOrderQuery,
 } from "@/app/_server/lib";
-import { forSessionReseller } from "@/app/_server/session";
-import type {
-  ActionResult,
-  ApiKeyRow,
-  DeliveryView,
-  EarningsSeries,
-  EndpointView,
-  OrderDetail,
-  OrderList,
-  Overview,
-  SettingsView,
-  WithdrawalsView,
-} from "@/lib/dashboard/types";
 
 // The dashboard's reads, as server actions its react-query hooks call (queryFn -> action).
 // Like the writes in actions.ts, each one re-checks the session, scopes by the session's
@@ -38,60 +25,42 @@ import type {
 const days = z.number().int().min(1).max(366);
 const orderQuery = z
   .object({ status: z.string().max(20).optional(), q: z.string().max(100).optional(), page: z.number().int().min(1).max(1e6).optional() })
-  .strict();
-const keyQuery = z.object({ includeRevoked: z.boolean().optional() }).strict();
+  .strict()
+  .nullish();
+const keyQuery = z.object({ includeRevoked: z.boolean().optional() }).strict().nullish();
 
-function parse<T>(schema: z.ZodType<T>, input: unknown): T {
-  const r = schema.safeParse(input);
-  if (!r.success) throw new AppError("INVALID_REQUEST", "The request is not valid.");
-  return r.data;
-}
+export const getOverviewAction = sessionAction(args(days), ([d], me) => getOverview(getDb(), { resellerId: me.resellerId, days: d }));
 
-export async function getOverviewAction(periodDays: unknown): Promise<ActionResult<Overview>> {
-  return forSessionReseller((me) => getOverview(getDb(), { resellerId: me.resellerId, days: parse(days, periodDays) }));
-}
+export const getEarningsAction = sessionAction(args(days), ([d], me) => getEarningsSeries(getDb(), { resellerId: me.resellerId, days: d }));
 
-export async function getEarningsAction(periodDays: unknown): Promise<ActionResult<EarningsSeries>> {
-  return forSessionReseller((me) => getEarningsSeries(getDb(), { resellerId: me.resellerId, days: parse(days, periodDays) }));
-}
-
-export async function listOrdersAction(query: unknown): Promise<ActionResult<OrderList>> {
-  return forSessionReseller(async (me) => {
-    const q = parse(orderQuery, query ?? {});
-    return listResellerOrders(
-      getDb(),
-      parseOrderQuery(me.resellerId, { status: q.status, q: q.q, page: q.page ? String(q.page) : undefined }),
-    );
-  });
-}
-
-export async function getOrderAction(orderId: unknown): Promise<ActionResult<OrderDetail>> {
-  return forSessionReseller(async (me) =>
-    found(await getResellerOrder(getDb(), { resellerId: me.resellerId, orderId: parse(z.string().max(100), orderId) })),
+export const listOrdersAction = sessionAction(args(orderQuery), ([query], me) => {
+  const q = query ?? {};
+  return listResellerOrders(
+    getDb(),
+    parseOrderQuery(me.resellerId, { status: q.status, q: q.q, page: q.page ? String(q.page) : undefined }),
   );
-}
+});
 
-export async function listKeysAction(query: unknown): Promise<ActionResult<ApiKeyRow[]>> {
-  return forSessionReseller(async (me) => {
-    const { includeRevoked } = parse(keyQuery, query ?? {});
-    return listKeyRows(getDb(), { resellerId: me.resellerId, includeRevoked: includeRevoked ?? false });
-  });
-}
+export const getOrderAction = sessionAction(args(z.string().max(100)), async ([orderId], me) =>
+  found(await getResellerOrder(getDb(), { resellerId: me.resellerId, orderId })),
+);
 
-export async function listWebhookEndpointsAction(): Promise<ActionResult<EndpointView[]>> {
-  return forSessionReseller((me) => listEndpoints(getDb(), me.resellerId));
-}
+export const listKeysAction = sessionAction(args(keyQuery), ([query], me) =>
+  listKeyRows(getDb(), { resellerId: me.resellerId, includeRevoked: query?.includeRevoked ?? false }),
+);
 
-export async function listWebhookDeliveriesAction(endpointId: unknown): Promise<ActionResult<DeliveryView[]>> {
-  return forSessionReseller((me) =>
-    listDeliveries(getDb(), { resellerId: me.resellerId, endpointId: typeof endpointId === "string" ? endpointId.slice(0, 100) : "" }),
-  );
-}
+export const listWebhookEndpointsAction = sessionAction(noArgs, (_, me) => listEndpoints(getDb(), me.resellerId));
 
-export async function getSettingsAction(): Promise<ActionResult<SettingsView>> {
-  return forSessionReseller((me) => getSettingsView(getDb(), { resellerId: me.resellerId }));
-}
+/** An endpoint id: not a string reads as "" and a longer one is cut to 100 characters (either then matches no endpoint of this reseller). */
+const endpointId = z
+  .string()
+  .catch("")
+  .transform((id) => id.slice(0, 100));
 
-export async function getWithdrawalsAction(): Promise<ActionResult<WithdrawalsView>> {
-  return forSessionReseller((me) => getWithdrawalsView(getDb(), { resellerId: me.resellerId }));
-}
+export const listWebhookDeliveriesAction = sessionAction(args(endpointId), ([id], me) =>
+  listDeliveries(getDb(), { resellerId: me.resellerId, endpointId: id }),
+);
+
+export const getSettingsAction = sessionAction(noArgs, (_, me) => getSettingsView(getDb(), { resellerId: me.resellerId }));
+
+export const getWithdrawalsAction = sessionAction(noArgs, (_, me) => getWithdrawalsView(getDb(), { resellerId: me.resellerId }));

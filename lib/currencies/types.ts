@@ -36,3 +36,14 @@ export interface GeneratedAddress {
   /** An extra ID the deposit needs (for hasExtraId currencies), else null. */
   extraId: string | null;
 }
+
+/** A currency's display facts and reference price, as the dashboard shows them (lib/currencies/info.ts). */
+export interface CurrencyInfo {
+  ticker: string;
+  symbol: string;
+  name: string;
+  precision: number;
+  /** Reference USD price as a decimal string; null when the registry has no price. */
+  priceUsd: string | null;
+  priceDate: string | null;
+}

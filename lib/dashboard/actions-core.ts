@@ -1,12 +1,13 @@
 import "server-only";
+import type { z } from "zod";
 import { AppError } from "@/lib/errors";
 import { errorAnswer } from "@/lib/http/errors";
 import type { ActionResult } from "./types";
 
 // What every dashboard server action shares. An action is a public POST endpoint whatever
-// page shows its button, so each one re-checks the session (forSessionReseller in
-// app/_server/session.ts), hands only the session's reseller to lib/, and answers every
-// failure as data (nothing internal leaks).
+// page shows its button, so each one re-checks the session (sessionAction in
+// app/_server/action.ts), checks its input against its schema, hands only the session's
+// reseller to lib/, and answers every failure as data (nothing internal leaks).
 
 /**
  * Runs a dashboard read or write and turns every failure into data: the error's code and
@@ -19,6 +20,13 @@ export async function asResult<T>(fn: () => Promise<T>): Promise<ActionResult<T>
     const { error } = errorAnswer(e, "a dashboard action").body;
     return { ok: false, error: { code: error.code, message: error.message } };
   }
+}
+
+/** An action's input checked against its schema: a wrong shape is INVALID_REQUEST, never a crash, and nothing of it is echoed. */
+export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
+  const r = schema.safeParse(input);
+  if (!r.success) throw new AppError("INVALID_REQUEST", "The request is not valid.");
+  return r.data;
 }
 
 export const UNAUTHORIZED = {

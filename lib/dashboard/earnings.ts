@@ -1,9 +1,9 @@
 import "server-only";
+import { currencyInfo } from "@/lib/currencies/info";
 import { type Db, driverOf, queryOnPool, sql } from "@/lib/db/client";
 import { readInSlices, sqliteValue, statementOf, withDecimalSum } from "@/lib/db/sqlite-direct";
 import { D, type Dec, formatAmount } from "@/lib/money/decimal";
 import { usdValue } from "@/lib/money/usd";
-import { currencyInfo } from "./currency-info";
 import { DAY_MS, daysOf, describePeriod, periodOf, utcDay } from "./period";
 import type { EarningsDay, EarningsSeries } from "./types";
 

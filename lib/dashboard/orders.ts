@@ -1,9 +1,9 @@
 import "server-only";
+import { currencyInfo } from "@/lib/currencies/info";
 import type { Db, Order } from "@/lib/db/client";
+import { failureReasonOf, ORDER_STATES, orderStateOf } from "@/lib/domain/order-states";
 import { AppError } from "@/lib/errors";
 import { getOrderForReseller, listOrders } from "@/lib/orders/get-order";
-import { failureReasonOf, ORDER_STATES, orderStateOf } from "@/lib/orders/state-machine";
-import { currencyInfo } from "./currency-info";
 import type { OrderDetail, OrderList, OrderRow } from "./types";
 
 // Orders read models over lib/orders, always scoped by the reseller: an order of another

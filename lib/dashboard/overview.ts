@@ -1,11 +1,11 @@
 import "server-only";
+import { currencyInfo } from "@/lib/currencies/info";
 import type { Db } from "@/lib/db/client";
 import { readInSlices } from "@/lib/db/sqlite-direct";
+import { ORDER_STATES, type OrderState } from "@/lib/domain/order-states";
 import { getBalances } from "@/lib/ledger/ledger";
 import { D, formatAmount } from "@/lib/money/decimal";
 import { usdValue } from "@/lib/money/usd";
-import { ORDER_STATES, type OrderState } from "@/lib/orders/state-machine";
-import { currencyInfo } from "./currency-info";
 import { DAY_MS, describePeriod, periodOf } from "./period";
 import type { Overview } from "./types";
 

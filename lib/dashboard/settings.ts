@@ -2,9 +2,9 @@ import "server-only";
 import { getConfig } from "@/lib/config";
 import { getCurrency } from "@/lib/currencies";
 import type { Db } from "@/lib/db/client";
+import { applyRate } from "@/lib/domain/quote-math";
 import { getEngine } from "@/lib/engine";
 import { D, formatAmount } from "@/lib/money/decimal";
-import { applyRate } from "@/lib/quotes/compute-quote";
 import type { MarkupSample, SettingsView } from "./types";
 
 // The sample order of the markup page: a real pair priced by the configured engine, with

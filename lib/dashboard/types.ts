@@ -3,20 +3,17 @@
 // server, sent to the browser, and cached by react-query. Imported by client code: no
 // server-only imports here.
 
-import type { FailureReason, OrderState } from "@/lib/orders/state-machine";
+import type { CurrencyInfo } from "@/lib/currencies/types";
+import type { FailureReason, OrderState } from "@/lib/domain/order-states";
+import type { WithdrawalRow } from "@/lib/withdrawals/types";
+
+// Shapes of the layers below, shown by the dashboard as they are.
+export type { CurrencyInfo } from "@/lib/currencies/types";
+export type { DeliveryView, EndpointView } from "@/lib/webhooks/types";
+export type { WithdrawalQuote, WithdrawalRow } from "@/lib/withdrawals/types";
 
 export const PERIODS = [7, 30, 90] as const;
 export type PeriodDays = (typeof PERIODS)[number];
-
-export interface CurrencyInfo {
-  ticker: string;
-  symbol: string;
-  name: string;
-  precision: number;
-  /** Reference USD price as a decimal string; null when the registry has no price. */
-  priceUsd: string | null;
-  priceDate: string | null;
-}
 
 export interface BalanceRow {
   currency: string;
@@ -162,36 +159,7 @@ export interface ActionError {
 
 export type ActionResult<T> = { ok: true; data: T } | { ok: false; error: ActionError };
 
-// Withdrawals (lib/withdrawals).
-
-export type WithdrawalStatus = "queued" | "processing" | "sent" | "confirmed" | "failed";
-
-export interface WithdrawalLegRow {
-  currency: string;
-  amount: string;
-  /** Payout asset per unit of `currency`. */
-  rate: string;
-}
-
-export interface WithdrawalRow {
-  id: string;
-  status: WithdrawalStatus;
-  asset: string;
-  chainId: number;
-  destination: string;
-  amount: string;
-  usdValue: string;
-  fee: string;
-  feePolicy: string;
-  legs: WithdrawalLegRow[];
-  /** Why it waits (e.g. the hot wallet is too poor) or why it failed. */
-  stateReason: string | null;
-  txHash: string | null;
-  /** Block explorer link of the payout, when PAYOUT_EXPLORER_URL is set. */
-  txUrl: string | null;
-  createdAt: string;
-  finishedAt: string | null;
-}
+// Withdrawals (lib/withdrawals): the rows are its own (lib/withdrawals/types.ts); the page's view is the dashboard's.
 
 export interface PayoutAssetInfo {
   ticker: string;
@@ -210,50 +178,4 @@ export interface WithdrawalsView {
   assets: PayoutAssetInfo[];
   balances: BalanceRow[];
   withdrawals: WithdrawalRow[];
-}
-
-export interface WithdrawalQuote {
-  nonce: string;
-  expiresAt: string;
-  destination: string;
-  asset: string;
-  chainId: number;
-  amount: string;
-  usdValue: string;
-  fee: string;
-  feePolicy: string;
-  legs: WithdrawalLegRow[];
-  /** The eth_signTypedData_v4 argument (JSON) the wallet signs to confirm. */
-  typedData: string;
-}
-
-/** A webhook endpoint as the dashboard shows it (never its secret). */
-export interface EndpointView {
-  id: string;
-  url: string;
-  events: string[];
-  enabled: boolean;
-  disabledReason: string | null;
-  disabledAt: string | null;
-  consecutiveFailures: number;
-  createdAt: string;
-  /** Until when the previous secret still signs too, after a rotation. */
-  previousSecretUntil: string | null;
-}
-
-/** One delivery of an event to an endpoint, with its attempts. */
-export interface DeliveryView {
-  id: number;
-  messageId: string;
-  type: string;
-  subject: string | null;
-  status: string;
-  attempts: number;
-  lastStatusCode: number | null;
-  lastError: string | null;
-  lastLatencyMs: number | null;
-  lastAttemptAt: string | null;
-  nextAttemptAt: string | null;
-  createdAt: string;
-  log: { at: string; statusCode: number | null; latencyMs: number; error: string | null }[];
 }

@@ -14,7 +14,17 @@ import { prepareSqliteFile } from "./sqlite-file";
 // the same, so the rest of the code is typed against one of them.
 export type Db = SqliteClient;
 export type Tx = Omit<Db, "$connect" | "$disconnect" | "$on" | "$transaction" | "$extends">;
-export type { ApiKey, Order, OrderEvent, RateQuote, Reseller } from "./generated/sqlite/client";
+export type {
+  ApiKey,
+  Order,
+  OrderEvent,
+  PayoutTx,
+  Prisma,
+  RateQuote,
+  Reseller,
+  Withdrawal,
+  WithdrawalLeg,
+} from "./generated/sqlite/client";
 
 let shared: { url: string; db: Db; pool: pg.Pool | null } | null = null;
 

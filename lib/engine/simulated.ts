@@ -4,10 +4,10 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { getConfig } from "@/lib/config";
 import { generateAddress, getCurrency } from "@/lib/currencies";
 import type { Currency } from "@/lib/currencies/types";
+import type { OrderState } from "@/lib/domain/order-states";
 import { AppError } from "@/lib/errors";
 import { seededBytes } from "@/lib/ids";
 import { D, type Dec } from "@/lib/money/decimal";
-import type { OrderState } from "@/lib/orders/state-machine";
 import { rateAfterFee } from "./rate";
 import type { Engine, EngineContext, EngineStep, OpenedSwap, OpenSwapRequest, QuoteRequest, SwapSnapshot } from "./types";
 

@@ -1,6 +1,6 @@
 import type { Currency } from "@/lib/currencies/types";
+import type { FailureReason, OrderState, RateType, StateReason } from "@/lib/domain/order-states";
 import type { Dec } from "@/lib/money/decimal";
-import type { FailureReason, OrderState, RateType, StateReason } from "@/lib/orders/state-machine";
 
 // The boundary between the order service and whoever fills orders: the simulated engine today,
 // upstream instant-exchange providers later. Everything crossing it is a plain value (registry

@@ -2,8 +2,8 @@ import "server-only";
 import { type Db, providerOf } from "@/lib/db/client";
 import { migrationNames } from "@/lib/db/migrate";
 import { SERVICE_INSTANCE_ID } from "@/lib/instance";
+import { listHeartbeats } from "@/lib/jobs/heartbeat";
 import { rateLimitStoreState } from "@/lib/ratelimit/limiter";
-import { listHeartbeats } from "@/lib/worker/heartbeat";
 
 // Readiness (/readyz), apart from liveness (/healthz): may a load balancer send traffic here?
 // Yes when the database answers, every migration this build ships is applied, the worker in

@@ -4,7 +4,7 @@ import { AppError } from "@/lib/errors";
 // Checks on what server.ts hands to Next (the dashboard), for garbage that Next itself would
 // answer with a 500 and a stack trace in the log: a path that does not percent-decode, and
 // server-action calls whose arguments React's decoder chokes on. The dashboard calls its
-// actions only with plain values (components/dashboard/call-action.ts): React's encodeReply
+// actions only with plain values (app/dashboard/call-action.ts): React's encodeReply
 // sends those as a text/plain JSON list, where a string that starts with "$" is escaped as
 // "$$..." and a few values JSON lacks have their own "$" words. Anything else (multipart
 // forms, references to other chunks, promises, server references) is never sent by this

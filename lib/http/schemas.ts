@@ -1,7 +1,7 @@
 import "server-only";
 import { LosslessNumber } from "lossless-json";
 import { z } from "zod";
-import { FAILURE_REASONS, ORDER_STATES, RATE_TYPES, STATE_REASONS } from "@/lib/orders/state-machine";
+import { FAILURE_REASONS, ORDER_STATES, RATE_TYPES, STATE_REASONS } from "@/lib/domain/order-states";
 
 // The v1 request schemas (they validate every request) and response schemas (they document
 // the responses). lib/http/openapi.ts builds the OpenAPI document from these same objects.

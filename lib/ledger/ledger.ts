@@ -195,3 +195,50 @@ export async function reverseProfit(tx: Tx, order: OrderForLedger, now?: Date) {
   if (!order.resellerId) return;
   await post(tx, orderPosting(order, "pending", "order_profit_reverse", (await pendingOfOrder(tx, order.id)).neg()), now);
 }
+
+// A withdrawal's balances, per leg (one currency each): available -> reserved when it is
+// queued; the reserved amount paid out when it is confirmed; reserved -> available when it fails.
+
+interface WithdrawalForLedger {
+  id: string;
+  resellerId: string;
+  legs: { currency: string; amount: string }[];
+}
+
+/** Each leg's amount into `moves`' buckets (+1 in, -1 out), in that order, as entries of `kind`. */
+const withdrawalPostings = (w: WithdrawalForLedger, kind: EntryKind, moves: [Bucket, 1 | -1][]): Posting[] =>
+  w.legs.flatMap((l) =>
+    moves.map(([bucket, sign]): Posting => {
+      const amount = new D(l.amount);
+      return { resellerId: w.resellerId, currency: l.currency, bucket, kind, amount: sign < 0 ? amount.neg() : amount, withdrawalId: w.id };
+    }),
+  );
+
+/** Queued: reserves the legs (available -> reserved); InsufficientBalanceError when available no longer covers one. */
+export function reserveWithdrawal(tx: Tx, w: WithdrawalForLedger, now?: Date) {
+  return post(
+    tx,
+    withdrawalPostings(w, "withdrawal_reserve", [
+      ["available", -1],
+      ["reserved", 1],
+    ]),
+    now,
+  );
+}
+
+/** Confirmed: the reserved legs are paid out. */
+export function settleWithdrawal(tx: Tx, w: WithdrawalForLedger, now?: Date) {
+  return post(tx, withdrawalPostings(w, "withdrawal_settle", [["reserved", -1]]), now);
+}
+
+/** Failed: the reserved legs go back to available. */
+export function restoreWithdrawal(tx: Tx, w: WithdrawalForLedger, now?: Date) {
+  return post(
+    tx,
+    withdrawalPostings(w, "withdrawal_restore", [
+      ["reserved", -1],
+      ["available", 1],
+    ]),
+    now,
+  );
+}

@@ -1,11 +1,11 @@
 import "server-only";
 import crypto from "node:crypto";
-import type http from "node:http";
+import http from "node:http";
 import client from "prom-client";
-import { getConfig } from "@/lib/config";
+import { type Config, getConfig } from "@/lib/config";
 import { dbPoolStats, getDb } from "@/lib/db/client";
+import { listHeartbeats } from "@/lib/jobs/heartbeat";
 import { getLogger } from "@/lib/log";
-import { listHeartbeats } from "@/lib/worker/heartbeat";
 import { createOrderCounter, createWebhookDeliveryCounter } from "./state-counts";
 
 // Prometheus metrics (prom-client), served as text at /metrics by server.ts (and by
@@ -202,4 +202,15 @@ export async function serveMetrics(req: http.IncomingMessage, res: http.ServerRe
   }
   const body = await registry.metrics();
   res.writeHead(200, { "content-type": registry.contentType, "cache-control": "no-store" }).end(body);
+}
+
+/**
+ * The separate /metrics listener on METRICS_PORT (not on PORT), listening; null when
+ * METRICS_PORT is unset. The worker process (worker.ts) serves its metrics only here.
+ */
+export async function listenForMetrics(cfg: Pick<Config, "METRICS_PORT" | "HOST">): Promise<http.Server | null> {
+  if (!cfg.METRICS_PORT) return null;
+  const server = http.createServer((req, res) => (req.url === "/metrics" ? void serveMetrics(req, res) : void res.writeHead(404).end()));
+  await new Promise<void>((resolve) => server.listen(cfg.METRICS_PORT, cfg.HOST, resolve));
+  return server;
 }

@@ -1,6 +1,6 @@
 import "server-only";
 import type { Db } from "@/lib/db/client";
-import { isFinal, ORDER_STATES, type OrderState } from "@/lib/orders/state-machine";
+import { isFinal, ORDER_STATES, type OrderState } from "@/lib/domain/order-states";
 
 // Counts by state for /metrics' `orders` and `webhook_deliveries` gauges. Counting every row at
 // every scrape grows with the table and, on SQLite, runs on the event loop (better-sqlite3 is

@@ -1,12 +1,12 @@
 import "server-only";
 import { getCurrency } from "@/lib/currencies";
 import type { Db, Order } from "@/lib/db/client";
+import { assertTransition, isFinal, type OrderState } from "@/lib/domain/order-states";
+import { applyRate } from "@/lib/domain/quote-math";
 import { type EngineStep, getEngine } from "@/lib/engine";
 import { reverseProfit, settleProfit } from "@/lib/ledger/ledger";
 import { D, formatAmount } from "@/lib/money/decimal";
-import { applyRate } from "@/lib/quotes/compute-quote";
 import { announceOrder } from "./announce";
-import { assertTransition, isFinal, type OrderState } from "./state-machine";
 import { swapSnapshot } from "./swap";
 
 export interface ApplyStepOptions {

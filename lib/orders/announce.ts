@@ -1,8 +1,8 @@
 import "server-only";
 import type { Order, OrderEvent, Tx } from "@/lib/db/client";
+import { orderStateOf } from "@/lib/domain/order-states";
 import { enqueueEvent } from "@/lib/webhooks/outbox";
 import { serializeOrderStatus } from "./serialize-order";
-import { orderStateOf } from "./state-machine";
 
 /**
  * The webhook event of an order's change, in the transaction that makes the change: the new

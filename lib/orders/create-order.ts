@@ -6,10 +6,12 @@ import { getConfig } from "@/lib/config";
 import { addressRejectionReason, type Currency, validateAddress, validateExtraId } from "@/lib/currencies";
 import type { Db, Order } from "@/lib/db/client";
 import { isUniqueViolation, providerOf } from "@/lib/db/client";
+import type { RateType } from "@/lib/domain/order-states";
 import { type EngineContext, getEngine, type OpenedSwap } from "@/lib/engine";
 import { callEngine } from "@/lib/engine/call";
 import { AppError } from "@/lib/errors";
 import { newOrderId } from "@/lib/ids";
+import { leaseMs, newLeaseToken } from "@/lib/jobs/lease";
 import type { Caller } from "@/lib/keys/api-keys";
 import { recordPendingProfit } from "@/lib/ledger/ledger";
 import { D, formatAmount } from "@/lib/money/decimal";
@@ -20,8 +22,7 @@ import { claimRateQuote } from "./claim-rate-quote";
 import { openOrderPostgres } from "./open-order-postgres";
 import { openOrderSqlite } from "./open-order-sqlite";
 import { reserveOrder } from "./reserve-order";
-import type { RateType } from "./state-machine";
-import { engineDeadlineMs, leaseMs, newLeaseToken, openSwapRequest } from "./swap";
+import { engineDeadlineMs, openSwapRequest } from "./swap";
 
 export interface CreateOrderInput {
   from: string;

@@ -2,9 +2,9 @@ import "server-only";
 import type Database from "better-sqlite3";
 import { type Db, driverOf, emptySql, type Order, type OrderEvent, providerOf, queryOnPool, sql } from "@/lib/db/client";
 import { sqliteDate, statementOf } from "@/lib/db/sqlite-direct";
+import { isFinal, type OrderState } from "@/lib/domain/order-states";
 import { AppError } from "@/lib/errors";
 import type { Caller } from "@/lib/keys/api-keys";
-import { isFinal, type OrderState } from "./state-machine";
 
 export const ORDER_ID_RE = /^[0-9a-f]{24}$/;
 

@@ -1,6 +1,6 @@
 import "server-only";
 import type { Order } from "@/lib/db/client";
-import { isFinal, orderStateOf } from "./state-machine";
+import { isFinal, orderStateOf } from "@/lib/domain/order-states";
 
 /** A waiting order with nothing scheduled changes only when the user pays: look every so often. */
 const WAITING_POLL_SECONDS = 10;

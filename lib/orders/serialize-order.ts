@@ -1,7 +1,7 @@
 import "server-only";
 import type { Order, OrderEvent } from "@/lib/db/client";
+import { failureReasonOf, orderStateOf, stateReasonOf } from "@/lib/domain/order-states";
 import { num, numOrNull } from "@/lib/money/json-number";
-import { failureReasonOf, orderStateOf, stateReasonOf } from "./state-machine";
 
 /** The creation response: exactly the spec's Exchange order fields. */
 export function serializeCreatedOrder(o: Order) {

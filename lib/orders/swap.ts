@@ -1,14 +1,13 @@
 import "server-only";
-import { getConfig } from "@/lib/config";
 import { getCurrency } from "@/lib/currencies";
 import type { Order } from "@/lib/db/client";
+import { type OrderState, rateTypeOf } from "@/lib/domain/order-states";
 import type { OpenSwapRequest, SwapSnapshot } from "@/lib/engine";
-import { pooledRandomBytes } from "@/lib/ids";
+import { leaseMs } from "@/lib/jobs/lease";
 import { D } from "@/lib/money/decimal";
-import { type OrderState, rateTypeOf } from "./state-machine";
 
-// Orders as the engine sees them (plain values), and the claims that let exactly one caller
-// talk to the engine about an order at a time.
+// Orders as the engine sees them (plain values), and how long an engine call may take under a
+// claim on the order (the claims themselves: lib/jobs/lease.ts).
 
 export function swapSnapshot(o: Order): SwapSnapshot {
   return {
@@ -49,11 +48,6 @@ export function openSwapRequest(o: Order): OpenSwapRequest {
     rateType: rateTypeOf(o.rateType),
   };
 }
-
-/** A claim's identity: random, so only its holder can finish or release it. */
-export const newLeaseToken = (): string => pooledRandomBytes(12).toString("hex");
-
-export const leaseMs = () => getConfig().WORKER_LEASE_SECONDS * 1000;
 
 /** An engine call gives up at half the lease, so it always ends while its claim still holds. */
 export const engineDeadlineMs = () => Math.floor(leaseMs() / 2);

@@ -2,12 +2,12 @@ import "server-only";
 import { getConfig } from "@/lib/config";
 import type { Currency } from "@/lib/currencies/types";
 import type { Db, RateQuote } from "@/lib/db/client";
+import type { RateType } from "@/lib/domain/order-states";
+import { applyRate, effectiveRate, fromAmountFor, type QuoteMath } from "@/lib/domain/quote-math";
 import { type EngineContext, getEngine, type PairTerms } from "@/lib/engine";
 import { AppError } from "@/lib/errors";
 import { pooledRandomBytes } from "@/lib/ids";
 import { D, type Dec, formatAmount } from "@/lib/money/decimal";
-import type { RateType } from "@/lib/orders/state-machine";
-import { applyRate, effectiveRate, fromAmountFor, type QuoteMath } from "./compute-quote";
 import { getTermsWithinLimits, parseAmount, resolvePair } from "./pricing";
 
 export interface Estimate {

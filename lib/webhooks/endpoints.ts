@@ -1,12 +1,12 @@
 import "server-only";
 import { getConfig } from "@/lib/config";
-import type { DeliveryView, EndpointView } from "@/lib/dashboard/types";
 import type { Db } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 import { newId } from "@/lib/ids";
 import { TEST_EVENT_TYPE, WEBHOOK_EVENT_TYPES } from "./events";
 import { enqueueEvent, newWebhookSecret, parseEventFilter } from "./outbox";
 import { checkWebhookUrl } from "./ssrf";
+import type { DeliveryView, EndpointView } from "./types";
 
 // A reseller's webhook endpoints, as the dashboard manages them: add (the secret is shown
 // once), rotate the secret, disable and enable, send a test event, read the delivery log.

@@ -5,8 +5,8 @@ import net from "node:net";
 import { Webhook } from "standardwebhooks";
 import { getConfig } from "@/lib/config";
 import type { Db } from "@/lib/db/client";
+import { releaseLease, takeLease, unleased } from "@/lib/jobs/lease";
 import { getLogger } from "@/lib/log";
-import { newLeaseToken } from "@/lib/orders/swap";
 import { guardedLookup, privateAddressReason } from "./ssrf";
 
 // The webhook sender, run by the workers: due deliveries are claimed (a lease, as for
@@ -79,10 +79,8 @@ const loadClaimed = (db: Db, token: string) =>
 
 /** Claims the deliveries due now that are first in line for their endpoint and subject. */
 async function claimDue(db: Db, now: Date): Promise<{ token: string; deliveries: Claimed[] }> {
-  const token = newLeaseToken();
-  const free = { OR: [{ leaseUntil: null }, { leaseUntil: { lte: now } }] };
   const candidates = await db.webhookDelivery.findMany({
-    where: { status: "pending", nextAttemptAt: { lte: now }, endpoint: { enabled: true }, ...free },
+    where: { status: "pending", nextAttemptAt: { lte: now }, endpoint: { enabled: true }, ...unleased(now) },
     orderBy: { id: "asc" },
     take: BATCH * 2,
     select: { id: true, endpointId: true, orderingKey: true },
@@ -98,12 +96,10 @@ async function claimDue(db: Db, now: Date): Promise<{ token: string; deliveries:
     });
     if (earlier === 0) picked.push(c.id);
   }
+  // Long enough for one attempt's timeout, twice over.
+  const ms = getConfig().WEBHOOK_TIMEOUT_MS * 2 + 5000;
+  const { token } = await takeLease(db, "webhookDelivery", { ids: picked, where: { status: "pending" }, now, ms });
   if (!picked.length) return { token, deliveries: [] };
-  const leaseMs = getConfig().WEBHOOK_TIMEOUT_MS * 2 + 5000;
-  await db.webhookDelivery.updateMany({
-    where: { id: { in: picked }, status: "pending", ...free },
-    data: { leaseToken: token, leaseUntil: new Date(now.getTime() + leaseMs) },
-  });
   return { token, deliveries: await loadClaimed(db, token) };
 }
 
@@ -132,19 +128,14 @@ async function attempt(db: Db, d: Claimed, token: string): Promise<boolean> {
   const next = ok || attempts > schedule.length ? null : new Date(at.getTime() + schedule[attempts - 1] * 1000);
   const status = ok ? "succeeded" : next ? "pending" : "failed";
   await db.$transaction(async (tx) => {
-    const r = await tx.webhookDelivery.updateMany({
-      where: { id: d.id, leaseToken: token },
-      data: {
-        status,
-        attempts,
-        nextAttemptAt: next,
-        lastAttemptAt: at,
-        lastStatusCode: statusCode,
-        lastError: ok ? null : error,
-        lastLatencyMs: latencyMs,
-        leaseToken: null,
-        leaseUntil: null,
-      },
+    const r = await releaseLease(tx, "webhookDelivery", d.id, token, {
+      status,
+      attempts,
+      nextAttemptAt: next,
+      lastAttemptAt: at,
+      lastStatusCode: statusCode,
+      lastError: ok ? null : error,
+      lastLatencyMs: latencyMs,
     });
     if (r.count !== 1) return;
     await tx.webhookAttempt.create({ data: { deliveryId: d.id, at, statusCode, latencyMs, error: ok ? null : error } });

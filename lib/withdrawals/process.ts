@@ -1,14 +1,14 @@
 import "server-only";
-import { getAddress, type Hex, parseUnits } from "viem";
+import { type Address, getAddress, type Hex, parseUnits } from "viem";
 import { getConfig } from "@/lib/config";
-import type { Db } from "@/lib/db/client";
-import { newId } from "@/lib/ids";
-import { type Posting, post } from "@/lib/ledger/ledger";
+import type { Db, PayoutTx, Prisma, Tx } from "@/lib/db/client";
+import { retryDelayMs } from "@/lib/jobs/backoff";
+import { releaseLease, takeLease, unleased } from "@/lib/jobs/lease";
+import { restoreWithdrawal, settleWithdrawal } from "@/lib/ledger/ledger";
 import { getLogger } from "@/lib/log";
-import { D } from "@/lib/money/decimal";
-import { retryDelayMs } from "@/lib/worker/backoff";
 import { announceWithdrawal } from "./announce";
-import type { PayoutSender } from "./sender/types";
+import type { PayoutReceipt, PayoutSender } from "./sender/types";
+import { type WithdrawalStatus, withdrawalStatusOf } from "./types";
 
 // Pays queued withdrawals, exactly once, whatever stops the process and wherever.
 //
@@ -42,11 +42,11 @@ export interface ProcessOptions {
 }
 
 const BATCH = 10;
-const LEASE_MS = 60_000;
+const leaseMs = () => getConfig().WITHDRAWAL_LEASE_SECONDS * 1000;
 /** How often a sent payout is checked for its receipt and confirmations; how often a too poor hot wallet is checked again. */
 const RECHECK_MS = 1_000;
 const POOR_RECHECK_MS = 30_000;
-const ACTIVE = ["queued", "processing", "sent"];
+const ACTIVE: WithdrawalStatus[] = ["queued", "processing", "sent"];
 /**
  * A stored transaction counts as replaced only when the hot wallet's nonce has passed it with
  * no receipt in two checks this far apart: a load-balanced RPC provider may answer the nonce
@@ -70,7 +70,7 @@ export async function runWithdrawalsOnce(db: Db, sender: PayoutSender, opts: Pro
       status: { in: ACTIVE },
       chainId: sender.chainId,
       nextActionAt: { lte: now },
-      OR: [{ leaseUntil: null }, { leaseUntil: { lte: now } }],
+      ...unleased(now),
     },
     orderBy: { createdAt: "asc" },
     take: BATCH,
@@ -78,15 +78,12 @@ export async function runWithdrawalsOnce(db: Db, sender: PayoutSender, opts: Pro
   });
   let changed = 0;
   for (const { id } of due) {
-    const token = newId();
-    const claim = await db.withdrawal.updateMany({
-      where: { id, status: { in: ACTIVE }, OR: [{ leaseUntil: null }, { leaseUntil: { lte: now } }] },
-      data: { leaseToken: token, leaseUntil: later(now, LEASE_MS) },
-    });
-    if (claim.count !== 1) continue;
+    // One lease per withdrawal, taken as its turn comes: the ones before it may take a while.
+    const { token, taken } = await takeLease(db, "withdrawal", { ids: [id], where: { status: { in: ACTIVE } }, now, ms: leaseMs() });
+    if (taken !== 1) continue;
     const w = (await loadClaimed(db, id, token))!;
     try {
-      if (await advance(db, sender, w, token, now, opts)) changed++;
+      if (await advance({ db, sender, w, token, now, opts })) changed++;
     } catch (e) {
       if (e instanceof SenderStopped) throw e;
       const attempts = w.attempts + 1;
@@ -103,17 +100,22 @@ export async function runWithdrawalsOnce(db: Db, sender: PayoutSender, opts: Pro
   return changed;
 }
 
-const release = (db: Db, id: string, token: string, data: Record<string, unknown>) =>
-  db.withdrawal.updateMany({ where: { id, leaseToken: token }, data: { ...data, leaseToken: null, leaseUntil: null } });
+const release = (db: Db | Tx, id: string, token: string, data: Prisma.WithdrawalUncheckedUpdateManyInput) =>
+  releaseLease(db, "withdrawal", id, token, data);
 
 /** release() into a status; a change of status is announced (webhooks) in the same transaction. */
-async function releaseAs(db: Db, id: string, token: string, from: string, to: string, now: Date, data: Record<string, unknown>) {
+async function releaseAs(
+  db: Db,
+  id: string,
+  token: string,
+  from: string,
+  to: string,
+  now: Date,
+  data: Prisma.WithdrawalUncheckedUpdateManyInput,
+) {
   if (from === to) return release(db, id, token, { ...data, status: to });
   return db.$transaction(async (t) => {
-    const r = await t.withdrawal.updateMany({
-      where: { id, leaseToken: token },
-      data: { ...data, status: to, leaseToken: null, leaseUntil: null },
-    });
+    const r = await release(t, id, token, { ...data, status: to });
     if (r.count === 1) await announceWithdrawal(t, id, from, now);
     return r;
   });
@@ -123,132 +125,164 @@ function stop(opts: ProcessOptions, step: PayoutStep, id: string) {
   if (opts.stopAt?.(step, id)) throw new SenderStopped(step);
 }
 
-async function advance(db: Db, sender: PayoutSender, w: Claimed, token: string, now: Date, opts: ProcessOptions): Promise<boolean> {
-  const amount = parseUnits(w.amount, w.decimals);
-  const tokenAddress = w.tokenAddress ? getAddress(w.tokenAddress) : null;
-  let status = w.status;
+/** A claimed withdrawal in this pass: the lease's token, and the sender and clock the pass runs on. */
+interface Turn {
+  db: Db;
+  sender: PayoutSender;
+  w: Claimed;
+  token: string;
+  now: Date;
+  opts: ProcessOptions;
+}
 
+/** What the withdrawal pays: the asset (null: the chain's native one) and the amount in base units. */
+interface Transfer {
+  token: Address | null;
+  amount: bigint;
+}
+
+/**
+ * Advances a claimed withdrawal as far as it goes in this pass, one step per status: queued
+ * (can the hot wallet pay?), processing (its payout transaction, signed and persisted), sent
+ * (broadcast; then the receipt, and confirmed or failed). True when its status changed.
+ */
+async function advance(turn: Turn): Promise<boolean> {
+  const { w } = turn;
+  const transfer: Transfer = { token: w.tokenAddress ? getAddress(w.tokenAddress) : null, amount: parseUnits(w.amount, w.decimals) };
+  let status = withdrawalStatusOf(w.status);
   if (status === "queued") {
-    const reason = await sender.shortfall({ token: tokenAddress, amount });
-    if (reason) {
-      // One log line when it starts waiting, not one per check.
-      if (!w.stateReason)
-        getLogger().warn(
-          { withdrawalId: w.id, asset: w.asset, amount: w.amount, hotWallet: sender.address, reason },
-          "hot wallet too poor: withdrawal stays queued",
-        );
-      await release(db, w.id, token, { stateReason: reason, nextActionAt: later(now, POOR_RECHECK_MS) });
-      return false;
-    }
-    await db.$transaction(async (t) => {
-      const r = await t.withdrawal.updateMany({
-        where: { id: w.id, leaseToken: token },
-        data: { status: "processing", stateReason: null },
-      });
-      if (r.count === 1) await announceWithdrawal(t, w.id, "queued", now);
-    });
+    if (!(await leaveQueue(turn, transfer))) return false;
     status = "processing";
   }
+  const tx = await payoutTransaction(turn, transfer);
+  const receipt = await turn.sender.receipt(tx.hash as Hex);
+  if (!receipt) return sendUntilMined(turn, status, tx);
+  if (receipt.status === "reverted") return failReverted(turn, status, tx, receipt);
+  return confirmWhenDeep(turn, status, tx, receipt);
+}
 
+/** queued: on to processing when the hot wallet can pay; otherwise it stays queued, with the reason, and is checked again later. */
+async function leaveQueue({ db, sender, w, token, now }: Turn, transfer: Transfer): Promise<boolean> {
+  const reason = await sender.shortfall(transfer);
+  if (reason) {
+    // One log line when it starts waiting, not one per check.
+    if (!w.stateReason)
+      getLogger().warn(
+        { withdrawalId: w.id, asset: w.asset, amount: w.amount, hotWallet: sender.address, reason },
+        "hot wallet too poor: withdrawal stays queued",
+      );
+    await release(db, w.id, token, { stateReason: reason, nextActionAt: later(now, POOR_RECHECK_MS) });
+    return false;
+  }
+  await db.$transaction(async (t) => {
+    const r = await t.withdrawal.updateMany({
+      where: { id: w.id, leaseToken: token },
+      data: { status: "processing", stateReason: null },
+    });
+    if (r.count === 1) await announceWithdrawal(t, w.id, "queued", now);
+  });
+  return true;
+}
+
+/**
+ * processing: the withdrawal's live payout transaction (signed or mined). With none, one is
+ * signed with the hot wallet's next nonce and persisted, bytes and hash, before anything is
+ * broadcast.
+ */
+async function payoutTransaction({ db, sender, w, token, opts }: Turn, transfer: Transfer): Promise<PayoutTx> {
   const from = sender.address.toLowerCase();
-  let tx = await db.payoutTx.findFirst({ where: { withdrawalId: w.id, status: { in: ["signed", "mined"] } }, orderBy: { id: "desc" } });
-  if (!tx) {
-    const last = await db.payoutTx.aggregate({ where: { chainId: sender.chainId, fromAddress: from }, _max: { accountNonce: true } });
-    const nonce = Math.max(await sender.pendingNonce(), (last._max.accountNonce ?? -1) + 1);
-    const signed = await sender.sign({ to: getAddress(w.destination), token: tokenAddress, amount, nonce });
-    stop(opts, "after_sign", w.id);
-    tx = await db.$transaction(async (t) => {
-      // Still ours? (A lost lease means another worker owns it now: persist nothing.)
-      const mine = await t.withdrawal.updateMany({ where: { id: w.id, leaseToken: token }, data: { txHash: signed.hash } });
-      if (mine.count !== 1) throw new Error(`lost the lease on withdrawal ${w.id}`);
-      return t.payoutTx.create({
-        data: {
-          withdrawalId: w.id,
-          chainId: sender.chainId,
-          fromAddress: from,
-          accountNonce: nonce,
-          rawTx: signed.raw,
-          hash: signed.hash,
-          status: "signed",
-        },
-      });
+  const live = await db.payoutTx.findFirst({ where: { withdrawalId: w.id, status: { in: ["signed", "mined"] } }, orderBy: { id: "desc" } });
+  if (live) return live;
+  const last = await db.payoutTx.aggregate({ where: { chainId: sender.chainId, fromAddress: from }, _max: { accountNonce: true } });
+  const nonce = Math.max(await sender.pendingNonce(), (last._max.accountNonce ?? -1) + 1);
+  const signed = await sender.sign({ to: getAddress(w.destination), token: transfer.token, amount: transfer.amount, nonce });
+  stop(opts, "after_sign", w.id);
+  const tx = await db.$transaction(async (t) => {
+    // Still ours? (A lost lease means another worker owns it now: persist nothing.)
+    const mine = await t.withdrawal.updateMany({ where: { id: w.id, leaseToken: token }, data: { txHash: signed.hash } });
+    if (mine.count !== 1) throw new Error(`lost the lease on withdrawal ${w.id}`);
+    return t.payoutTx.create({
+      data: {
+        withdrawalId: w.id,
+        chainId: sender.chainId,
+        fromAddress: from,
+        accountNonce: nonce,
+        rawTx: signed.raw,
+        hash: signed.hash,
+        status: "signed",
+      },
     });
-    stop(opts, "after_persist", w.id);
-  }
+  });
+  stop(opts, "after_persist", w.id);
+  return tx;
+}
 
+/**
+ * sent, no receipt yet: broadcast (again, byte for byte: a node may have dropped it), unless
+ * another transaction of the hot wallet used its nonce, which proves it can never be mined:
+ * then it is dropped and the withdrawal goes back to processing, to sign a new one.
+ */
+async function sendUntilMined({ db, sender, w, token, now, opts }: Turn, status: WithdrawalStatus, tx: PayoutTx): Promise<boolean> {
   const hash = tx.hash as Hex;
-  const receipt = await sender.receipt(hash);
-  if (!receipt) {
-    // Its nonce used by another transaction of the hot wallet, and still no receipt: it can
-    // never be mined. (Read the receipt again after the nonce: it may have been mined in between.)
-    const passed = (await sender.minedNonce()) > tx.accountNonce && !(await sender.receipt(hash));
-    if (!passed) passedBy.delete(hash);
-    else if (!passedBy.has(hash)) passedBy.set(hash, now.getTime());
-    if (passed && now.getTime() - passedBy.get(hash)! >= REPLACED_AFTER_MS) {
-      passedBy.delete(hash);
-      getLogger().error(
-        { withdrawalId: w.id, hash, nonce: tx.accountNonce },
-        "payout transaction replaced by another of the hot wallet; signing a new one",
-      );
-      await db.payoutTx.update({ where: { id: tx.id }, data: { status: "dropped" } });
-      await releaseAs(db, w.id, token, status, "processing", now, { txHash: null, nextActionAt: now });
-      return false;
-    }
-    await sender.broadcast(tx.rawTx as Hex);
-    stop(opts, "after_broadcast", w.id);
-    await releaseAs(db, w.id, token, status, "sent", now, {
-      sentAt: w.sentAt ?? now,
-      attempts: 0,
-      lastError: null,
-      nextActionAt: later(now, RECHECK_MS),
-    });
-    return status !== "sent";
+  // Its nonce used by another transaction of the hot wallet, and still no receipt: it can
+  // never be mined. (Read the receipt again after the nonce: it may have been mined in between.)
+  const passed = (await sender.minedNonce()) > tx.accountNonce && !(await sender.receipt(hash));
+  if (!passed) passedBy.delete(hash);
+  else if (!passedBy.has(hash)) passedBy.set(hash, now.getTime());
+  if (passed && now.getTime() - passedBy.get(hash)! >= REPLACED_AFTER_MS) {
+    passedBy.delete(hash);
+    getLogger().error(
+      { withdrawalId: w.id, hash, nonce: tx.accountNonce },
+      "payout transaction replaced by another of the hot wallet; signing a new one",
+    );
+    await db.payoutTx.update({ where: { id: tx.id }, data: { status: "dropped" } });
+    await releaseAs(db, w.id, token, status, "processing", now, { txHash: null, nextActionAt: now });
+    return false;
   }
+  await sender.broadcast(tx.rawTx as Hex);
+  stop(opts, "after_broadcast", w.id);
+  await releaseAs(db, w.id, token, status, "sent", now, {
+    sentAt: w.sentAt ?? now,
+    attempts: 0,
+    lastError: null,
+    nextActionAt: later(now, RECHECK_MS),
+  });
+  return status !== "sent";
+}
 
-  const legs = w.legs;
-  if (receipt.status === "reverted") {
-    getLogger().error({ withdrawalId: w.id, hash }, "payout transaction reverted; the withdrawal fails and its balances are restored");
-    await db.$transaction(async (t) => {
-      const r = await t.withdrawal.updateMany({
-        where: { id: w.id, leaseToken: token, status: { in: ACTIVE } },
-        data: {
-          status: "failed",
-          stateReason: "payout transaction reverted",
-          blockNumber: Number(receipt.blockNumber),
-          finishedAt: now,
-          leaseToken: null,
-          leaseUntil: null,
-        },
-      });
-      if (r.count !== 1) throw new Error(`lost the lease on withdrawal ${w.id}`);
-      await announceWithdrawal(t, w.id, status, now);
-      await t.payoutTx.update({ where: { id: tx.id }, data: { status: "reverted", blockNumber: Number(receipt.blockNumber) } });
-      await post(
-        t,
-        legs.flatMap((l): Posting[] => [
-          {
-            resellerId: w.resellerId,
-            currency: l.currency,
-            bucket: "reserved",
-            kind: "withdrawal_restore",
-            amount: new D(l.amount).neg(),
-            withdrawalId: w.id,
-          },
-          {
-            resellerId: w.resellerId,
-            currency: l.currency,
-            bucket: "available",
-            kind: "withdrawal_restore",
-            amount: new D(l.amount),
-            withdrawalId: w.id,
-          },
-        ]),
-        now,
-      );
-    });
-    return true;
-  }
+/** sent, mined but reverted: the withdrawal fails and its reserved balances go back to available (ledger: withdrawal_restore). */
+async function failReverted({ db, w, token, now }: Turn, status: WithdrawalStatus, tx: PayoutTx, receipt: PayoutReceipt): Promise<boolean> {
+  getLogger().error(
+    { withdrawalId: w.id, hash: tx.hash },
+    "payout transaction reverted; the withdrawal fails and its balances are restored",
+  );
+  await db.$transaction(async (t) => {
+    const r = await releaseLease(
+      t,
+      "withdrawal",
+      w.id,
+      token,
+      { status: "failed", stateReason: "payout transaction reverted", blockNumber: Number(receipt.blockNumber), finishedAt: now },
+      { status: { in: ACTIVE } },
+    );
+    if (r.count !== 1) throw new Error(`lost the lease on withdrawal ${w.id}`);
+    await announceWithdrawal(t, w.id, status, now);
+    await t.payoutTx.update({ where: { id: tx.id }, data: { status: "reverted", blockNumber: Number(receipt.blockNumber) } });
+    await restoreWithdrawal(t, w, now);
+  });
+  return true;
+}
 
+/**
+ * sent, mined: confirmed once PAYOUT_CONFIRMATIONS blocks hold it, and its reserved balances
+ * are paid out (ledger: withdrawal_settle); until then it stays sent and is checked again.
+ */
+async function confirmWhenDeep(
+  { db, sender, w, token, now, opts }: Turn,
+  status: WithdrawalStatus,
+  tx: PayoutTx,
+  receipt: PayoutReceipt,
+): Promise<boolean> {
   const head = await sender.blockNumber();
   if (head - receipt.blockNumber + 1n < BigInt(getConfig().PAYOUT_CONFIRMATIONS)) {
     await releaseAs(db, w.id, token, status, "sent", now, {
@@ -260,37 +294,26 @@ async function advance(db: Db, sender: PayoutSender, w: Claimed, token: string, 
   }
   stop(opts, "before_receipt", w.id);
   await db.$transaction(async (t) => {
-    const r = await t.withdrawal.updateMany({
-      where: { id: w.id, leaseToken: token, status: { in: ACTIVE } },
-      data: {
+    const r = await releaseLease(
+      t,
+      "withdrawal",
+      w.id,
+      token,
+      {
         status: "confirmed",
-        txHash: hash,
+        txHash: tx.hash,
         blockNumber: Number(receipt.blockNumber),
         sentAt: w.sentAt ?? now,
         finishedAt: now,
         stateReason: null,
         lastError: null,
-        leaseToken: null,
-        leaseUntil: null,
       },
-    });
+      { status: { in: ACTIVE } },
+    );
     if (r.count !== 1) throw new Error(`lost the lease on withdrawal ${w.id}`);
     await announceWithdrawal(t, w.id, status, now);
     await t.payoutTx.update({ where: { id: tx.id }, data: { status: "mined", blockNumber: Number(receipt.blockNumber) } });
-    await post(
-      t,
-      legs.map(
-        (l): Posting => ({
-          resellerId: w.resellerId,
-          currency: l.currency,
-          bucket: "reserved",
-          kind: "withdrawal_settle",
-          amount: new D(l.amount).neg(),
-          withdrawalId: w.id,
-        }),
-      ),
-      now,
-    );
+    await settleWithdrawal(t, w, now);
   });
   return true;
 }

@@ -2,17 +2,18 @@ import "server-only";
 import crypto from "node:crypto";
 import { getAddress, parseUnits } from "viem";
 import { getConfig } from "@/lib/config";
-import { currencyInfo } from "@/lib/dashboard/currency-info";
-import type { WithdrawalQuote, WithdrawalRow, WithdrawalStatus, WithdrawalsView } from "@/lib/dashboard/types";
+import { currencyInfo } from "@/lib/currencies/info";
 import type { Db } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 import { newId } from "@/lib/ids";
-import { getBalances, InsufficientBalanceError, type Posting, post } from "@/lib/ledger/ledger";
+import { getBalances, InsufficientBalanceError, reserveWithdrawal } from "@/lib/ledger/ledger";
 import { D, type Dec, floorAmount, formatAmount } from "@/lib/money/decimal";
 import { usdValue } from "@/lib/money/usd";
 import { announceWithdrawal } from "./announce";
-import { payoutAsset, payoutAssets, tokenOrZero } from "./assets";
+import { payoutAsset, tokenOrZero } from "./assets";
+import { toWithdrawalRow, WITH_LEGS } from "./serialize-withdrawal";
 import { typedDataJson, verifyWithdrawalSignature, type WithdrawalTerms } from "./typed-data";
+import type { WithdrawalQuote, WithdrawalRow } from "./types";
 
 // Withdrawals: a reseller's available profit, converted at reference prices into a payout
 // asset and paid on-chain to the wallet they signed in with (and to no other).
@@ -162,26 +163,8 @@ export async function confirmWithdrawal(
             },
           },
         });
-        // Reserve in the same transaction: post() refuses to take `available` below zero.
-        const postings: Posting[] = terms.legs.flatMap((l) => [
-          {
-            resellerId: opts.resellerId,
-            currency: l.currency,
-            bucket: "available",
-            kind: "withdrawal_reserve",
-            amount: new D(l.amount).neg(),
-            withdrawalId: id,
-          },
-          {
-            resellerId: opts.resellerId,
-            currency: l.currency,
-            bucket: "reserved",
-            kind: "withdrawal_reserve",
-            amount: new D(l.amount),
-            withdrawalId: id,
-          },
-        ]);
-        await post(tx, postings, now);
+        // Reserve in the same transaction: the ledger refuses to take `available` below zero.
+        await reserveWithdrawal(tx, { id, resellerId: opts.resellerId, legs: terms.legs }, now);
         await announceWithdrawal(tx, id, null, now);
       },
       { timeout: 30_000, maxWait: 30_000 },
@@ -194,31 +177,8 @@ export async function confirmWithdrawal(
   return (await getWithdrawal(db, { resellerId: opts.resellerId, withdrawalId: id }))!;
 }
 
-type WithdrawalWithLegs = Awaited<ReturnType<typeof loadRows>>[number];
-
 const loadRows = (db: Db, where: { resellerId?: string; id?: string }, take = 100) =>
-  db.withdrawal.findMany({ where, orderBy: { createdAt: "desc" }, take, include: { legs: { orderBy: { currency: "asc" } } } });
-
-export function toWithdrawalRow(w: WithdrawalWithLegs): WithdrawalRow {
-  const explorer = getConfig().PAYOUT_EXPLORER_URL;
-  return {
-    id: w.id,
-    status: w.status as WithdrawalStatus,
-    asset: w.asset,
-    chainId: w.chainId,
-    destination: getAddress(w.destination),
-    amount: w.amount,
-    usdValue: w.usdValue,
-    fee: w.fee,
-    feePolicy: w.feePolicy,
-    legs: w.legs.map((l) => ({ currency: l.currency, amount: l.amount, rate: l.rate })),
-    stateReason: w.stateReason,
-    txHash: w.txHash,
-    txUrl: explorer && w.txHash ? `${explorer.replace(/\/+$/, "")}/tx/${w.txHash}` : null,
-    createdAt: w.createdAt.toISOString(),
-    finishedAt: w.finishedAt?.toISOString() ?? null,
-  };
-}
+  db.withdrawal.findMany({ where, orderBy: { createdAt: "desc" }, take, include: WITH_LEGS });
 
 export async function getWithdrawal(db: Db, opts: { resellerId: string; withdrawalId: string }): Promise<WithdrawalRow | null> {
   const [w] = await loadRows(db, { resellerId: opts.resellerId, id: opts.withdrawalId }, 1);
@@ -227,30 +187,6 @@ export async function getWithdrawal(db: Db, opts: { resellerId: string; withdraw
 
 export async function listWithdrawals(db: Db, opts: { resellerId?: string; take?: number } = {}): Promise<WithdrawalRow[]> {
   return (await loadRows(db, opts.resellerId ? { resellerId: opts.resellerId } : {}, opts.take ?? 100)).map(toWithdrawalRow);
-}
-
-/** The withdrawals page: balances with USD values, the payout assets, the history. */
-export async function getWithdrawalsView(db: Db, opts: { resellerId: string }): Promise<WithdrawalsView> {
-  const cfg = getConfig();
-  const [reseller, balances, withdrawals] = await Promise.all([
-    db.reseller.findUniqueOrThrow({ where: { id: opts.resellerId } }),
-    getBalances(db, opts.resellerId),
-    listWithdrawals(db, { resellerId: opts.resellerId }),
-  ]);
-  return {
-    wallet: getAddress(reseller.walletAddress),
-    chainId: cfg.PAYOUT_CHAIN_ID,
-    sender: cfg.PAYOUT_SENDER,
-    minUsd: cfg.WITHDRAWAL_MIN_USD,
-    assets: payoutAssets().map((a) => ({ ticker: a.ticker, symbol: a.symbol, priceUsd: a.priceUsd, token: a.token })),
-    balances: balances.map((b) => {
-      const price = currencyInfo(b.currency).priceUsd;
-      const p = usdValue(b.pending, price);
-      const a = usdValue(b.available, price);
-      return { ...b, pendingUsd: p ? formatAmount(p) : null, availableUsd: a ? formatAmount(a) : null };
-    }),
-    withdrawals,
-  };
 }
 
 /** Operator: make a withdrawal stuck in `queued` due now (after the hot wallet was topped up). */

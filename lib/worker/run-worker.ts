@@ -1,18 +1,19 @@
 import "server-only";
 import { getConfig } from "@/lib/config";
-import type { Db, Order } from "@/lib/db/client";
+import type { Db, Order, Prisma } from "@/lib/db/client";
 import { type EngineStep, getEngine } from "@/lib/engine";
 import { callEngine } from "@/lib/engine/call";
+import { retryDelayMs } from "@/lib/jobs/backoff";
+import { type Heartbeat, heartbeatStaleMs, newHeartbeat } from "@/lib/jobs/heartbeat";
+import { leaseMs, releaseLease, takeLease, unleased } from "@/lib/jobs/lease";
 import { getLogger } from "@/lib/log";
 import { applyStep } from "@/lib/orders/advance-order";
 import { flagStuckOrders } from "@/lib/orders/stuck";
-import { engineDeadlineMs, leaseMs, newLeaseToken, swapSnapshot } from "@/lib/orders/swap";
+import { engineDeadlineMs, swapSnapshot } from "@/lib/orders/swap";
 import { type PruneCursor, pruneWebhookMessages } from "@/lib/webhooks/retention";
 import { runWebhooksOnce } from "@/lib/webhooks/sender";
 import { runWithdrawalsOnce } from "@/lib/withdrawals/process";
 import { getPayoutSender } from "@/lib/withdrawals/sender";
-import { retryDelayMs } from "./backoff";
-import { type Heartbeat, heartbeatStaleMs, newHeartbeat } from "./heartbeat";
 
 // The order worker. Any number of them may run against one database: an order is only
 // worked on under a claim (a lease with an expiry, taken by a conditional UPDATE), so two
@@ -24,31 +25,31 @@ import { type Heartbeat, heartbeatStaleMs, newHeartbeat } from "./heartbeat";
 const BATCH = 20;
 const OPEN_STATES = ["waiting", "confirming", "exchanging", "sending"];
 
-/** Orders due now: a check is scheduled, or a waiting order passed its deadline; and nobody holds a live claim. */
+/** Orders due now: a check is scheduled, or a waiting order passed its deadline. */
 const dueAt = (now: Date) => ({
   payinAddress: { not: null },
   status: { in: OPEN_STATES },
   OR: [{ nextActionAt: { lte: now } }, { status: "waiting", expiresAt: { lte: now } }],
-  AND: [{ OR: [{ leaseUntil: null }, { leaseUntil: { lte: now } }] }],
 });
 
-/** Claims up to `limit` due orders for this pass; returns them and the pass's lease token. */
+/** Claims up to `limit` due orders nobody holds for this pass (one lease); returns them and the lease's token. */
 export async function claimDueOrders(db: Db, now: Date, limit = BATCH): Promise<{ token: string; orders: Order[] }> {
-  const token = newLeaseToken();
-  const candidates = await db.order.findMany({ where: dueAt(now), orderBy: { nextActionAt: "asc" }, take: limit, select: { id: true } });
-  if (!candidates.length) return { token, orders: [] };
-  // Conditional on still being due and unclaimed: of two workers racing for an order, the
-  // database lets one UPDATE match it (PostgreSQL re-checks the condition after the row lock).
-  await db.order.updateMany({
-    where: { id: { in: candidates.map((c) => c.id) }, ...dueAt(now) },
-    data: { leaseToken: token, leaseUntil: new Date(now.getTime() + leaseMs()) },
+  const candidates = await db.order.findMany({
+    where: { ...dueAt(now), AND: [unleased(now)] },
+    orderBy: { nextActionAt: "asc" },
+    take: limit,
+    select: { id: true },
   });
+  const ids = candidates.map((c) => c.id);
+  // Conditional on still being due and unclaimed: of two workers racing for an order, one takes it.
+  const { token } = await takeLease(db, "order", { ids, where: dueAt(now), now, ms: leaseMs() });
+  if (!ids.length) return { token, orders: [] };
   // By id first: leaseToken has no index, and the candidates are the only orders the claim can hold.
-  return { token, orders: await db.order.findMany({ where: { id: { in: candidates.map((c) => c.id) }, leaseToken: token } }) };
+  return { token, orders: await db.order.findMany({ where: { id: { in: ids }, leaseToken: token } }) };
 }
 
-const release = (db: Db, orderId: string, token: string, data: Partial<Order> = {}) =>
-  db.order.updateMany({ where: { id: orderId, leaseToken: token }, data: { ...data, leaseToken: null, leaseUntil: null } });
+const release = (db: Db, orderId: string, token: string, data: Prisma.OrderUncheckedUpdateManyInput = {}) =>
+  releaseLease(db, "order", orderId, token, data);
 
 /** After a failed engine call: retry later with backoff, or fail the order once the attempts are spent. */
 async function recordFailure(db: Db, order: Order, token: string, err: unknown, at: Date): Promise<Order | null> {

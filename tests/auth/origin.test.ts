@@ -1,17 +1,10 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { getContractWalletChainIds, getRpcUrls } from "@/lib/auth/origin";
-import { getConfig, resetConfigForTests } from "@/lib/config";
+import { getConfig } from "@/lib/config";
+import { settingsForTests } from "../support/settings";
 
 describe("SIWE_RPC_URL", () => {
-  const saved = { ...process.env };
-  const set = (env: Record<string, string>) => {
-    process.env = { ...saved, ...env };
-    resetConfigForTests();
-  };
-  afterEach(() => {
-    process.env = { ...saved };
-    resetConfigForTests();
-  });
+  const { set } = settingsForTests({}, { afterEach: true });
 
   it("names one node per chain id; contract wallets can sign in on the allowed chains that have one", () => {
     set({

@@ -4,10 +4,10 @@ import { createSiweMessage } from "viem/siwe";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { issueNonce } from "@/lib/auth/nonce";
 import { verifySiweSignIn } from "@/lib/auth/siwe";
-import { resetConfigForTests } from "@/lib/config";
 import type { Db } from "@/lib/db/client";
 import { type AnvilNode, startAnvil } from "../support/anvil";
 import { freePort } from "../support/server";
+import { settingsForTests } from "../support/settings";
 import { tempSqlite } from "../support/sqlite-db";
 
 // verifySiweSignIn on a real database (nonces) and, for smart-contract wallets, a real chain:
@@ -17,19 +17,15 @@ import { tempSqlite } from "../support/sqlite-db";
 const ORIGIN = "http://localhost:3999";
 let db: Db;
 let cleanup: () => Promise<void>;
-const saved = { ...process.env };
+const settings = settingsForTests();
 
-function configure(env: Record<string, string | undefined>) {
-  process.env = { ...saved, APP_URL: ORIGIN, SIWE_CHAIN_IDS: "1", SIWE_RPC_URL: "", ...env };
-  resetConfigForTests();
-}
+const configure = (env: Record<string, string | undefined>) =>
+  settings.set({ APP_URL: ORIGIN, SIWE_CHAIN_IDS: "1", SIWE_RPC_URL: "", ...env });
 
 beforeAll(async () => {
   ({ db, cleanup } = await tempSqlite());
 });
 afterAll(async () => {
-  process.env = { ...saved };
-  resetConfigForTests();
   await cleanup();
 });
 

@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { resetConfigForTests } from "@/lib/config";
 import { getCurrency, validateAddress } from "@/lib/currencies";
 import { rateAfterFee } from "@/lib/engine/rate";
 import { SimulatedEngine } from "@/lib/engine/simulated";
 import type { SwapSnapshot } from "@/lib/engine/types";
 import { D } from "@/lib/money/decimal";
+import { setSettings, withSettings } from "../support/settings";
 
 const btc = getCurrency("btc")!;
 const xmr = getCurrency("xmr")!;
@@ -43,23 +43,15 @@ describe("the simulated engine", () => {
     const e = new SimulatedEngine();
     const ctx = { scope: "t" };
     const rate = async () => (await e.quote({ from: xmr, to: btc, fromAmount: null, markupBps: 0 }, ctx)).rate.toFixed();
-    const before = process.env.PLATFORM_FEE_BPS;
-    try {
-      process.env.PLATFORM_FEE_BPS = "25";
-      resetConfigForTests();
+    await withSettings({ PLATFORM_FEE_BPS: "25" }, async () => {
       expect(await rate()).toBe(rateAfterFee(new D(xmr.priceUsd), new D(btc.priceUsd), 25).toFixed());
       expect(await rate()).toBe(rateAfterFee(new D(xmr.priceUsd), new D(btc.priceUsd), 25).toFixed());
-      process.env.PLATFORM_FEE_BPS = "100";
-      resetConfigForTests();
+      setSettings({ PLATFORM_FEE_BPS: "100" });
       expect(await rate()).toBe(rateAfterFee(new D(xmr.priceUsd), new D(btc.priceUsd), 100).toFixed());
       // The reverse pair is its own.
       const back = (await e.quote({ from: btc, to: xmr, fromAmount: null, markupBps: 0 }, ctx)).rate.toFixed();
       expect(back).toBe(rateAfterFee(new D(btc.priceUsd), new D(xmr.priceUsd), 100).toFixed());
-    } finally {
-      if (before === undefined) delete process.env.PLATFORM_FEE_BPS;
-      else process.env.PLATFORM_FEE_BPS = before;
-      resetConfigForTests();
-    }
+    });
   });
 
   it("quotes each source currency's own limits, the same on every call, and a changed currency's new ones", async () => {

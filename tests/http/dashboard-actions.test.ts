@@ -121,4 +121,51 @@ describe("dashboard read actions", () => {
       });
     }
   });
+
+  it("writes check the session before their arguments, and a wrong shape gets the service's own refusal", async () => {
+    const writes: [string, unknown[]][] = [
+      ["createKeyAction", [{ name: "x" }]],
+      ["rotateKeyAction", [42]],
+      ["revokeKeyAction", []],
+      ["setWebhookEnabledAction", [null, "yes"]],
+      ["setMarkupAction", ["150"]],
+      ["quoteWithdrawalAction", ["eth"]],
+      ["signOutEverywhereAction", [1, 2, 3]],
+    ];
+    for (const [name, args] of writes) {
+      const r = await callServerAction(origin(), null, name, args);
+      expect(r.result, name).toEqual({ ok: false, error: { code: "UNAUTHORIZED", message: expect.any(String) } });
+    }
+    const call = (name: string, args: unknown[]) => callServerAction(origin(), cookieB, name, args).then((r) => r.result);
+    // An id that is not a string is no id: NOT_FOUND, as for an id that does not exist.
+    for (const [name, args] of [
+      ["rotateKeyAction", [42]],
+      ["revokeKeyAction", [{ id: "x" }]],
+      ["rotateWebhookSecretAction", [null]],
+      ["setWebhookEnabledAction", [["ep"], true]],
+      ["sendWebhookTestAction", []],
+    ] as [string, unknown[]][])
+      expect(await call(name, args), `${name} ${JSON.stringify(args)}`).toEqual({
+        ok: false,
+        error: { code: "NOT_FOUND", message: expect.any(String) },
+      });
+    expect((await call("setMarkupAction", ["150"])).error.code).toBe("INVALID_MARKUP");
+    expect((await call("createWebhookEndpointAction", ["https://example.com/hook"])).error.code).toBe("INVALID_REQUEST");
+    expect((await call("quoteWithdrawalAction", [{ asset: "ETH", currencies: "all" }])).error).toEqual({
+      code: "INVALID_REQUEST",
+      message: "The request is not valid.",
+    });
+    expect((await call("confirmWithdrawalAction", [{ nonce: "0".repeat(32), signature: "0x", extra: 1 }])).error.code).toBe(
+      "INVALID_REQUEST",
+    );
+    // A name of the wrong type, or too long to be one, is no name.
+    for (const name of [{ name: "x" }, "x".repeat(201)])
+      expect(await call("createKeyAction", [name])).toEqual({
+        ok: false,
+        error: { code: "INVALID_REQUEST", message: "A key name is 1 to 64 characters." },
+      });
+    // Arguments past the ones an action takes are ignored.
+    expect((await call("getSettingsAction", ["extra", 1])).ok).toBe(true);
+    expect((await call("getOverviewAction", [30, "extra"])).ok).toBe(true);
+  });
 });

@@ -1,8 +1,8 @@
 import { spawn } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { createDb, type Db } from "@/lib/db/client";
+import { ORDER_STATES } from "@/lib/domain/order-states";
 import { WEBHOOK_DELIVERY_STATES } from "@/lib/observability/state-counts";
-import { ORDER_STATES } from "@/lib/orders/state-machine";
 import { api, newIp, sleep } from "../support/api";
 import { createDatabase, ROOT, type RunningServer, startServer, TEST_ENV, type TestDatabase } from "../support/server";
 

@@ -1,8 +1,8 @@
 import crypto from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { resetConfigForTests } from "@/lib/config";
 import { getCurrency } from "@/lib/currencies";
 import type { Db, Order } from "@/lib/db/client";
+import { applyRate } from "@/lib/domain/quote-math";
 import { getEngine, type OpenedSwap } from "@/lib/engine";
 import type { Caller } from "@/lib/keys/api-keys";
 import { getBalances } from "@/lib/ledger/ledger";
@@ -11,10 +11,10 @@ import { applyStep } from "@/lib/orders/advance-order";
 import { createOrder } from "@/lib/orders/create-order";
 import { listOrders } from "@/lib/orders/get-order";
 import { flagStuckOrders, listStuckOrders } from "@/lib/orders/stuck";
-import { applyRate } from "@/lib/quotes/compute-quote";
 import { getEstimate } from "@/lib/quotes/get-estimate";
 import { refusalOf } from "../support/app-error";
 import { newCaller as makeCaller } from "../support/callers";
+import { settingsForTests } from "../support/settings";
 import { type TempDb, tempSqlite } from "../support/sqlite-db";
 
 // createOrder's races and compatibility promises, and the corners of a step and a listing that
@@ -23,7 +23,14 @@ import { type TempDb, tempSqlite } from "../support/sqlite-db";
 const ETH_ADDR = "0x52908400098527886E0F7030069857D2E4169EE7";
 const ctx = { scope: "races" };
 const input = (over: Record<string, unknown> = {}) => ({ from: "btc", to: "eth", amount: "0.1", address: ETH_ADDR, ...over });
-const saved = { ...process.env };
+settingsForTests({
+  ORDER_TTL_SECONDS: "3600",
+  QUOTE_TTL_SECONDS: "60",
+  SIM_STEP_SECONDS: "3",
+  WORKER_LEASE_SECONDS: "30",
+  SIM_AUTO_DEPOSIT_SECONDS: undefined,
+  SIM_STEP_DELAY_MS: undefined,
+});
 let t: TempDb;
 let db: Db;
 
@@ -58,16 +65,10 @@ async function reservationOf(key: string): Promise<Order> {
 }
 
 beforeAll(async () => {
-  Object.assign(process.env, { ORDER_TTL_SECONDS: "3600", QUOTE_TTL_SECONDS: "60", SIM_STEP_SECONDS: "3", WORKER_LEASE_SECONDS: "30" });
-  delete process.env.SIM_AUTO_DEPOSIT_SECONDS;
-  delete process.env.SIM_STEP_DELAY_MS;
-  resetConfigForTests();
   t = await tempSqlite();
   db = t.db;
 });
 afterAll(async () => {
-  process.env = saved;
-  resetConfigForTests();
   await t.cleanup();
 });
 

@@ -1,18 +1,18 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { resetConfigForTests } from "@/lib/config";
 import { getCurrency } from "@/lib/currencies";
 import type { Db } from "@/lib/db/client";
+import { failureReasonOf, orderStateOf, rateTypeOf, stateReasonOf } from "@/lib/domain/order-states";
+import { applyRate, fromAmountFor } from "@/lib/domain/quote-math";
 import { getEngine } from "@/lib/engine";
 import { D } from "@/lib/money/decimal";
 import { applyStep } from "@/lib/orders/advance-order";
 import { createOrder } from "@/lib/orders/create-order";
 import { pollAfterSeconds } from "@/lib/orders/poll-hint";
-import { failureReasonOf, orderStateOf, rateTypeOf, stateReasonOf } from "@/lib/orders/state-machine";
-import { applyRate, fromAmountFor } from "@/lib/quotes/compute-quote";
 import { getEstimate, priceByToAmount, takeRateQuote } from "@/lib/quotes/get-estimate";
 import { getRange } from "@/lib/quotes/range";
 import { refusalOf } from "../support/app-error";
 import { newCaller as makeCaller } from "../support/callers";
+import { settingsForTests, withSettings } from "../support/settings";
 import { type TempDb, tempSqlite } from "../support/sqlite-db";
 
 // The v1 extensions in-process (fixed-rate quotes and orders, reverse quotes, ranges, the
@@ -22,7 +22,7 @@ const ETH_ADDR = "0x52908400098527886E0F7030069857D2E4169EE7";
 const ctx = { scope: "fx" };
 const btc = getCurrency("btc")!;
 const eth = getCurrency("eth")!;
-const saved = { ...process.env };
+settingsForTests({ ORDER_TTL_SECONDS: "3600", QUOTE_TTL_SECONDS: "60", FIXED_RATE_WINDOW_SECONDS: "1200", SIM_STEP_SECONDS: "3" });
 let t: TempDb;
 let db: Db;
 
@@ -31,19 +31,10 @@ const code = refusalOf;
 const newCaller = (markupBps: number) => makeCaller(db, markupBps);
 
 beforeAll(async () => {
-  Object.assign(process.env, {
-    ORDER_TTL_SECONDS: "3600",
-    QUOTE_TTL_SECONDS: "60",
-    FIXED_RATE_WINDOW_SECONDS: "1200",
-    SIM_STEP_SECONDS: "3",
-  });
-  resetConfigForTests();
   t = await tempSqlite();
   db = t.db;
 });
 afterAll(async () => {
-  process.env = saved;
-  resetConfigForTests();
   await t.cleanup();
 });
 
@@ -203,9 +194,7 @@ describe("fixed-rate estimates and orders", () => {
     ).order;
     expect(floating).toMatchObject({ rateType: "floating", fixedUntil: null, rateId: null });
     // A window longer than the order's life ends with the order.
-    process.env.FIXED_RATE_WINDOW_SECONDS = "999999";
-    resetConfigForTests();
-    try {
+    await withSettings({ FIXED_RATE_WINDOW_SECONDS: "999999" }, async () => {
       const long = (
         await createOrder(db, {
           input: { from: "btc", to: "eth", amount: "0.1", rateType: "fixed", address: ETH_ADDR },
@@ -215,10 +204,7 @@ describe("fixed-rate estimates and orders", () => {
         })
       ).order;
       expect(long.fixedUntil?.toISOString()).toBe(long.expiresAt.toISOString());
-    } finally {
-      process.env.FIXED_RATE_WINDOW_SECONDS = "1200";
-      resetConfigForTests();
-    }
+    });
   });
 
   it("the idempotency hash includes the extensions only when used", async () => {

@@ -1,9 +1,9 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { resetConfigForTests } from "@/lib/config";
 import { getCurrency } from "@/lib/currencies";
 import type { Db, Order } from "@/lib/db/client";
 import { getEngine } from "@/lib/engine";
 import { AppError } from "@/lib/errors";
+import { leaseMs } from "@/lib/jobs/lease";
 import type { Caller } from "@/lib/keys/api-keys";
 import { getBalances } from "@/lib/ledger/ledger";
 import { getLogger } from "@/lib/log";
@@ -14,9 +14,10 @@ import { getOrderForCaller, getOrderForReseller, listOrders } from "@/lib/orders
 import { reportSandboxDeposit } from "@/lib/orders/report-deposit";
 import { serializeCreatedOrder, serializeOrderStatus } from "@/lib/orders/serialize-order";
 import { flagStuckOrders, listStuckOrders } from "@/lib/orders/stuck";
-import { engineDeadlineMs, leaseMs, openSwapRequest, swapSnapshot } from "@/lib/orders/swap";
+import { engineDeadlineMs, openSwapRequest, swapSnapshot } from "@/lib/orders/swap";
 import { refusalOf } from "../support/app-error";
 import { newCaller as makeCaller } from "../support/callers";
+import { settingsForTests, withSettings } from "../support/settings";
 import { type TempDb, tempSqlite } from "../support/sqlite-db";
 
 // The order service in-process on a real SQLite database with the simulated engine: what
@@ -34,21 +35,22 @@ const code = refusalOf;
 
 let t: TempDb;
 let db: Db;
-const saved = { ...process.env };
+settingsForTests({
+  ORDER_TTL_SECONDS: "3600",
+  QUOTE_TTL_SECONDS: "60",
+  SIM_STEP_SECONDS: "3",
+  WORKER_LEASE_SECONDS: "30",
+  SIM_AUTO_DEPOSIT_SECONDS: undefined,
+  PLATFORM_FEE_BPS: undefined,
+});
 
 const newCaller = (markupBps = 150) => makeCaller(db, markupBps);
 
 beforeAll(async () => {
-  Object.assign(process.env, { ORDER_TTL_SECONDS: "3600", QUOTE_TTL_SECONDS: "60", SIM_STEP_SECONDS: "3", WORKER_LEASE_SECONDS: "30" });
-  delete process.env.SIM_AUTO_DEPOSIT_SECONDS;
-  delete process.env.PLATFORM_FEE_BPS;
-  resetConfigForTests();
   t = await tempSqlite();
   db = t.db;
 });
 afterAll(async () => {
-  process.env = saved;
-  resetConfigForTests();
   await t.cleanup();
 });
 
@@ -607,17 +609,12 @@ describe("sandbox deposits", () => {
 describe("sandbox switched off", () => {
   it("a deposit report is a 404 NOT_FOUND that says the sandbox is off", async () => {
     const o = (await createOrder(db, { input: input(), caller: null, ctx })).order;
-    process.env.SANDBOX = "false";
-    resetConfigForTests();
-    try {
+    await withSettings({ SANDBOX: "false" }, async () => {
       expect(await code(reportSandboxDeposit(db, { orderId: o.id, caller: null }))).toMatchObject({
         code: "NOT_FOUND",
         message: "The sandbox is disabled on this server.",
       });
-    } finally {
-      delete process.env.SANDBOX;
-      resetConfigForTests();
-    }
+    });
   });
 });
 
@@ -737,11 +734,9 @@ describe("orders as the engine sees them", () => {
     expect(req.toAmount.toFixed()).toBe(o.toAmount);
     expect(() => openSwapRequest({ ...o, toCurrency: "nope" })).toThrow(/no longer has/);
     expect(() => openSwapRequest({ ...o, fromCurrency: "nope" })).toThrow(/no longer has/);
-    process.env.WORKER_LEASE_SECONDS = "7";
-    resetConfigForTests();
-    expect(leaseMs()).toBe(7000);
-    expect(engineDeadlineMs()).toBe(3500);
-    process.env.WORKER_LEASE_SECONDS = "30";
-    resetConfigForTests();
+    withSettings({ WORKER_LEASE_SECONDS: "7" }, () => {
+      expect(leaseMs()).toBe(7000);
+      expect(engineDeadlineMs()).toBe(3500);
+    });
   });
 });

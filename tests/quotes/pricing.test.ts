@@ -1,31 +1,22 @@
 import { LosslessNumber } from "lossless-json";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { resetConfigForTests } from "@/lib/config";
+import { describe, expect, it } from "vitest";
 import { getCurrency } from "@/lib/currencies";
+import { applyRate } from "@/lib/domain/quote-math";
 import { D } from "@/lib/money/decimal";
-import { applyRate } from "@/lib/quotes/compute-quote";
 import { getEstimate } from "@/lib/quotes/get-estimate";
 import { amountLimits, getTermsWithinLimits, parseAmount, resolveCurrency, resolvePair } from "@/lib/quotes/pricing";
 import { refusalOf, refusalOfSync } from "../support/app-error";
+import { settingsForTests } from "../support/settings";
 
 // The checks /estimate and /exchange share, in-process with the simulated engine.
 
 const ctx = { scope: "test" };
 const btc = getCurrency("btc")!;
 const eth = getCurrency("eth")!;
-const saved = { ...process.env };
+settingsForTests({ QUOTE_TTL_SECONDS: "60", PLATFORM_FEE_BPS: "25" });
 
 const fail = refusalOfSync;
 const failAsync = refusalOf;
-
-beforeAll(() => {
-  Object.assign(process.env, { QUOTE_TTL_SECONDS: "60", PLATFORM_FEE_BPS: "25" });
-  resetConfigForTests();
-});
-afterAll(() => {
-  process.env = saved;
-  resetConfigForTests();
-});
 
 describe("currencies and pairs", () => {
   it("resolves tickers case-insensitively and names the field it refuses", () => {

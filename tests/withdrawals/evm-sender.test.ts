@@ -1,7 +1,6 @@
 import { type Address, erc20Abi, type Hex, parseEther, parseUnits } from "viem";
 import { generatePrivateKey, mnemonicToAccount, type PrivateKeyAccount, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { resetConfigForTests } from "@/lib/config";
 import type { Db } from "@/lib/db/client";
 import { checkLedger } from "@/lib/ledger/check";
 import { getBalances } from "@/lib/ledger/ledger";
@@ -9,6 +8,7 @@ import { PAYOUT_STEPS, type PayoutStep, runWithdrawalsOnce, SenderStopped } from
 import { createEvmSender, type RpcFault } from "@/lib/withdrawals/sender/evm";
 import { confirmWithdrawal, quoteWithdrawal } from "@/lib/withdrawals/withdrawals";
 import { ANVIL_MNEMONIC, type AnvilNode, startAnvil } from "../support/anvil";
+import { setSettings, settingsForTests } from "../support/settings";
 import { type TempDb, tempDatabase } from "../support/sqlite-db";
 import { creditProfit, signTypedDataJson } from "../support/withdrawals";
 
@@ -29,7 +29,7 @@ describe.each(["sqlite", "postgres"] as const)("evm payouts on %s", (kind) => {
   let hot: PrivateKeyAccount;
   let hotKey: Hex;
   let clock = Date.now();
-  const saved = { ...process.env };
+  settingsForTests({ PAYOUT_CONFIRMATIONS: "1", WITHDRAWAL_MIN_USD: "10", LOG_LEVEL: "silent" });
 
   /** A fresh process's sender (a restart), optionally with a failing RPC method. */
   const sender = (fault?: RpcFault, key: Hex = hotKey) =>
@@ -80,20 +80,13 @@ describe.each(["sqlite", "postgres"] as const)("evm payouts on %s", (kind) => {
     hot = node.accounts[0];
     hotKey = `0x${Buffer.from(mnemonicToAccount(ANVIL_MNEMONIC, { addressIndex: 0 }).getHdKey().privateKey!).toString("hex")}`;
     token = await node.deploy("TestToken", ["USD Coin", "USDC", USDC_DECIMALS, parseUnits("1000000", USDC_DECIMALS)], hot);
-    process.env.PAYOUT_CHAIN_ID = String(node.chainId);
-    process.env.PAYOUT_TOKENS = `usdc=${token}`;
-    process.env.PAYOUT_CONFIRMATIONS = "1";
-    process.env.WITHDRAWAL_MIN_USD = "10";
-    process.env.LOG_LEVEL = "silent";
-    resetConfigForTests();
+    setSettings({ PAYOUT_CHAIN_ID: String(node.chainId), PAYOUT_TOKENS: `usdc=${token}` });
     t = await tempDatabase(kind);
     db = t.db;
   }, 120_000);
   afterAll(async () => {
     await t?.cleanup();
     await node?.stop();
-    process.env = { ...saved };
-    resetConfigForTests();
   });
 
   for (const asset of ["eth", "usdc"] as const)

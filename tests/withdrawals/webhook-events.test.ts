@@ -1,11 +1,11 @@
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { resetConfigForTests } from "@/lib/config";
 import type { Db } from "@/lib/db/client";
 import { createEndpoint } from "@/lib/webhooks/endpoints";
 import { runWithdrawalsOnce } from "@/lib/withdrawals/process";
 import { createSimulatedSender } from "@/lib/withdrawals/sender/simulated";
 import { confirmWithdrawal, quoteWithdrawal } from "@/lib/withdrawals/withdrawals";
+import { settingsForTests } from "../support/settings";
 import { type TempDb, tempDatabase } from "../support/sqlite-db";
 import { creditProfit, signTypedDataJson } from "../support/withdrawals";
 
@@ -15,19 +15,14 @@ import { creditProfit, signTypedDataJson } from "../support/withdrawals";
 describe("withdrawal webhook events", () => {
   let t: TempDb;
   let db: Db;
-  const saved = { ...process.env };
+  settingsForTests({ PAYOUT_CHAIN_ID: "31337", WITHDRAWAL_MIN_USD: "10" });
 
   beforeAll(async () => {
-    process.env.PAYOUT_CHAIN_ID = "31337";
-    process.env.WITHDRAWAL_MIN_USD = "10";
-    resetConfigForTests();
     t = await tempDatabase("sqlite");
     db = t.db;
   });
   afterAll(async () => {
     await t.cleanup();
-    process.env = { ...saved };
-    resetConfigForTests();
   });
 
   it("queued, processing, sent and confirmed are each one event, in order, to the endpoints that want them", async () => {

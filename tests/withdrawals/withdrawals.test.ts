@@ -1,6 +1,5 @@
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { resetConfigForTests } from "@/lib/config";
 import type { Db } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 import { checkLedger } from "@/lib/ledger/check";
@@ -8,6 +7,7 @@ import { getBalances } from "@/lib/ledger/ledger";
 import { runWithdrawalsOnce } from "@/lib/withdrawals/process";
 import { createSimulatedSender } from "@/lib/withdrawals/sender/simulated";
 import { confirmWithdrawal, quoteWithdrawal, retryWithdrawal } from "@/lib/withdrawals/withdrawals";
+import { settingsForTests } from "../support/settings";
 import { type TempDb, tempDatabase } from "../support/sqlite-db";
 import { creditProfit, signTypedDataJson } from "../support/withdrawals";
 
@@ -29,7 +29,11 @@ const code = async (p: Promise<unknown>) => {
 describe.each(process.env.MUTATION_RUN === "1" ? (["sqlite"] as const) : (["sqlite", "postgres"] as const))("withdrawals on %s", (kind) => {
   let t: TempDb;
   let db: Db;
-  const saved = { ...process.env };
+  settingsForTests({
+    PAYOUT_CHAIN_ID: "31337",
+    WITHDRAWAL_MIN_USD: "10",
+    PAYOUT_TOKENS: "usdc=0x5FbDB2315678afecb367f032d93F642f64180aa3",
+  });
   const reseller = async () => {
     const account = privateKeyToAccount(generatePrivateKey());
     const r = await db.reseller.create({ data: { id: `r-${account.address.slice(2, 14)}`, walletAddress: account.address.toLowerCase() } });
@@ -37,17 +41,11 @@ describe.each(process.env.MUTATION_RUN === "1" ? (["sqlite"] as const) : (["sqli
   };
 
   beforeAll(async () => {
-    process.env.PAYOUT_CHAIN_ID = "31337";
-    process.env.WITHDRAWAL_MIN_USD = "10";
-    process.env.PAYOUT_TOKENS = "usdc=0x5FbDB2315678afecb367f032d93F642f64180aa3";
-    resetConfigForTests();
     t = await tempDatabase(kind);
     db = t.db;
   });
   afterAll(async () => {
     await t.cleanup();
-    process.env = { ...saved };
-    resetConfigForTests();
   });
 
   it("quotes at reference prices, queues on a valid signature, reserves, and is paid once to confirmed", async () => {

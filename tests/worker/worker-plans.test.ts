@@ -5,10 +5,10 @@ import Database from "better-sqlite3";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { createDb, type Db } from "@/lib/db/client";
 import { migrate } from "@/lib/db/migrate";
+import { newHeartbeat } from "@/lib/jobs/heartbeat";
 import { runWebhooksOnce } from "@/lib/webhooks/sender";
 import { runWithdrawalsOnce } from "@/lib/withdrawals/process";
 import { createSimulatedSender } from "@/lib/withdrawals/sender/simulated";
-import { newHeartbeat } from "@/lib/worker/heartbeat";
 import { runWorkerOnce } from "@/lib/worker/run-worker";
 
 // A worker pass runs every WORKER_POLL_MS (500 ms) in every app process. On SQLite its

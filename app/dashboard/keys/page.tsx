@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { getDb, listKeyRows } from "@/app/_server/lib";
 import { requireSessionReseller } from "@/app/_server/session";
-import { KeysView } from "@/components/dashboard/KeysView";
+import { KeysView } from "./KeysView";
 
 export const metadata: Metadata = { title: "API keys" };
 

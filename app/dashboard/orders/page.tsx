@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import { Suspense } from "react";
 import { getDb, listResellerOrders, parseOrderQuery } from "@/app/_server/lib";
 import { requireSessionReseller } from "@/app/_server/session";
-import { OrdersView } from "@/components/dashboard/OrdersView";
+import { OrdersView } from "./OrdersView";
 
 export const metadata: Metadata = { title: "Orders" };
 

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { getDb, getSettingsView } from "@/app/_server/lib";
 import { requireSessionReseller } from "@/app/_server/session";
-import { SettingsView } from "@/components/dashboard/SettingsView";
+import { SettingsView } from "./SettingsView";
 
 export const metadata: Metadata = { title: "Settings" };
 

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { getDb, listEndpoints } from "@/app/_server/lib";
 import { requireSessionReseller } from "@/app/_server/session";
-import { WebhooksView } from "@/components/dashboard/WebhooksView";
+import { WebhooksView } from "./WebhooksView";
 
 export const metadata: Metadata = { title: "Webhooks" };
 

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { getDb, getWithdrawalsView } from "@/app/_server/lib";
 import { requireSessionReseller } from "@/app/_server/session";
-import { WithdrawalsView } from "@/components/dashboard/WithdrawalsView";
+import { WithdrawalsView } from "./WithdrawalsView";
 
 export const metadata: Metadata = { title: "Withdrawals" };
 

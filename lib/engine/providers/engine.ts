@@ -2,10 +2,6 @@ import "server-only";
 import { type Config, getConfig } from "@/lib/config";
 import { getCurrency } from "@/lib/currencies";
 import type { Currency } from "@/lib/currencies/types";
-import { AppError } from "@/lib/errors";
-import { getLogger } from "@/lib/log";
-import { amountPlaces, ceilAmount, D, type Dec, floorAmount, floorTo, formatAmount } from "@/lib/money/decimal";
-import { num } from "@/lib/money/json-number";
 import {
   type FailureReason,
   nextOnHappyPath,
@@ -13,14 +9,17 @@ import {
   type OrderState,
   STATE_REASONS,
   type StateReason,
-} from "@/lib/orders/state-machine";
-import { applyRate, BPS } from "@/lib/quotes/compute-quote";
+} from "@/lib/domain/order-states";
+import { termsForUserAmount } from "@/lib/domain/quote-math";
+import { AppError } from "@/lib/errors";
+import { getLogger } from "@/lib/log";
+import { ceilAmount, D, type Dec, floorAmount, formatAmount } from "@/lib/money/decimal";
+import { num } from "@/lib/money/json-number";
 import { BestRate, type Candidate, type RankedQuote } from "../best-rate";
 import type {
   Engine,
   EngineContext,
   EngineStep,
-  FirmTerms,
   OpenedSwap,
   OpenSwapRequest,
   PairTerms,
@@ -40,32 +39,6 @@ import type { ProviderAdapter, ProviderName, StatusReason, SwapReading } from ".
 // (docs/providers.md). The engine keeps no order state of its own: the order row carries the
 // provider, its swap id and the provider's last status; in memory there are only caches
 // (quotes, currency lists, the last reading of a swap for catching up).
-
-/**
- * The user's amount `q` as firm terms in our markup math: rawToAmount = ceil(q / (1 - m)),
- * rate = rawToAmount / fromAmount rounded up, so floor(fromAmount x rate) = rawToAmount and
- * floor(rawToAmount x (1 - m)) = q exactly (docs/providers.md section 1).
- *
- * All three are amounts (docs/api.md, Amounts): at most 15 significant digits and the currency's
- * decimals. So `q` is rounded down to one (the user gets at least what is shown), and where
- * rawToAmount is a power of ten larger than `q` it keeps one decimal place fewer: `q` is then
- * rounded down to that place too, or the markup math would shave the difference off the
- * user's amount and count it as profit the operator never receives.
- */
-export function termsForUserAmount(q: Dec, fromAmount: Dec, precision: number, markupBps: number): FirmTerms {
-  const rawFor = (user: Dec) => ceilAmount(user.mul(BPS).div(BPS - markupBps), precision);
-  let userAmount = floorAmount(q, precision);
-  let raw = rawFor(userAmount);
-  const places = amountPlaces(raw, precision);
-  if (userAmount.decimalPlaces() > places) {
-    userAmount = floorTo(userAmount, places);
-    raw = rawFor(userAmount);
-  }
-  const rate = raw.div(fromAmount).toSignificantDigits(32, D.ROUND_UP);
-  const m = applyRate(fromAmount, rate, precision, markupBps);
-  if (m.toAmount.gt(userAmount)) throw new Error(`terms would promise ${m.toAmount} > ${userAmount}`);
-  return { rate, rawToAmount: m.rawToAmount, toAmount: m.toAmount, profit: m.profit };
-}
 
 const RANK: Record<OrderState, number> = Object.fromEntries(ORDER_STATES.map((s, i) => [s, i])) as Record<OrderState, number>;
 

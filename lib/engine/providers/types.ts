@@ -1,5 +1,5 @@
+import type { OrderState } from "@/lib/domain/order-states";
 import type { Dec } from "@/lib/money/decimal";
-import type { OrderState } from "@/lib/orders/state-machine";
 
 // What every provider adapter offers the providers engine: plain values in our units
 // (decimals, registry-independent asset ids from the mapping file), and one error type whose

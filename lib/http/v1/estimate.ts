@@ -1,9 +1,9 @@
 import "server-only";
 import { getDb } from "@/lib/db/client";
+import type { RateType } from "@/lib/domain/order-states";
 import { AppError } from "@/lib/errors";
 import { bpsToPercent } from "@/lib/money/decimal";
 import { num } from "@/lib/money/json-number";
-import type { RateType } from "@/lib/orders/state-machine";
 import { getEstimate } from "@/lib/quotes/get-estimate";
 import { apiRoute, parseWith } from "../route";
 import { estimateExtensions, estimateQuery, reverseEstimateQuery } from "../schemas";

@@ -1,18 +1,18 @@
-import { getConfig, resetConfigForTests } from "@/lib/config";
+import { getConfig } from "@/lib/config";
 import { getCurrency } from "@/lib/currencies";
 import type { Currency } from "@/lib/currencies/types";
+import type { OrderState } from "@/lib/domain/order-states";
 import { ProvidersEngine } from "@/lib/engine/providers/engine";
 import type { ProviderAdapter } from "@/lib/engine/providers/types";
 import type { SwapSnapshot } from "@/lib/engine/types";
 import { AppError } from "@/lib/errors";
-import type { OrderState } from "@/lib/orders/state-machine";
+import { withSettings } from "../../support/settings";
 
 export const cur = (t: string): Currency => getCurrency(t)!;
 
 /** A providers engine over the given adapters, with settings from `env` (the rest default). */
 export function engineWith(adapters: ProviderAdapter[], env: Record<string, string> = {}): ProvidersEngine {
-  const saved = { ...process.env };
-  Object.assign(process.env, {
+  const settings = {
     ENGINE: "providers",
     LOG_LEVEL: "silent",
     CHANGENOW_ENABLED: "true",
@@ -24,14 +24,8 @@ export function engineWith(adapters: ProviderAdapter[], env: Record<string, stri
     FIXEDFLOAT_API_KEY: "k",
     FIXEDFLOAT_API_SECRET: "s",
     ...env,
-  });
-  resetConfigForTests();
-  try {
-    return new ProvidersEngine(getConfig(), adapters);
-  } finally {
-    process.env = saved;
-    resetConfigForTests();
-  }
+  };
+  return withSettings(settings, () => new ProvidersEngine(getConfig(), adapters));
 }
 
 export function snapshot(over: Partial<SwapSnapshot> & { state: OrderState; upstream: SwapSnapshot["upstream"] }): SwapSnapshot {

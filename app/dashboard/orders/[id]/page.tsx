@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { getDb, getResellerOrder } from "@/app/_server/lib";
 import { requireSessionReseller } from "@/app/_server/session";
-import { OrderDetailView } from "@/components/dashboard/OrderDetailView";
+import { OrderDetailView } from "./OrderDetailView";
 
 export const metadata: Metadata = { title: "Order" };
 

@@ -3,13 +3,14 @@
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useId, useState } from "react";
+import { callAction } from "@/app/dashboard/call-action";
 import { getEarningsAction, getOverviewAction } from "@/app/dashboard/queries";
+import { queryKeys } from "@/app/dashboard/query-keys";
 import { displayAmount, formatDay, formatUsd } from "@/components/format";
 import { Alert, Card, CardHeader, cx, EmptyState, PageHeader, StatusBadge } from "@/components/ui";
 import { type EarningsSeries, type Overview, PERIODS, type PeriodDays } from "@/lib/dashboard/types";
+import { ORDER_STATES } from "@/lib/domain/order-states";
 import { bpsToPercent, D, formatAmount } from "@/lib/money/decimal";
-import { ORDER_STATES } from "@/lib/orders/state-machine";
-import { callAction } from "./call-action";
 import { currencyColor, EarningsChart } from "./EarningsChart";
 
 export function OverviewView({ initial }: { initial: { overview: Overview; earnings: EarningsSeries } }) {
@@ -18,13 +19,13 @@ export function OverviewView({ initial }: { initial: { overview: Overview; earni
   const isInitial = days === initial.overview.period.days;
   const query = { placeholderData: keepPreviousData, refetchInterval: 10_000 } as const;
   const overview = useQuery({
-    queryKey: ["overview", days],
+    queryKey: queryKeys.overview.period(days),
     queryFn: () => callAction(getOverviewAction(days)),
     initialData: isInitial ? initial.overview : undefined,
     ...query,
   });
   const earnings = useQuery({
-    queryKey: ["earnings", days],
+    queryKey: queryKeys.earnings(days),
     queryFn: () => callAction(getEarningsAction(days)),
     initialData: isInitial ? initial.earnings : undefined,
     ...query,

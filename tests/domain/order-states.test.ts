@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { assertTransition, canTransition, isFinal, nextOnHappyPath, ORDER_STATES } from "@/lib/orders/state-machine";
+import { assertTransition, canTransition, isFinal, nextOnHappyPath, ORDER_STATES } from "@/lib/domain/order-states";
 
 describe("order state machine", () => {
   it("has exactly the six states of the spec, in its order", () => {

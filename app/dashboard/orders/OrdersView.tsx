@@ -4,13 +4,14 @@ import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { useEffect, useId, useState } from "react";
+import { callAction } from "@/app/dashboard/call-action";
 import { listOrdersAction } from "@/app/dashboard/queries";
+import { queryKeys } from "@/app/dashboard/query-keys";
 import { displayAmount, formatDateTime, shortId } from "@/components/format";
 import { Alert, Button, Card, EmptyState, PageHeader, StatusBadge, TextLink } from "@/components/ui";
 import type { OrderList } from "@/lib/dashboard/types";
+import { ORDER_STATES } from "@/lib/domain/order-states";
 import { bpsToPercent } from "@/lib/money/decimal";
-import { ORDER_STATES } from "@/lib/orders/state-machine";
-import { callAction } from "./call-action";
 
 interface Params {
   status: string;
@@ -40,7 +41,7 @@ export function OrdersView({ initial, initialParams }: { initial: OrderList; ini
   const exportQs = toQuery({ ...params, page: 1 });
   const isInitial = qs === toQuery(initialParams);
   const list = useQuery({
-    queryKey: ["orders", qs],
+    queryKey: queryKeys.orders(qs),
     queryFn: () => callAction(listOrdersAction({ status: params.status || undefined, q: params.q || undefined, page: params.page })),
     initialData: isInitial ? initial : undefined,
     placeholderData: keepPreviousData,

@@ -4,9 +4,9 @@ import { useMutation } from "@tanstack/react-query";
 import { signOut } from "next-auth/react";
 import { useState } from "react";
 import { signOutEverywhereAction } from "@/app/dashboard/actions";
+import { callAction } from "@/app/dashboard/call-action";
 import { Alert, Button, Card, CardHeader } from "@/components/ui";
 import { ConfirmDialog } from "@/components/ui/ConfirmDialog";
-import { callAction } from "./call-action";
 
 /** "Sign out everywhere": ends every session of this wallet, on every device, this one included. */
 export function SessionsCard() {

@@ -1,7 +1,8 @@
 // The six states of the spec and the only moves between them (product.md): forward along
 // the happy path one step at a time, or from any non-final state to failed; and why an
-// order fails. The one list of each, shared by the service, the API's schemas and the
-// dashboard (a shared module: pure, imported by the browser too).
+// order fails. The one list of each, shared by the engine, the service, the API's schemas
+// and the dashboard (lib/domain, below all of them; a shared module: pure, imported by the
+// browser too).
 
 export const ORDER_STATES = ["waiting", "confirming", "exchanging", "sending", "finished", "failed"] as const;
 export type OrderState = (typeof ORDER_STATES)[number];

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { retryDelayMs } from "@/lib/worker/backoff";
+import { retryDelayMs } from "@/lib/jobs/backoff";
 
 describe("retry delays", () => {
   const opts = { baseMs: 1000, maxMs: 60_000 };

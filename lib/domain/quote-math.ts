@@ -1,3 +1,6 @@
+// The markup and rate maths, pure and exact (lib/domain: the shared vocabulary below the engine,
+// the quotes and the orders; a shared module, imported by the browser too).
+
 import { amountPlaces, ceilAmount, D, type Dec, floorAmount, floorTo } from "@/lib/money/decimal";
 
 export const BPS = 10_000;
@@ -39,6 +42,10 @@ export function effectiveRate(fromAmount: Dec, toAmount: Dec): Dec {
   return toAmount.div(fromAmount).toSignificantDigits(12, D.ROUND_DOWN);
 }
 
+/** The raw output whose part after the markup is `toAmount` before rounding: toAmount / (1 - bps/10000), rounded up to an amount. */
+const rawBefore = (toAmount: Dec, toPrecision: number, markupBps: number): Dec =>
+  ceilAmount(toAmount.mul(BPS).div(BPS - markupBps), toPrecision);
+
 /**
  * The least raw output (an amount at toPrecision) whose part after the markup, as applyRate
  * rounds it, reaches toAmount. It starts from the exact quotient rounded up; that falls short
@@ -47,7 +54,7 @@ export function effectiveRate(fromAmount: Dec, toAmount: Dec): Dec {
  * adds at least one last place, and the part after the markup grows with the raw amount.
  */
 export function leastRawFor(toAmount: Dec, toPrecision: number, markupBps: number): Dec {
-  let raw = ceilAmount(toAmount.mul(BPS).div(BPS - markupBps), toPrecision);
+  let raw = rawBefore(toAmount, toPrecision, markupBps);
   while (afterMarkup(raw, toPrecision, markupBps).lt(toAmount))
     raw = ceilAmount(raw.plus(new D(10).pow(-amountPlaces(raw, toPrecision))), toPrecision);
   return raw;
@@ -65,4 +72,29 @@ export function leastRawFor(toAmount: Dec, toPrecision: number, markupBps: numbe
 export function fromAmountFor(toAmount: Dec, rate: Dec, fromPrecision: number, toPrecision: number, markupBps: number): Dec {
   if (rate.lte(0)) throw new RangeError("rate must be positive");
   return ceilAmount(leastRawFor(toAmount, toPrecision, markupBps).div(rate), fromPrecision);
+}
+
+/**
+ * The user's amount `q` as firm terms in our markup math: rawToAmount = ceil(q / (1 - m)),
+ * rate = rawToAmount / fromAmount rounded up, so floor(fromAmount x rate) = rawToAmount and
+ * floor(rawToAmount x (1 - m)) = q exactly (docs/providers.md section 1).
+ *
+ * All three are amounts (docs/api.md, Amounts): at most 15 significant digits and the currency's
+ * decimals. So `q` is rounded down to one (the user gets at least what is shown), and where
+ * rawToAmount is a power of ten larger than `q` it keeps one decimal place fewer: `q` is then
+ * rounded down to that place too, or the markup math would shave the difference off the
+ * user's amount and count it as profit the operator never receives.
+ */
+export function termsForUserAmount(q: Dec, fromAmount: Dec, precision: number, markupBps: number): QuoteMath {
+  let userAmount = floorAmount(q, precision);
+  let raw = rawBefore(userAmount, precision, markupBps);
+  const places = amountPlaces(raw, precision);
+  if (userAmount.decimalPlaces() > places) {
+    userAmount = floorTo(userAmount, places);
+    raw = rawBefore(userAmount, precision, markupBps);
+  }
+  const rate = raw.div(fromAmount).toSignificantDigits(32, D.ROUND_UP);
+  const m = applyRate(fromAmount, rate, precision, markupBps);
+  if (m.toAmount.gt(userAmount)) throw new Error(`terms would promise ${m.toAmount} > ${userAmount}`);
+  return m;
 }

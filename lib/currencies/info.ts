@@ -1,5 +1,5 @@
 import "server-only";
-import { getCurrency } from "@/lib/currencies";
+import { getCurrency } from "./index";
 import type { CurrencyInfo } from "./types";
 
 const cache = new Map<string, CurrencyInfo>();

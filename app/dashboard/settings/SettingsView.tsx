@@ -3,14 +3,15 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useId, useState } from "react";
 import { setMarkupAction } from "@/app/dashboard/actions";
+import { callAction } from "@/app/dashboard/call-action";
 import { getSettingsAction } from "@/app/dashboard/queries";
+import { queryKeys } from "@/app/dashboard/query-keys";
 import { displayAmount, formatUsd } from "@/components/format";
 import { Alert, Button, Card, CardHeader, PageHeader } from "@/components/ui";
 import type { SettingsView as Settings } from "@/lib/dashboard/types";
+import { applyRate } from "@/lib/domain/quote-math";
 import { bpsToPercent, D, formatAmount } from "@/lib/money/decimal";
 import { usdValue } from "@/lib/money/usd";
-import { applyRate } from "@/lib/quotes/compute-quote";
-import { callAction } from "./call-action";
 import { SessionsCard } from "./SessionsCard";
 
 function parseBps(raw: string, cap: number): { value: number | null; error: string | null } {
@@ -24,7 +25,7 @@ function parseBps(raw: string, cap: number): { value: number | null; error: stri
 
 export function SettingsView({ initial }: { initial: Settings }) {
   const qc = useQueryClient();
-  const q = useQuery({ queryKey: ["settings"], queryFn: () => callAction(getSettingsAction()), initialData: initial });
+  const q = useQuery({ queryKey: queryKeys.settings, queryFn: () => callAction(getSettingsAction()), initialData: initial });
   const s = q.data ?? initial;
   const [raw, setRaw] = useState(String(s.markupBps));
   const [saved, setSaved] = useState<number | null>(null);
@@ -37,8 +38,8 @@ export function SettingsView({ initial }: { initial: Settings }) {
     mutationFn: (bps: number) => callAction(setMarkupAction(bps)),
     onSuccess: (d) => {
       setSaved(d.markupBps);
-      void qc.invalidateQueries({ queryKey: ["settings"] });
-      void qc.invalidateQueries({ queryKey: ["overview"] });
+      void qc.invalidateQueries({ queryKey: queryKeys.settings });
+      void qc.invalidateQueries({ queryKey: queryKeys.overview.all });
     },
   });
   const shown = value ?? s.markupBps;

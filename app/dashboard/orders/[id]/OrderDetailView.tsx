@@ -2,15 +2,16 @@
 
 import { useQuery } from "@tanstack/react-query";
 import type { ReactNode } from "react";
+import { callAction } from "@/app/dashboard/call-action";
 import { getOrderAction } from "@/app/dashboard/queries";
+import { queryKeys } from "@/app/dashboard/query-keys";
 import { displayAmount, formatDateTimeSeconds, formatUsd, shortId } from "@/components/format";
 import { Alert, Card, CardHeader, cx, StatusBadge, TextLink } from "@/components/ui";
 import { CopyButton } from "@/components/ui/CopyButton";
 import type { OrderDetail } from "@/lib/dashboard/types";
+import type { FailureReason } from "@/lib/domain/order-states";
 import { bpsToPercent, D, formatAmount } from "@/lib/money/decimal";
 import { usdValue } from "@/lib/money/usd";
-import type { FailureReason } from "@/lib/orders/state-machine";
-import { callAction } from "./call-action";
 
 const HAPPY_PATH = ["waiting", "confirming", "exchanging", "sending", "finished"] as const;
 const STEP_TEXT: Record<string, string> = {
@@ -34,7 +35,7 @@ const FAILURE_TEXT: Record<FailureReason, string> = {
 
 export function OrderDetailView({ initial }: { initial: OrderDetail }) {
   const q = useQuery({
-    queryKey: ["order", initial.id],
+    queryKey: queryKeys.order(initial.id),
     queryFn: () => callAction(getOrderAction(initial.id)),
     initialData: initial,
     refetchInterval: (query) => {

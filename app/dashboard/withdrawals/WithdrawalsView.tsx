@@ -3,12 +3,13 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useId, useState } from "react";
 import { confirmWithdrawalAction, quoteWithdrawalAction } from "@/app/dashboard/actions";
+import { callAction } from "@/app/dashboard/call-action";
 import { getWithdrawalsAction } from "@/app/dashboard/queries";
+import { queryKeys } from "@/app/dashboard/query-keys";
 import { displayAmount, formatDateTime, formatUsd, shortAddress } from "@/components/format";
 import { Alert, Button, Card, CardHeader, EmptyState, PageHeader, StatusBadge } from "@/components/ui";
 import type { WithdrawalsView as View, WithdrawalQuote, WithdrawalRow } from "@/lib/dashboard/types";
 import { D } from "@/lib/money/decimal";
-import { callAction } from "./call-action";
 
 interface Eip1193 {
   request(args: { method: string; params?: unknown[] }): Promise<unknown>;
@@ -29,7 +30,7 @@ async function signTerms(wallet: string, quote: WithdrawalQuote): Promise<string
 export function WithdrawalsView({ initial }: { initial: View }) {
   const qc = useQueryClient();
   const q = useQuery({
-    queryKey: ["withdrawals"],
+    queryKey: queryKeys.withdrawals,
     queryFn: () => callAction(getWithdrawalsAction()),
     initialData: initial,
     refetchInterval: (query) => (query.state.data?.withdrawals.some((w) => ACTIVE.has(w.status)) ? 2000 : false),
@@ -59,8 +60,8 @@ export function WithdrawalsView({ initial }: { initial: View }) {
     onSuccess: (w) => {
       setQuote(null);
       setQueued(w);
-      void qc.invalidateQueries({ queryKey: ["withdrawals"] });
-      void qc.invalidateQueries({ queryKey: ["overview"] });
+      void qc.invalidateQueries({ queryKey: queryKeys.withdrawals });
+      void qc.invalidateQueries({ queryKey: queryKeys.overview.all });
     },
   });
   const reset = () => {

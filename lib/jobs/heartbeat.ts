@@ -2,7 +2,7 @@ import "server-only";
 import crypto from "node:crypto";
 import os from "node:os";
 import type { Db } from "@/lib/db/client";
-import { leaseMs } from "@/lib/orders/swap";
+import { leaseMs } from "./lease";
 
 // Every order worker, in the app process or alone (dist/worker.mjs), says it is alive: it
 // writes its row in WorkerHeartbeat at the start of a pass, at most every BEAT_MS. A pass can

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { applyRate, fromAmountFor, leastRawFor } from "@/lib/domain/quote-math";
 import { D, type Dec, floorAmount } from "@/lib/money/decimal";
-import { applyRate, fromAmountFor, leastRawFor } from "@/lib/quotes/compute-quote";
 
 /** The largest amount (at the precision, 15 significant digits) strictly below x. */
 const previousAmount = (x: Dec, precision: number) => floorAmount(x.minus(new D(10).pow(-(precision + 30))), precision);

@@ -8,20 +8,21 @@ import {
   sendWebhookTestAction,
   setWebhookEnabledAction,
 } from "@/app/dashboard/actions";
+import { callAction } from "@/app/dashboard/call-action";
 import { listWebhookDeliveriesAction, listWebhookEndpointsAction } from "@/app/dashboard/queries";
+import { queryKeys } from "@/app/dashboard/query-keys";
 import { formatDateTime } from "@/components/format";
 import { Alert, Button, Card, CardHeader, EmptyState, PageHeader, TextLink } from "@/components/ui";
 import { CopyButton } from "@/components/ui/CopyButton";
 import type { DeliveryView, EndpointView } from "@/lib/dashboard/types";
 import { WEBHOOK_EVENT_TYPES } from "@/lib/webhooks/events";
-import { callAction } from "./call-action";
 
 type Fresh = { endpoint: EndpointView; secret: string; rotated: boolean } | null;
 
 export function WebhooksView({ initial }: { initial: EndpointView[] }) {
   const qc = useQueryClient();
   const endpoints = useQuery({
-    queryKey: ["webhooks"],
+    queryKey: queryKeys.webhookEndpoints,
     queryFn: () => callAction(listWebhookEndpointsAction()),
     initialData: initial,
     refetchInterval: 10_000,
@@ -32,7 +33,7 @@ export function WebhooksView({ initial }: { initial: EndpointView[] }) {
   const [events, setEvents] = useState<string[]>([]);
   const [selected, setSelected] = useState<string | null>(null);
   const urlId = useId();
-  const refresh = () => qc.invalidateQueries({ queryKey: ["webhooks"] });
+  const refresh = () => qc.invalidateQueries({ queryKey: queryKeys.webhookEndpoints });
 
   const create = useMutation({
     mutationFn: () => callAction(createWebhookEndpointAction({ url: url.trim(), events: all ? ["*"] : events })),
@@ -58,7 +59,7 @@ export function WebhooksView({ initial }: { initial: EndpointView[] }) {
     mutationFn: (id: string) => callAction(sendWebhookTestAction(id)),
     onSuccess: (_r, id) => {
       setSelected(id);
-      void qc.invalidateQueries({ queryKey: ["webhook-deliveries", id] });
+      void qc.invalidateQueries({ queryKey: queryKeys.webhookDeliveries(id) });
     },
   });
   const rows = endpoints.data ?? [];
@@ -211,7 +212,7 @@ export function WebhooksView({ initial }: { initial: EndpointView[] }) {
 
 function DeliveryLog({ endpoint }: { endpoint: EndpointView }) {
   const log = useQuery({
-    queryKey: ["webhook-deliveries", endpoint.id],
+    queryKey: queryKeys.webhookDeliveries(endpoint.id),
     queryFn: () => callAction(listWebhookDeliveriesAction(endpoint.id)),
     refetchInterval: 2_000,
   });

@@ -3,13 +3,14 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useId, useRef, useState } from "react";
 import { createKeyAction, type NewKey, revokeKeyAction, rotateKeyAction } from "@/app/dashboard/actions";
+import { callAction } from "@/app/dashboard/call-action";
 import { listKeysAction } from "@/app/dashboard/queries";
+import { queryKeys } from "@/app/dashboard/query-keys";
 import { formatDateTime } from "@/components/format";
 import { Alert, Button, Card, CardHeader, EmptyState, PageHeader, TextLink } from "@/components/ui";
 import { ConfirmDialog } from "@/components/ui/ConfirmDialog";
 import { CopyButton } from "@/components/ui/CopyButton";
 import type { ApiKeyRow } from "@/lib/dashboard/types";
-import { callAction } from "./call-action";
 
 type Pending = { kind: "rotate" | "revoke"; key: ApiKeyRow } | null;
 
@@ -17,7 +18,7 @@ export function KeysView({ initial }: { initial: ApiKeyRow[] }) {
   const qc = useQueryClient();
   const [showRevoked, setShowRevoked] = useState(false);
   const keys = useQuery({
-    queryKey: ["keys", showRevoked],
+    queryKey: queryKeys.keys.list(showRevoked),
     queryFn: () => callAction(listKeysAction({ includeRevoked: showRevoked })),
     initialData: showRevoked ? undefined : initial,
     refetchInterval: 30_000,
@@ -28,7 +29,7 @@ export function KeysView({ initial }: { initial: ApiKeyRow[] }) {
   const nameId = useId();
   const revokedId = useId();
 
-  const refresh = () => qc.invalidateQueries({ queryKey: ["keys"] });
+  const refresh = () => qc.invalidateQueries({ queryKey: queryKeys.keys.all });
   const create = useMutation({
     mutationFn: (n: string) => callAction(createKeyAction(n)),
     onSuccess: (k) => {

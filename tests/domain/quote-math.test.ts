@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { applyRate, effectiveRate } from "@/lib/domain/quote-math";
 import { amountPlaces, D, floorTo, formatAmount } from "@/lib/money/decimal";
-import { applyRate, effectiveRate } from "@/lib/quotes/compute-quote";
 
 describe("markup math", () => {
   it("the spec's worked example: raw 50 XMR at 150 bps -> 49.25 to the user, 0.75 profit", () => {

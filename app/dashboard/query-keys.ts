@@ -1,0 +1,15 @@
+// The dashboard's react-query keys, made here only: a view's query and the writes that
+// refresh it must name the same key. A key's prefix (`all`) refreshes every key under it, e.g.
+// the overview of every period.
+export const queryKeys = {
+  overview: { all: ["overview"] as const, period: (days: number) => ["overview", days] as const },
+  earnings: (days: number) => ["earnings", days] as const,
+  /** `query`: the orders page's search string (status, search text, page). */
+  orders: (query: string) => ["orders", query] as const,
+  order: (id: string) => ["order", id] as const,
+  keys: { all: ["keys"] as const, list: (includeRevoked: boolean) => ["keys", includeRevoked] as const },
+  webhookEndpoints: ["webhooks"] as const,
+  webhookDeliveries: (endpointId: string) => ["webhook-deliveries", endpointId] as const,
+  settings: ["settings"] as const,
+  withdrawals: ["withdrawals"] as const,
+};

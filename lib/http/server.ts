@@ -1,0 +1,149 @@
+import "server-only";
+import http from "node:http";
+import type net from "node:net";
+import type { Config } from "@/lib/config";
+import { getDb } from "@/lib/db/client";
+import { AppError } from "@/lib/errors";
+import type { Logger } from "@/lib/log";
+import { observeRequest, serveMetrics } from "@/lib/observability/metrics";
+import { apiRouteLabel, createApiHandler } from "./app";
+import { clientIpOf } from "./client-ip";
+import { readiness } from "./health";
+import { answerError, type NextHandler, readBodyForNext, refuseTooLarge, replay } from "./next-bridge";
+import { nextRequestRefusal, serverActionBodyProblem } from "./next-guard";
+import { requestIdOf } from "./request-id";
+
+// The process's one port (server.ts wires it): the v1 API and /healthz go to lib/http/app.ts,
+// a router on Node's own request and response (Next's server costs ~25x more per request);
+// /readyz and /metrics are answered here; every other path goes to Next's request handler
+// (the dashboard and next-auth). Around all of them: a request id on every request, metrics,
+// and the bookkeeping of a graceful shutdown (lib/http/shutdown.ts).
+
+// Everything under /api except next-auth is the JSON API's: unknown paths there answer in
+// the API's error shape, not with the dashboard's HTML 404.
+const API_PATH = /^\/(?:api(?!\/auth(?:[/?]|$))|v1|healthz)(?:[/?]|$)/;
+
+/** What the listener and the shutdown share. */
+export interface ServerState {
+  /** Shutting down: /readyz answers 503. */
+  draining: boolean;
+  /** The listener is closed: every answer closes its connection. */
+  listenerClosed: boolean;
+  inFlight: number;
+  /** Each open connection: how many requests it has in flight, and when it was last busy. */
+  sockets: Map<net.Socket, { busy: number; lastActive: number }>;
+}
+
+/** The metrics label of any path: API route templates, or one label per kind of dashboard path. */
+function routeLabel(method: string, url: string): string {
+  const q = url.indexOf("?");
+  const pathname = q === -1 ? url : url.slice(0, q);
+  if (API_PATH.test(pathname)) return apiRouteLabel(method, pathname);
+  if (pathname === "/readyz" || pathname === "/metrics") return pathname;
+  if (pathname.startsWith("/_next/")) return "/_next";
+  if (pathname.startsWith("/api/auth")) return "/api/auth";
+  return "dashboard";
+}
+
+export interface AppServerParts {
+  cfg: Config;
+  log: Logger;
+  /** Next's request handler (the dashboard, next-auth), or apiOnlyHandler(). */
+  next: NextHandler;
+  /** The worker in this process (its liveness makes /readyz), or null when WORKER_IN_PROCESS=false. */
+  worker: { fresh: () => boolean } | null;
+}
+
+/** The HTTP server of the app's port, not yet listening, and the state its shutdown reads. */
+export function createAppServer({ cfg, log, next, worker }: AppServerParts): { server: http.Server; state: ServerState } {
+  const state: ServerState = { draining: false, listenerClosed: false, inFlight: 0, sockets: new Map() };
+  const apiListener = createApiHandler((req) => clientIpOf(req, cfg.TRUST_PROXY));
+  const logRequests = log.isLevelEnabled("debug");
+  // HSTS when the public origin is https (the TLS proxy in front answers for this origin).
+  const hsts = new URL(cfg.APP_URL ?? "http://localhost").protocol === "https:" ? "max-age=31536000; includeSubDomains" : null;
+
+  const server = http.createServer(
+    {
+      // Slow clients cannot hold a connection for minutes (Node's defaults: 60 s and 300 s).
+      headersTimeout: cfg.HTTP_HEADERS_TIMEOUT_MS,
+      requestTimeout: cfg.HTTP_REQUEST_TIMEOUT_MS,
+      connectionsCheckingInterval: Math.min(1000, cfg.HTTP_HEADERS_TIMEOUT_MS),
+    },
+    (req, res) => {
+      const started = performance.now();
+      const reqId = requestIdOf(req.headers["x-request-id"]);
+      // Set on the request too: the API's error log lines read it from there.
+      req.headers["x-request-id"] = reqId;
+      // Headers every answer carries. The API writes them with its own in one writeHead: set
+      // here with setHeader, they sent every API answer's headers through Node's slower merge.
+      const common: Record<string, string> = { "X-Request-Id": reqId };
+      if (hsts) common["Strict-Transport-Security"] = hsts;
+      // Listener closed: answer, then close the connection, so the client opens its next one elsewhere.
+      if (state.listenerClosed) common.Connection = "close";
+      state.inFlight++;
+      const conn = state.sockets.get(req.socket);
+      if (conn) conn.busy++;
+      res.once("close", () => {
+        state.inFlight--;
+        if (conn) {
+          conn.busy--;
+          conn.lastActive = performance.now();
+        }
+        const method = req.method ?? "GET";
+        const route = routeLabel(method, req.url ?? "/");
+        const status = res.writableFinished ? res.statusCode : 499; // 499: the client went away first
+        const seconds = (performance.now() - started) / 1000;
+        observeRequest(method, route, status, seconds);
+        if (logRequests) log.debug({ reqId, method, route, status, ms: Math.round(seconds * 1e4) / 10 }, "request");
+      });
+      const url = req.url ?? "/";
+      // A request target that is not a path ("*", an absolute URL): Next fails on it with a 500.
+      // "OPTIONS *" asks what the server as a whole supports.
+      if (url[0] !== "/") {
+        for (const name in common) res.setHeader(name, common[name]);
+        if (url === "*" && req.method === "OPTIONS") return void res.writeHead(204, { Allow: "GET, HEAD, POST, OPTIONS" }).end();
+        return answerError(res, new AppError("INVALID_REQUEST", "The request target must be a path beginning with /."));
+      }
+      if (API_PATH.test(url)) return apiListener(req, res, common);
+      for (const name in common) res.setHeader(name, common[name]);
+      if (url === "/readyz") {
+        void readiness({ db: getDb(), worker, draining: state.draining }).then(({ ready, body }) =>
+          res
+            .writeHead(ready ? 200 : 503, { "content-type": "application/json; charset=utf-8", "cache-control": "no-store" })
+            .end(JSON.stringify(body)),
+        );
+        return;
+      }
+      if (url === "/metrics" && !cfg.METRICS_PORT) return void serveMetrics(req, res);
+      // Next only sees the client IP we vouch for (the socket's, or X-Forwarded-For behind TRUST_PROXY).
+      req.headers["x-client-ip"] = clientIpOf(req, cfg.TRUST_PROXY);
+      // Garbage that Next would answer with a 500 and a stack trace: refused here (lib/http/next-guard.ts).
+      const refusal = nextRequestRefusal(req);
+      if (refusal) return answerError(res, refusal);
+      const action = req.method === "POST" && req.headers["next-action"] !== undefined;
+      const declared = req.headers["content-length"];
+      if (!action && !req.headers["transfer-encoding"] && (declared === undefined || declared === "0")) return void next(req, res);
+      if (Number(declared) > cfg.MAX_BODY_BYTES) return refuseTooLarge(req, res, cfg.MAX_BODY_BYTES);
+      void readBodyForNext(req, res, cfg.MAX_BODY_BYTES, log).then((body) => {
+        if (!body) return void (res.headersSent || res.destroy());
+        const problem = action ? serverActionBodyProblem(req.headers["content-type"], body) : null;
+        if (problem) return answerError(res, new AppError("INVALID_REQUEST", problem));
+        return next(replay(req, body), res);
+      });
+    },
+  );
+  server.keepAliveTimeout = 65_000;
+  server.maxConnections = cfg.HTTP_MAX_CONNECTIONS;
+  server.on("connection", (socket: net.Socket) => {
+    state.sockets.set(socket, { busy: 0, lastActive: performance.now() });
+    socket.once("close", () => state.sockets.delete(socket));
+  });
+  return { server, state };
+}
+
+/** Starts `server` listening; resolves with the port it got (PORT=0 picks a free one). */
+export async function listen(server: http.Server, port: number, host: string): Promise<number> {
+  await new Promise<void>((resolve) => server.listen(port, host, resolve));
+  const address = server.address();
+  return typeof address === "object" && address ? address.port : port;
+}
