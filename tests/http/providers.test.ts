@@ -59,7 +59,7 @@ async function call(path: string, opts: { body?: unknown; key?: string; ip?: str
 /** Polls until a final state, keeping every (status, stateReason) seen. */
 async function follow(id: string, opts: { key?: string; timeoutMs?: number } = {}) {
   const seen: string[] = [];
-  const deadline = Date.now() + (opts.timeoutMs ?? 20_000);
+  const deadline = Date.now() + (opts.timeoutMs ?? 120_000); // a hang guard: how fast is not the point
   for (;;) {
     const r = await call(`/exchange/${id}`, { key: opts.key });
     const label = r.body.stateReason ? `${r.body.status}/${r.body.stateReason}` : r.body.status;

@@ -69,6 +69,10 @@ export async function startFakes(): Promise<Fakes> {
       WORKER_RETRY_MAX_MS: "200",
       WORKER_MAX_ATTEMPTS: "3",
       SERVE_DASHBOARD: "false",
+      // Deadlines are not what these servers test (tests/http/providers-outage.test.ts sets its
+      // own): generous, so that a fake answering slowly on a loaded machine is still waited for.
+      PROVIDERS_QUOTE_DEADLINE_MS: "30000",
+      PROVIDERS_HTTP_TIMEOUT_MS: "30000",
     }),
     stop: async () => {
       await Promise.all([changenow.kill(), sideshift.kill(), fixedfloat.kill()]);
