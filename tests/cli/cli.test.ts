@@ -9,10 +9,6 @@ import { runCliCommand } from "../../scripts/cli";
 import { runCli } from "../support/cli";
 import { createDatabase, type TestDatabase } from "../support/server";
 
-// A guard against a hang, not a measure of speed: each command is a process of its own, and on
-// a machine loaded by other builds the commands of one test took over a minute.
-vi.setConfig({ testTimeout: 300_000 });
-
 let db: TestDatabase | null = null;
 
 async function cli(...args: string[]) {

@@ -1,15 +1,11 @@
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDb, type Db } from "@/lib/db/client";
 import { migrate } from "@/lib/db/migrate";
 import { confirmWithdrawal, quoteWithdrawal } from "@/lib/withdrawals/withdrawals";
 import { runCli } from "../support/cli";
 import { createDatabase, type TestDatabase } from "../support/server";
 import { creditProfit, signTypedDataJson } from "../support/withdrawals";
-
-// A guard against a hang, not a measure of speed: each command is a process of its own, and on
-// a machine loaded by other builds the commands of one test took over a minute.
-vi.setConfig({ testTimeout: 300_000 });
 
 // The operator's withdrawal commands: withdrawals:list shows what the dashboard queued,
 // withdrawals:retry makes a queued one due now and refuses any other state.

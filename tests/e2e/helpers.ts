@@ -151,7 +151,7 @@ export async function driveToFinished(api: APIRequestContext, key: string, id: s
         const r = await api.get(`/api/v1/exchange/${id}`, { headers: keyHeader(key) });
         return ((await r.json()) as OrderStatus).status;
       },
-      { timeout: 20_000, intervals: [200] },
+      { timeout: 120_000, intervals: [200] },
     )
     .toBe("finished");
 }

@@ -43,7 +43,7 @@ async function noSidewaysScroll(page: Page) {
         const { scrollWidth, innerWidth } = await widths();
         return scrollWidth <= innerWidth ? "fits" : `${scrollWidth}px wide at ${innerWidth}px`;
       },
-      { message: `${page.url()} scrolls sideways`, timeout: 5_000 },
+      { message: `${page.url()} scrolls sideways`, timeout: 60_000 },
     )
     .toBe("fits");
 }

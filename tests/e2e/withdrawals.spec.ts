@@ -83,7 +83,7 @@ async function withdrawAll(page: Page, wallet: TestWallet, asset: "ETH" | "USDC"
   expect(wallet.signedTypedData.length).toBe(before + 1);
   const row = page.getByTestId("withdrawal-row").filter({ hasText: `${shownAmount} ${shownAsset}` });
   await expect(row).toHaveCount(1);
-  await expect(row.locator("[data-status]")).toHaveText("confirmed", { timeout: 30_000 });
+  await expect(row.locator("[data-status]")).toHaveText("confirmed", { timeout: 120_000 });
   const recorded = ((await row.getByTestId("withdrawal-amount").textContent()) ?? "").split(" ")[0].replaceAll(",", "");
   expect(recorded).toBe(shown);
   await expect(row.getByRole("link")).toHaveAttribute("href", /^https:\/\/explorer\.example\/tx\/0x[0-9a-f]{64}$/);

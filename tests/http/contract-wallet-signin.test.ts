@@ -25,7 +25,7 @@ describe.skipIf(sqliteOnly)("smart-contract wallet sign-in (EIP-1271, anvil)", (
       databaseUrl: db.url,
       env: { SIWE_CHAIN_IDS: `1,${node.chainId}`, SIWE_RPC_URL: `${node.chainId}=${node.rpcUrl}`, WORKER_IN_PROCESS: "false" },
     });
-  }, 120_000);
+  });
   afterAll(async () => {
     await server?.stop();
     await db?.drop();

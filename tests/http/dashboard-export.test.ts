@@ -46,7 +46,7 @@ beforeAll(async () => {
   db = await createDatabase(inject("dbKind"));
   server = await startServer({ databaseUrl: db.url });
   conn = createDb(db.url);
-}, 120_000);
+});
 afterAll(async () => {
   await conn?.$disconnect();
   await server?.stop();
@@ -101,7 +101,7 @@ describe("CSV export", () => {
     expect((await api(`/sandbox/exchange/${failedId}/deposit`, k.key, { amount: "0.00000001" })).status).toBe(200);
     await waitFor(finishedId, k.key, "finished");
     await waitFor(failedId, k.key, "failed");
-  }, 180_000);
+  });
 
   it("the orders CSV of 1,000+ orders downloads, streamed, with the right columns and every order exactly", async () => {
     const { res, rows, header } = await download("/dashboard/export/orders", cookieA);

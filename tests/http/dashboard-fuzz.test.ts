@@ -2,13 +2,9 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import fc from "fast-check";
-import { afterAll, beforeAll, describe, expect, inject, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { ROOT, type RunningServer, startServer } from "../support/server";
 import { rssMb } from "./hardening/raw";
-
-// A guard against a hang, not a measure of speed: a thousand requests per property took over a
-// minute on a machine loaded by other builds.
-vi.setConfig({ testTimeout: 600_000 });
 
 // The dashboard's side of the fuzz suite (tests/http/fuzz.test.ts covers the v1 API):
 // garbage to next-auth's routes, the sign-in nonce and the server actions (real action ids

@@ -73,5 +73,5 @@ describe("ending sessions", () => {
     expect(back.error).toBeNull();
     expect(await dashboardWith(back.cookie)).toBe("dashboard");
     expect(await dashboardWith(cookie)).toBe("signin"); // the session from before the revocation stays ended
-  }, 120_000); // two CLI commands (tsx, cli.test.ts) and three sign-ins: 33 s with other test files beside it
+  });
 });

@@ -40,7 +40,7 @@ const engineCalls = async (server: RunningServer, orderId: string, key?: string)
   return r.body.calls;
 };
 
-async function waitFor(what: string, check: () => Promise<boolean>, timeoutMs = 30_000) {
+async function waitFor(what: string, check: () => Promise<boolean>, timeoutMs = 120_000) {
   const deadline = Date.now() + timeoutMs;
   while (!(await check())) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
@@ -201,10 +201,10 @@ describe("engine calls under claims", () => {
     expect(reads.every((c) => c.outcome === "error" && c.state === "confirming")).toBe(true);
     const waits = reads.slice(1).map((c, i) => Date.parse(c.startedAt) - Date.parse(reads[i].endedAt));
     console.info(`engine_error after 4 attempts; waits between them: ${waits.join(", ")} ms`);
-    // 200 ms, then 400, then 800 (plus up to 20% jitter and the poll interval).
+    // At least 200 ms, then 400, then 800: the doubling (a busy machine only adds to each wait,
+    // so how the waits compare with one another is not asserted; tests/jobs/backoff.test.ts
+    // pins the delays themselves).
     for (const [i, w] of waits.entries()) expect(w).toBeGreaterThanOrEqual(200 * 2 ** i);
-    expect(waits[1]).toBeGreaterThan(waits[0]);
-    expect(waits[2]).toBeGreaterThan(waits[1]);
     // The pending profit was reversed.
     expect(await getBalances(db, reseller.id)).toEqual([{ currency: "eth", pending: "0", available: "0", reserved: "0" }]);
   });

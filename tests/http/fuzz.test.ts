@@ -1,11 +1,7 @@
 import fc from "fast-check";
-import { beforeAll, describe, expect, it, vi } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { listCurrencies } from "@/lib/currencies";
 import { addressFor, baseUrl, isErrorShape, makeReseller, newIp } from "../support/api";
-
-// A guard against a hang, not a measure of speed: a thousand requests per property took over a
-// minute on a machine loaded by other builds.
-vi.setConfig({ testTimeout: 600_000 });
 
 // Thousands of random requests to every endpoint: whatever a client sends, the answer is
 // never a 5xx and every failure is in the spec's error shape.

@@ -114,7 +114,7 @@ describe("graceful shutdown", () => {
         agent.destroy();
       };
       const clients = Array.from({ length: 16 }, (_, n) => client(n));
-      const loaded = Date.now() + 30_000;
+      const loaded = Date.now() + 120_000; // a hang guard
       while (ids.length < 12 && Date.now() < loaded) await sleep(50);
       expect(ids.length).toBeGreaterThanOrEqual(12);
       // The signal comes while the worker holds a claim: in the middle of a step.
@@ -173,7 +173,7 @@ describe("graceful shutdown", () => {
         stdio: "ignore",
       });
       const exited = new Promise<number | null>((resolve) => worker.once("exit", (code) => resolve(code)));
-      const deadline = Date.now() + 30_000;
+      const deadline = Date.now() + 120_000; // a hang guard
       while ((await conn.order.count({ where: { leaseToken: { not: null } } })) === 0) {
         if (Date.now() > deadline) throw new Error("the worker never claimed an order");
         await sleep(20);

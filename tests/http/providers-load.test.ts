@@ -36,7 +36,7 @@ beforeAll(async () => {
     databaseUrl: db.url,
     env: { ...fakes.env(), PROVIDERS_QUOTE_CACHE_SECONDS: "600", PROVIDERS_QUOTE_DEADLINE_MS: "5000", PROVIDERS_HTTP_TIMEOUT_MS: "5000" },
   });
-}, 120_000);
+});
 
 afterAll(async () => {
   await server.stop();
@@ -114,5 +114,5 @@ describe("quote cache under public estimate traffic", () => {
       rangesPerPair.set(k, (rangesPerPair.get(k) ?? 0) + 1);
     }
     for (const [pair, n] of rangesPerPair) expect(n, pair).toBeLessThanOrEqual(bandsPerPair.get(pair)?.size ?? 0);
-  }, 120_000);
+  });
 });

@@ -31,7 +31,7 @@ beforeAll(async () => {
     },
   });
   conn = createDb(db.url);
-}, 120_000);
+});
 
 afterAll(async () => {
   await assertLedgerConsistent(conn);
@@ -66,7 +66,7 @@ describe("a provider's outage", () => {
     const order = (await res.json()) as any;
     expect([res.status, order.toAmount]).toEqual([201, 2.09475]);
     expect((await orderRow(order.id)).provider).toBe("fixedfloat");
-    const deadline = Date.now() + 30_000;
+    const deadline = Date.now() + 120_000; // a hang guard
     for (let row = await orderRow(order.id); row.status !== "confirming"; row = await orderRow(order.id)) {
       if (Date.now() > deadline)
         throw new Error(
@@ -103,7 +103,7 @@ describe("a provider's outage", () => {
     const ffOrder = [...fakes.fixedfloat.orders.values()].find((o) => o.params.toAddress === payout);
     if (!ffOrder) throw new Error("FixedFloat holds no order for the payout address");
     ffOrder.script.continueWith(["EXCHANGE", "WITHDRAW", "DONE"]);
-    const end = Date.now() + 30_000;
+    const end = Date.now() + 120_000; // a hang guard
     let row = await orderRow(order.id);
     while (row.status !== "finished") {
       if (Date.now() > end) throw new Error(`order did not resume: ${row.status}`);
@@ -120,7 +120,7 @@ describe("a provider's outage", () => {
       best = await estimate();
     }
     expect(best.body.toAmount).toBe(2.09475);
-  }, 90_000);
+  });
 
   it("with every provider down, estimates answer 503 ENGINE_UNAVAILABLE", async () => {
     await Promise.all([fakes.changenow.kill(), fakes.sideshift.kill(), fakes.fixedfloat.kill()]);

@@ -73,7 +73,7 @@ describe("webhooks (Standard Webhooks, outbox, retries)", () => {
       env: { WEBHOOK_ALLOW_PRIVATE: "true", WEBHOOK_RETRY_SCHEDULE: "0.3,0.3,0.3,0.3", WEBHOOK_DISABLE_AFTER_FAILURES: "6" },
     });
     db = createDb(database.url);
-  }, 90_000);
+  });
 
   afterAll(async () => {
     await server?.stop();

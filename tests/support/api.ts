@@ -157,7 +157,7 @@ export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** Polls an order until it reaches one of `states`, recording every status seen. */
 export async function pollUntil(id: string, states: string[], opts: { key?: string; timeoutMs?: number } = {}) {
   const seen: string[] = [];
-  const deadline = Date.now() + (opts.timeoutMs ?? 15_000);
+  const deadline = Date.now() + (opts.timeoutMs ?? 120_000); // a hang guard, not a speed bound
   for (;;) {
     const r = await api(`/exchange/${id}`, { key: opts.key });
     if (r.status !== 200) throw new Error(`status ${r.status}: ${r.text}`);

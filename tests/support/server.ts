@@ -100,7 +100,7 @@ export async function startServer(opts: { databaseUrl: string; env?: Record<stri
   child.stdout?.on("data", (d) => (out += d));
   child.stderr?.on("data", (d) => (out += d));
   const baseUrl = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 60_000;
+  const deadline = Date.now() + 180_000; // a hang guard: a loaded machine starts slowly
   for (;;) {
     if (child.exitCode !== null) throw new Error(`server exited (${child.exitCode}):\n${out}`);
     try {
@@ -111,7 +111,7 @@ export async function startServer(opts: { databaseUrl: string; env?: Record<stri
     }
     if (Date.now() > deadline) {
       child.kill("SIGKILL");
-      throw new Error(`server did not start in 60 s:\n${out}`);
+      throw new Error(`server did not start in 180 s:\n${out}`);
     }
     await new Promise((r) => setTimeout(r, 100));
   }

@@ -76,7 +76,7 @@ export async function chunkedPost(
     else await new Promise((r) => setImmediate(r));
   }
   if (!text && !closed) s.write("0\r\n\r\n");
-  const deadline = Date.now() + 20_000;
+  const deadline = Date.now() + 120_000; // a hang guard
   while (!text && !closed && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
   await new Promise((r) => setTimeout(r, 50));
   s.destroy();
