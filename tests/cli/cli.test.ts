@@ -1,5 +1,4 @@
 import { afterAll, describe, expect, it, vi } from "vitest";
-import { resetConfigForTests } from "@/lib/config";
 import { createDb, dbPoolStats } from "@/lib/db/client";
 import { authenticateApiKey } from "@/lib/keys/api-keys";
 import { post } from "@/lib/ledger/ledger";
@@ -8,6 +7,7 @@ import { getResellerByWallet } from "@/lib/resellers/resellers";
 import { runCliCommand } from "../../scripts/cli";
 import { runCli } from "../support/cli";
 import { createDatabase, type TestDatabase } from "../support/server";
+import { withSettings } from "../support/settings";
 
 let db: TestDatabase | null = null;
 
@@ -101,24 +101,23 @@ describe("operator CLI on PostgreSQL", () => {
     // The cause, not the clock: closing only the Prisma client left the process's pg pool open
     // (its sockets, and the idle timers that kept every command alive 10 s after it finished).
     const pg = await createDatabase("postgres");
-    const saved = process.env.DATABASE_URL;
-    // Timers alive (an idle pool connection holds one until its idle timeout), and the pool.
-    const live = () => ({ timers: process.getActiveResourcesInfo().filter((r) => r === "Timeout").length, pool: dbPoolStats() });
+    // Timers alive (an idle pool connection holds one until its idle timeout).
+    const timers = () => process.getActiveResourcesInfo().filter((r) => r === "Timeout").length;
     const log = vi.spyOn(console, "log").mockImplementation(() => {});
     try {
-      const before = live();
-      process.env.DATABASE_URL = pg.url;
-      resetConfigForTests();
-      await runCliCommand(["reseller:create", "0x000000000000000000000000000000000000cafe"]);
-      expect(log).toHaveBeenCalledWith(expect.stringMatching(/markup 0 bps/));
-      await runCliCommand(["ledger:check"]);
-      expect(log).toHaveBeenLastCalledWith("ledger ok: every invariant holds");
-      expect(process.exitCode ?? 0).toBe(0);
-      expect(live()).toEqual(before);
+      const before = timers();
+      await withSettings({ DATABASE_URL: pg.url }, async () => {
+        await runCliCommand(["reseller:create", "0x000000000000000000000000000000000000cafe"]);
+        expect(log).toHaveBeenCalledWith(expect.stringMatching(/markup 0 bps/));
+        await runCliCommand(["ledger:check"]);
+        expect(log).toHaveBeenLastCalledWith("ledger ok: every invariant holds");
+        expect(process.exitCode ?? 0).toBe(0);
+        // The process's pool is gone, and no timer was added (one that was already there may end meanwhile).
+        expect(dbPoolStats()).toBeNull();
+        expect(timers()).toBeLessThanOrEqual(before);
+      });
     } finally {
       log.mockRestore();
-      process.env.DATABASE_URL = saved;
-      resetConfigForTests();
       await pg.drop();
     }
   });
