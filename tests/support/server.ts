@@ -75,11 +75,62 @@ export const TEST_ENV = {
   NEXTAUTH_SECRET: "test-only-secret-not-for-production",
 };
 
+/**
+ * Whether the process `pid` holds the listening TCP socket of 127.0.0.1:`port` (Linux /proc).
+ * A free port can be taken by another process between freePort() and the child's bind: on a
+ * machine running several suites, /healthz was then answered by someone else's server and a whole
+ * file ran against it (401 for every key it had written). Only the child's own socket counts.
+ */
+function listensOn(pid: number, port: number): boolean {
+  const hexPort = port.toString(16).toUpperCase().padStart(4, "0");
+  const inodes = new Set<string>();
+  for (const table of ["/proc/net/tcp", "/proc/net/tcp6"]) {
+    let text = "";
+    try {
+      text = fs.readFileSync(table, "utf8");
+    } catch {
+      continue;
+    }
+    for (const line of text.split("\n").slice(1)) {
+      const f = line.trim().split(/\s+/);
+      // f[1] local address:port, f[3] state (0A = LISTEN), f[9] inode
+      if (f.length > 9 && f[1].endsWith(`:${hexPort}`) && f[3] === "0A") inodes.add(f[9]);
+    }
+  }
+  if (inodes.size === 0) return false;
+  let fds: string[] = [];
+  try {
+    fds = fs.readdirSync(`/proc/${pid}/fd`);
+  } catch {
+    return false;
+  }
+  return fds.some((fd) => {
+    try {
+      const m = /^socket:\[(\d+)\]$/.exec(fs.readlinkSync(`/proc/${pid}/fd/${fd}`));
+      return m !== null && inodes.has(m[1]);
+    } catch {
+      return false;
+    }
+  });
+}
+
 export async function startServer(opts: { databaseUrl: string; env?: Record<string, string> }): Promise<RunningServer> {
   // TEST_API_ONLY=1 skips the dashboard, for a quick loop on the API without `next build`.
   const apiOnly = process.env.TEST_API_ONLY === "1";
   for (const f of apiOnly ? ["lib/dist/index.mjs", "dist/server.mjs"] : ["lib/dist/index.mjs", "dist/server.mjs", ".next/BUILD_ID"])
     if (!fs.existsSync(path.join(ROOT, f))) throw new Error(`${f} is missing: run \`npm run build\` before the HTTP tests`);
+  // A port taken by another process before the child bound it: start again on another one.
+  for (let attempt = 1; ; attempt++) {
+    const started = await startOnFreePort(opts, apiOnly);
+    if (started) return started;
+    if (attempt === 5) throw new Error("the server lost its port to another process 5 times");
+  }
+}
+
+async function startOnFreePort(
+  opts: { databaseUrl: string; env?: Record<string, string> },
+  apiOnly: boolean,
+): Promise<RunningServer | null> {
   const port = await freePort();
   let out = "";
   const child: ChildProcess = spawn(process.execPath, ["dist/server.mjs"], {
@@ -102,10 +153,22 @@ export async function startServer(opts: { databaseUrl: string; env?: Record<stri
   const baseUrl = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 180_000; // a hang guard: a loaded machine starts slowly
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`server exited (${child.exitCode}):\n${out}`);
+    if (child.exitCode !== null) {
+      if (out.includes("EADDRINUSE")) return null;
+      throw new Error(`server exited (${child.exitCode}):\n${out}`);
+    }
     try {
       const r = await fetch(`${baseUrl}/healthz`);
-      if (r.ok) break;
+      if (r.ok) {
+        if (child.pid !== undefined && listensOn(child.pid, port)) break;
+        // Another process answers on this port: ours cannot bind it.
+        await new Promise<void>((resolve) => {
+          if (child.exitCode !== null || child.signalCode !== null) return resolve();
+          child.once("exit", () => resolve());
+          child.kill("SIGKILL");
+        });
+        return null;
+      }
     } catch {
       /* not up yet */
     }
