@@ -21,13 +21,15 @@ import { AccentButton, classes, HostedFrame, mmss, useCountdown, useTheme } from
 
 const AMOUNT_RE = /^\d{1,30}(?:\.\d{0,30})?$/;
 
+/** `value` once it has stayed the same (compared as JSON) for `ms`; the same object until then, so effects on it run once per change. */
 function useDebounced<T>(value: T, ms: number): T {
-  const [v, setV] = useState(value);
+  const key = JSON.stringify(value);
+  const [v, setV] = useState(key);
   useEffect(() => {
-    const t = setTimeout(() => setV(value), ms);
+    const t = setTimeout(() => setV(key), ms);
     return () => clearTimeout(t);
-  }, [value, ms]);
-  return v;
+  }, [key, ms]);
+  return useMemo(() => JSON.parse(v) as T, [v]);
 }
 
 function CurrencyPicker({
@@ -272,8 +274,8 @@ function Flow({ cfg, currencies, widget }: { cfg: HostedConfig; currencies: Host
   return (
     <form onSubmit={submit} className="space-y-4" noValidate>
       <div className={`space-y-3 rounded-xl border p-4 sm:p-5 ${c.card}`}>
-        <div className="grid grid-cols-[1fr_auto_1fr] items-end gap-2">
-          <div>
+        <div className="grid grid-cols-[minmax(0,1fr)_auto_minmax(0,1fr)] items-end gap-2">
+          <div className="min-w-0">
             <span className={`mb-1 block text-sm font-medium ${c.muted}`}>You send</span>
             <CurrencyPicker label="Currency to send" currencies={currencies} value={from} onChange={pickFrom} />
           </div>
@@ -288,7 +290,7 @@ function Flow({ cfg, currencies, widget }: { cfg: HostedConfig; currencies: Host
           >
             ⇄
           </button>
-          <div>
+          <div className="min-w-0">
             <span className={`mb-1 block text-sm font-medium ${c.muted}`}>You receive</span>
             <CurrencyPicker label="Currency to receive" currencies={currencies} value={to} onChange={pickTo} />
           </div>
