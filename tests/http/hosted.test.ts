@@ -85,6 +85,18 @@ describe("hosted page API: who may call it", () => {
     const after = await api("/currencies", { ip });
     // The v1 keyless tier and the hosted API share the IP's budget: two requests later, two fewer.
     expect(Number(/r=(\d+)/.exec(after.headers.get("ratelimit") ?? "")?.[1])).toBe(left - 2);
+    // An order counts against the IP's daily orders too (shared with keyless v1 orders).
+    const made = await hosted("/orders", {
+      ip,
+      body: { r: reseller.id, from: "btc", to: "eth", amount: "0.05", address: addressFor("eth") },
+    });
+    expect(made.status).toBe(201);
+    recordSecret(made.body.token);
+    expect(made.headers.get("ratelimit-policy")).toMatch(/"day";q=\d+;w=86400/);
+    expect(made.headers.get("ratelimit")).toMatch(/"day";r=\d+;t=\d+/);
+    const dayLeft = Number(/"day";r=(\d+)/.exec(made.headers.get("ratelimit") ?? "")?.[1]);
+    const v1 = await api("/exchange", { ip, body: { from: "btc", to: "eth", amount: "0.05", address: addressFor("eth") } });
+    expect(Number(/"day";r=(\d+)/.exec(v1.headers.get("ratelimit") ?? "")?.[1])).toBe(dayLeft - 1);
   });
 
   it("unknown pages, disabled widgets and revoked resellers are one 404", async () => {
