@@ -27,7 +27,7 @@ CREATE TABLE "Widget" (
 CREATE INDEX "Widget_resellerId_idx" ON "Widget"("resellerId");
 
 -- CreateIndex
-CREATE INDEX "Order_resellerId_channel_createdAt_idx" ON "Order"("resellerId", "channel", "createdAt");
+CREATE INDEX "Order_channel_resellerId_createdAt_idx" ON "Order"("channel", "resellerId", "createdAt");
 
 -- Orders made with a key before channels: the key is their channel.
 UPDATE "Order" SET "channel" = 'key:' || "apiKeyId" WHERE "apiKeyId" IS NOT NULL;

@@ -28,7 +28,7 @@ CREATE TABLE "Widget" (
 CREATE INDEX "Widget_resellerId_idx" ON "Widget"("resellerId");
 
 -- CreateIndex
-CREATE INDEX "Order_resellerId_channel_createdAt_idx" ON "Order"("resellerId", "channel", "createdAt");
+CREATE INDEX "Order_channel_resellerId_createdAt_idx" ON "Order"("channel", "resellerId", "createdAt");
 
 -- AddForeignKey
 ALTER TABLE "Widget" ADD CONSTRAINT "Widget_resellerId_fkey" FOREIGN KEY ("resellerId") REFERENCES "Reseller"("id") ON DELETE RESTRICT ON UPDATE RESTRICT;
