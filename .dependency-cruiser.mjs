@@ -20,12 +20,16 @@ const LAYERS = [
   ["engine"],
   ["quotes"],
   ["ledger"],
+  // Channels (API keys, widgets, the hosted page): their markup and the widgets' settings.
+  ["channels"],
   ["keys"],
   ["resellers"],
   ["auth"],
   ["webhooks"],
   ["orders"],
   ["withdrawals"],
+  // The hosted exchange page and the widget (their order links, views and estimates).
+  ["hosted"],
   ["http"],
   ["dashboard"],
   ["worker"],

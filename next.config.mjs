@@ -9,17 +9,17 @@ const nextConfig = {
   // The dashboard has Rotate/Revoke buttons: never framed (clickjacking), no MIME sniffing,
   // no full URLs (order ids) leaked to other sites, no powerful browser features. The
   // Content-Security-Policy (with a script nonce per response) is set in proxy.ts.
+  // A widget's page (/w/<id>) is the one exception to X-Frame-Options: the sites its reseller
+  // listed may frame it, through the CSP's frame-ancestors (proxy.ts), which also refuses the rest.
   async headers() {
+    const common = [
+      { key: "X-Content-Type-Options", value: "nosniff" },
+      { key: "Referrer-Policy", value: "strict-origin-when-cross-origin" },
+      { key: "Permissions-Policy", value: "camera=(), microphone=(), geolocation=(), payment=()" },
+    ];
     return [
-      {
-        source: "/:path*",
-        headers: [
-          { key: "X-Frame-Options", value: "DENY" },
-          { key: "X-Content-Type-Options", value: "nosniff" },
-          { key: "Referrer-Policy", value: "strict-origin-when-cross-origin" },
-          { key: "Permissions-Policy", value: "camera=(), microphone=(), geolocation=(), payment=()" },
-        ],
-      },
+      { source: "/((?!w/).*)", headers: [{ key: "X-Frame-Options", value: "DENY" }, ...common] },
+      { source: "/w/:path*", headers: common },
     ];
   },
 };

@@ -6,6 +6,13 @@ import { type NextRequest, NextResponse } from "next/server";
 // with the nonce or when loaded by one that has it ('strict-dynamic'); everything else comes
 // from this origin. Styles allow inline attributes (the charts set them). server.ts adds HSTS
 // when APP_URL is https.
+const SOURCE_LIST = /^(?:'none'|'self'(?: https?:\/\/[A-Za-z0-9.-]+(?::\d{1,5})?)*)$/;
+
+function frameAncestors(request: NextRequest): string {
+  const listed = request.headers.get("x-frame-ancestors");
+  return request.nextUrl.pathname.startsWith("/w/") && listed && SOURCE_LIST.test(listed) ? listed : "'none'";
+}
+
 export function proxy(request: NextRequest) {
   const nonce = Buffer.from(crypto.randomUUID()).toString("base64");
   const dev = process.env.NODE_ENV === "development";
@@ -19,7 +26,9 @@ export function proxy(request: NextRequest) {
     "object-src 'none'",
     "base-uri 'self'",
     "form-action 'self'",
-    "frame-ancestors 'none'",
+    // A widget's page (/w/<id>) may be framed by the sites its reseller listed: lib/http/server.ts
+    // looks them up and sets x-frame-ancestors (it drops any the client sent); nothing else is framed.
+    `frame-ancestors ${frameAncestors(request)}`,
   ].join("; ");
   const headers = new Headers(request.headers);
   headers.set("x-nonce", nonce);

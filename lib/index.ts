@@ -12,8 +12,10 @@ export { ensureNextAuthUrl, getAllowedChainIds, getAppOrigin, getContractWalletC
 export { ensureAuthSecret, getAuthSecret } from "./auth/secret";
 export { SessionEndedError, sessionReseller } from "./auth/session-version";
 export { signInWithEthereum } from "./auth/sign-in";
+export { createWidget, listWidgets, setKeyMarkup, setWidgetEnabled, updateWidget } from "./channels/channels";
 export { getConfig } from "./config";
 export { asResult, found, parseInput, UNAUTHORIZED } from "./dashboard/actions-core";
+export { getChannelStats } from "./dashboard/channels";
 export { getDocsData } from "./dashboard/docs";
 export { getEarningsSeries } from "./dashboard/earnings";
 export { ledgerCsv, ordersCsv } from "./dashboard/export";
@@ -25,6 +27,7 @@ export { getSettingsView } from "./dashboard/settings";
 export { getWithdrawalsView } from "./dashboard/withdrawals";
 export { closeDb, getDb } from "./db/client";
 export { migrate } from "./db/migrate";
+export { hostedCurrencies, hostedPage, hostedSandboxEnabled } from "./hosted/hosted";
 export { apiOnlyHandler, type NextHandler } from "./http/next-bridge";
 export { createAppServer, listen } from "./http/server";
 export { shutDown } from "./http/shutdown";

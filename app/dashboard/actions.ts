@@ -6,6 +6,7 @@ import {
   confirmWithdrawal,
   createApiKey,
   createEndpoint,
+  createWidget,
   endAllSessions,
   getDb,
   quoteWithdrawal,
@@ -14,8 +15,11 @@ import {
   rotateEndpointSecret,
   sendTestEvent,
   setEndpointEnabled,
+  setKeyMarkup,
   setMarkup,
+  setWidgetEnabled,
   toKeyRow,
+  updateWidget,
 } from "@/app/_server/lib";
 import type { ApiKeyRow } from "@/lib/dashboard/types";
 
@@ -96,3 +100,29 @@ export const quoteWithdrawalAction = sessionAction(args(quoteInput), ([input], {
 export const confirmWithdrawalAction = sessionAction(args(confirmInput), ([input], { resellerId }) =>
   confirmWithdrawal(getDb(), { resellerId, ...input }),
 );
+
+/** A key's own markup (a channel's), or null for the reseller's; the service checks the cap (INVALID_MARKUP). */
+export const setKeyMarkupAction = sessionAction(
+  args(id, z.number().nullable().catch(Number.NaN)),
+  async ([keyId, markupBps], { resellerId }) => {
+    await setKeyMarkup(getDb(), { resellerId, keyId, markupBps });
+    return null;
+  },
+);
+
+/** A widget's settings; the service validates every field (lib/channels). */
+const widgetSettings = z.record(z.string(), z.unknown()).catch({});
+
+export const createWidgetAction = sessionAction(args(widgetSettings), ([input], { resellerId }) =>
+  createWidget(getDb(), { resellerId, input }),
+);
+
+export const updateWidgetAction = sessionAction(args(id, widgetSettings), ([widgetId, input], { resellerId }) =>
+  updateWidget(getDb(), { resellerId, widgetId, input }),
+);
+
+/** `enabled`: anything but true disables. */
+export const setWidgetEnabledAction = sessionAction(args(id, z.boolean().catch(false)), async ([widgetId, enabled], { resellerId }) => {
+  await setWidgetEnabled(getDb(), { resellerId, widgetId, enabled });
+  return null;
+});

@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { getDb, getEarningsSeries, getOverview } from "@/app/_server/lib";
+import { getChannelStats, getDb, getEarningsSeries, getOverview } from "@/app/_server/lib";
 import { requireSessionReseller } from "@/app/_server/session";
 import { OverviewView } from "./OverviewView";
 
@@ -8,6 +8,10 @@ export const metadata: Metadata = { title: "Overview" };
 export default async function OverviewPage() {
   const me = await requireSessionReseller("/dashboard");
   const opts = { resellerId: me.resellerId, days: 30, now: new Date() };
-  const [overview, earnings] = await Promise.all([getOverview(getDb(), opts), getEarningsSeries(getDb(), opts)]);
-  return <OverviewView initial={{ overview, earnings }} />;
+  const [overview, earnings, channels] = await Promise.all([
+    getOverview(getDb(), opts),
+    getEarningsSeries(getDb(), opts),
+    getChannelStats(getDb(), opts),
+  ]);
+  return <OverviewView initial={{ overview, earnings, channels }} />;
 }

@@ -4,6 +4,7 @@ import { z } from "zod";
 import { args, noArgs, sessionAction } from "@/app/_server/action";
 import {
   found,
+  getChannelStats,
   getDb,
   getEarningsSeries,
   getOverview,
@@ -14,6 +15,7 @@ import {
   listEndpoints,
   listKeyRows,
   listResellerOrders,
+  listWidgets,
   parseOrderQuery,
 } from "@/app/_server/lib";
 
@@ -24,12 +26,23 @@ import {
 
 const days = z.number().int().min(1).max(366);
 const orderQuery = z
-  .object({ status: z.string().max(20).optional(), q: z.string().max(100).optional(), page: z.number().int().min(1).max(1e6).optional() })
+  .object({
+    status: z.string().max(20).optional(),
+    q: z.string().max(100).optional(),
+    channel: z.string().max(80).optional(),
+    page: z.number().int().min(1).max(1e6).optional(),
+  })
   .strict()
   .nullish();
 const keyQuery = z.object({ includeRevoked: z.boolean().optional() }).strict().nullish();
 
 export const getOverviewAction = sessionAction(args(days), ([d], me) => getOverview(getDb(), { resellerId: me.resellerId, days: d }));
+
+export const getChannelStatsAction = sessionAction(args(days), ([d], me) =>
+  getChannelStats(getDb(), { resellerId: me.resellerId, days: d }),
+);
+
+export const listWidgetsAction = sessionAction(noArgs, (_, me) => listWidgets(getDb(), { resellerId: me.resellerId }));
 
 export const getEarningsAction = sessionAction(args(days), ([d], me) => getEarningsSeries(getDb(), { resellerId: me.resellerId, days: d }));
 
@@ -37,7 +50,7 @@ export const listOrdersAction = sessionAction(args(orderQuery), ([query], me) =>
   const q = query ?? {};
   return listResellerOrders(
     getDb(),
-    parseOrderQuery(me.resellerId, { status: q.status, q: q.q, page: q.page ? String(q.page) : undefined }),
+    parseOrderQuery(me.resellerId, { status: q.status, q: q.q, channel: q.channel, page: q.page ? String(q.page) : undefined }),
   );
 });
 

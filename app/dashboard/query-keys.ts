@@ -4,6 +4,8 @@
 export const queryKeys = {
   overview: { all: ["overview"] as const, period: (days: number) => ["overview", days] as const },
   earnings: (days: number) => ["earnings", days] as const,
+  channels: (days: number) => ["channels", days] as const,
+  widgets: ["widgets"] as const,
   /** `query`: the orders page's search string (status, search text, page). */
   orders: (query: string) => ["orders", query] as const,
   order: (id: string) => ["order", id] as const,

@@ -8,7 +8,8 @@ export function CodeBlock({ code, label }: { code: string; label: string }) {
         <span className="text-xs font-medium text-zinc-400">{label}</span>
         <CopyButton text={code} />
       </figcaption>
-      <pre className="overflow-x-auto p-3 text-[13px] leading-relaxed text-zinc-100">
+      {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a region that scrolls sideways must be reachable by keyboard (axe: scrollable-region-focusable) */}
+      <pre tabIndex={0} className="overflow-x-auto p-3 text-[13px] leading-relaxed text-zinc-100">
         <code>{code}</code>
       </pre>
     </figure>

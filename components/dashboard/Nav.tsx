@@ -9,6 +9,7 @@ const LINKS = [
   { href: "/dashboard/orders", label: "Orders" },
   { href: "/dashboard/withdrawals", label: "Withdrawals" },
   { href: "/dashboard/keys", label: "API keys" },
+  { href: "/dashboard/widgets", label: "Widgets" },
   { href: "/dashboard/webhooks", label: "Webhooks" },
   { href: "/dashboard/settings", label: "Settings" },
   { href: "/dashboard/docs", label: "Docs" },

@@ -80,14 +80,16 @@ export const ORDER_CSV_COLUMNS = [
   "failure_reason",
   "api_key_prefix",
   "api_key_name",
+  "channel",
 ] as const;
 
-/** Orders newest first, filtered like the Orders page (state, id prefix). */
-export function ordersCsv(db: Db, q: Pick<OrderQuery, "resellerId" | "status" | "search">): ReadableStream<Uint8Array> {
+/** Orders newest first, filtered like the Orders page (state, id prefix, channel). */
+export function ordersCsv(db: Db, q: Pick<OrderQuery, "resellerId" | "status" | "search" | "channel">): ReadableStream<Uint8Array> {
   const search = q.search?.trim().toLowerCase() ?? "";
   const where = {
     resellerId: q.resellerId,
     ...(q.status ? { status: q.status } : {}),
+    ...(q.channel ? { channel: q.channel } : {}),
     ...(search ? { id: { startsWith: search } } : {}),
   };
   async function* batches() {
@@ -145,6 +147,7 @@ export function ordersCsv(db: Db, q: Pick<OrderQuery, "resellerId" | "status" | 
       o.failureReason,
       o.apiKey?.prefix ?? null,
       o.apiKey?.name ?? null,
+      o.channel,
     ],
     "orders",
   );

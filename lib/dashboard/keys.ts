@@ -10,6 +10,7 @@ export const toKeyRow = (k: PublicApiKey): ApiKeyRow => ({
   createdAt: k.createdAt.toISOString(),
   lastUsedAt: k.lastUsedAt ? k.lastUsedAt.toISOString() : null,
   revokedAt: k.revokedAt ? k.revokedAt.toISOString() : null,
+  markupBps: k.markupBps,
 });
 
 export async function listKeyRows(db: Db, opts: { resellerId: string; includeRevoked?: boolean }): Promise<ApiKeyRow[]> {

@@ -1,4 +1,5 @@
 import "server-only";
+import { parseChannel } from "@/lib/channels/channels";
 import { currencyInfo } from "@/lib/currencies/info";
 import type { Db, Order } from "@/lib/db/client";
 import { failureReasonOf, ORDER_STATES, orderStateOf } from "@/lib/domain/order-states";
@@ -21,6 +22,7 @@ const toRow = (o: Order): OrderRow => ({
   toAmount: o.toAmount,
   markupBps: o.markupBps,
   profit: o.profit,
+  channel: o.channel,
   createdAt: o.createdAt.toISOString(),
   updatedAt: o.updatedAt.toISOString(),
 });
@@ -29,6 +31,8 @@ export interface OrderQuery {
   resellerId: string;
   status?: string | null;
   search?: string | null;
+  /** A channel (lib/channels); anything that is not one is ignored. */
+  channel?: string | null;
   page?: number;
   pageSize?: number;
   /** lib/orders' LIST_COUNT_CAP unless given (tests). */
@@ -44,6 +48,7 @@ export function parseOrderQuery(resellerId: string, params: URLSearchParams | Re
     resellerId,
     status: status && (ORDER_STATES as readonly string[]).includes(status) ? status : null,
     search: get("q")?.trim() || null,
+    channel: parseChannel(get("channel")) ? get("channel") : null,
     page: Number.isSafeInteger(page) && page >= 1 ? page : 1,
   };
 }
@@ -52,7 +57,15 @@ export async function listResellerOrders(db: Db, q: OrderQuery): Promise<OrderLi
   const pageSize = Math.min(Math.max(q.pageSize ?? ORDER_PAGE_SIZE, 1), 100);
   const search = q.search?.trim() ?? "";
   if (search && !ID_SEARCH_RE.test(search)) return { items: [], page: 1, pageSize, total: 0, totalCapped: false, pageCount: 1 };
-  const r = await listOrders(db, { resellerId: q.resellerId, status: q.status, search, page: q.page ?? 1, pageSize, countCap: q.countCap });
+  const r = await listOrders(db, {
+    resellerId: q.resellerId,
+    status: q.status,
+    channel: q.channel,
+    search,
+    page: q.page ?? 1,
+    pageSize,
+    countCap: q.countCap,
+  });
   return { items: r.orders.map(toRow), page: r.page, pageSize: r.pageSize, total: r.total, totalCapped: r.totalCapped, pageCount: r.pages };
 }
 

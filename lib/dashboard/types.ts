@@ -8,6 +8,7 @@ import type { FailureReason, OrderState } from "@/lib/domain/order-states";
 import type { WithdrawalRow } from "@/lib/withdrawals/types";
 
 // Shapes of the layers below, shown by the dashboard as they are.
+export type { ChannelStat, WidgetView } from "@/lib/channels/types";
 export type { CurrencyInfo } from "@/lib/currencies/types";
 export type { DeliveryView, EndpointView } from "@/lib/webhooks/types";
 export type { WithdrawalQuote, WithdrawalRow } from "@/lib/withdrawals/types";
@@ -73,6 +74,8 @@ export interface ApiKeyRow {
   createdAt: string;
   lastUsedAt: string | null;
   revokedAt: string | null;
+  /** The key's own markup; null: the reseller's. */
+  markupBps: number | null;
 }
 
 export interface OrderRow {
@@ -84,6 +87,8 @@ export interface OrderRow {
   toAmount: string;
   markupBps: number;
   profit: string;
+  /** The channel the order came through (lib/channels): key:<id>, widget:<id>, page; null for none. */
+  channel: string | null;
   createdAt: string;
   updatedAt: string;
 }

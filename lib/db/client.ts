@@ -22,6 +22,7 @@ export type {
   Prisma,
   RateQuote,
   Reseller,
+  Widget,
   Withdrawal,
   WithdrawalLeg,
 } from "./generated/sqlite/client";

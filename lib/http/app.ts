@@ -2,6 +2,7 @@ import "server-only";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { AppError } from "@/lib/errors";
 import { SERVICE_INSTANCE_ID } from "@/lib/instance";
+import { hostedRouteLabel, isHostedPath, routeHosted } from "./hosted";
 import { openApiDocument } from "./openapi";
 import { type ApiRequest, apiRequestOf } from "./request";
 import { emptyReply, errorReply, json, type Reply } from "./respond";
@@ -90,6 +91,7 @@ function findRoute(method: string, path: string) {
 export function apiRouteLabel(method: string, pathname: string): string {
   const path = routedPath(pathname);
   if (isHealthz(path)) return "/healthz";
+  if (isHostedPath(path)) return hostedRouteLabel(method, path);
   const route = findRoute(method, path)?.route;
   return route ? `/api/v1${route.path}` : "unmatched";
 }
@@ -112,6 +114,8 @@ async function route(req: IncomingMessage, ipOf: (req: IncomingMessage) => strin
   const path = routedPath(r.path);
   if (isHealthz(path))
     return r.method === "GET" || r.method === "HEAD" ? json({ status: "ok", instance: SERVICE_INSTANCE_ID }) : notFound();
+  // The hosted page's and the widget's own API (lib/http/hosted.ts): same-origin only, no CORS preflight.
+  if (isHostedPath(path)) return routeHosted(r, path, ipOf(req));
   const hit = findRoute(r.method, path);
   if (!hit) return notFound();
   // CORS preflight, for any path under the prefix.

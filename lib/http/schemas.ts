@@ -173,6 +173,10 @@ export const orderWebhookEvent = z.object({
     orderId: z.string(),
     status: z.enum(ORDER_STATES).describe("The order's state now"),
     previousStatus: z.enum(ORDER_STATES).optional().describe("order.status_changed: the state before"),
+    channel: z
+      .object({ type: z.enum(["key", "widget", "page"]), id: z.string().nullable() })
+      .nullable()
+      .describe("The channel the order came through: an API key (its id), a widget (its id) or the hosted page (id null)"),
     order: orderStatusResponse.describe("The full status body, as GET /exchange/{id} answers it"),
   }),
 });

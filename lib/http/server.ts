@@ -1,6 +1,7 @@
 import "server-only";
 import http from "node:http";
 import type net from "node:net";
+import { widgetFrameAncestors } from "@/lib/channels/channels";
 import type { Config } from "@/lib/config";
 import { getDb } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
@@ -18,6 +19,9 @@ import { requestIdOf } from "./request-id";
 // /readyz and /metrics are answered here; every other path goes to Next's request handler
 // (the dashboard and next-auth). Around all of them: a request id on every request, metrics,
 // and the bookkeeping of a graceful shutdown (lib/http/shutdown.ts).
+
+/** A widget's page (/w/<widget id>), whose frame-ancestors come from the widget's allowed sites. */
+const WIDGET_PATH = /^\/w\/([1-9A-HJ-NP-Za-km-z]{1,64})\/?(?:[?#]|$)/;
 
 // Everything under /api except next-auth is the JSON API's: unknown paths there answer in
 // the API's error shape, not with the dashboard's HTML 404.
@@ -117,21 +121,40 @@ export function createAppServer({ cfg, log, next, worker }: AppServerParts): { s
       if (url === "/metrics" && !cfg.METRICS_PORT) return void serveMetrics(req, res);
       // Next only sees the client IP we vouch for (the socket's, or X-Forwarded-For behind TRUST_PROXY).
       req.headers["x-client-ip"] = clientIpOf(req, cfg.TRUST_PROXY);
-      // Garbage that Next would answer with a 500 and a stack trace: refused here (lib/http/next-guard.ts).
-      const refusal = nextRequestRefusal(req);
-      if (refusal) return answerError(res, refusal);
-      const action = req.method === "POST" && req.headers["next-action"] !== undefined;
-      const declared = req.headers["content-length"];
-      if (!action && !req.headers["transfer-encoding"] && (declared === undefined || declared === "0")) return void next(req, res);
-      if (Number(declared) > cfg.MAX_BODY_BYTES) return refuseTooLarge(req, res, cfg.MAX_BODY_BYTES);
-      void readBodyForNext(req, res, cfg.MAX_BODY_BYTES, log).then((body) => {
-        if (!body) return void (res.headersSent || res.destroy());
-        const problem = action ? serverActionBodyProblem(req.headers["content-type"], body) : null;
-        if (problem) return answerError(res, new AppError("INVALID_REQUEST", problem));
-        return next(replay(req, body), res);
-      });
+      // A widget's page may be framed by the sites its reseller listed: proxy.ts puts this
+      // header in the CSP's frame-ancestors. Next sees it only as set here.
+      delete req.headers["x-frame-ancestors"];
+      const widget = WIDGET_PATH.exec(url);
+      if (!widget) return toNext(req, res);
+      void widgetFrameAncestors(getDb(), widget[1]).then(
+        (ancestors) => {
+          req.headers["x-frame-ancestors"] = ancestors;
+          toNext(req, res);
+        },
+        (e: unknown) => {
+          log.error({ err: e }, "widget frame-ancestors lookup failed");
+          answerError(res, new AppError("INTERNAL_ERROR", "Internal error."));
+        },
+      );
     },
   );
+
+  /** A request for Next: refused when Next would fail on it, its body read within the limit, then Next's handler. */
+  function toNext(req: http.IncomingMessage, res: http.ServerResponse) {
+    // Garbage that Next would answer with a 500 and a stack trace: refused here (lib/http/next-guard.ts).
+    const refusal = nextRequestRefusal(req);
+    if (refusal) return answerError(res, refusal);
+    const action = req.method === "POST" && req.headers["next-action"] !== undefined;
+    const declared = req.headers["content-length"];
+    if (!action && !req.headers["transfer-encoding"] && (declared === undefined || declared === "0")) return void next(req, res);
+    if (Number(declared) > cfg.MAX_BODY_BYTES) return refuseTooLarge(req, res, cfg.MAX_BODY_BYTES);
+    void readBodyForNext(req, res, cfg.MAX_BODY_BYTES, log).then((body) => {
+      if (!body) return void (res.headersSent || res.destroy());
+      const problem = action ? serverActionBodyProblem(req.headers["content-type"], body) : null;
+      if (problem) return answerError(res, new AppError("INVALID_REQUEST", problem));
+      return next(replay(req, body), res);
+    });
+  }
   server.keepAliveTimeout = 65_000;
   server.maxConnections = cfg.HTTP_MAX_CONNECTIONS;
   server.on("connection", (socket: net.Socket) => {

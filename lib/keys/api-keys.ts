@@ -1,6 +1,7 @@
 import "server-only";
 import crypto from "node:crypto";
 import { base58 } from "@scure/base";
+import { effectiveMarkup } from "@/lib/channels/channels";
 import type { ApiKey, Db } from "@/lib/db/client";
 import { driverOf, isUniqueViolation, queryOnPool } from "@/lib/db/client";
 import { statementOf } from "@/lib/db/sqlite-direct";
@@ -24,6 +25,8 @@ export interface PublicApiKey {
   createdAt: Date;
   lastUsedAt: Date | null;
   revokedAt: Date | null;
+  /** The key's own markup; null: the reseller's. */
+  markupBps: number | null;
 }
 
 const toPublic = (k: ApiKey): PublicApiKey => ({
@@ -33,6 +36,7 @@ const toPublic = (k: ApiKey): PublicApiKey => ({
   createdAt: k.createdAt,
   lastUsedAt: k.lastUsedAt,
   revokedAt: k.revokedAt,
+  markupBps: k.markupBps,
 });
 
 function cleanName(name: string): string {
@@ -106,13 +110,15 @@ interface KeyRow {
   resellerId: string;
   revoked: number | boolean;
   markupBps: number;
+  keyMarkupBps: number | null;
 }
 
 // One statement with the join (Prisma reads a relation with a second query), on the bare
 // driver: this runs on every keyed request, and through Prisma it cost more CPU than the rest
 // of a keyed GET /exchange/{id} (bench/README.md). Never cached: a revoked key or a new
 // markup holds for the very next request, whichever process made the change.
-const KEY_SQL = `SELECT k."id" AS "id", k."resellerId" AS "resellerId", (k."revokedAt" IS NOT NULL) AS "revoked", r."markupBps" AS "markupBps"
+// The key's own markup (a channel's) overrides the reseller's.
+const KEY_SQL = `SELECT k."id" AS "id", k."resellerId" AS "resellerId", (k."revokedAt" IS NOT NULL) AS "revoked", r."markupBps" AS "markupBps", k."markupBps" AS "keyMarkupBps"
   FROM "ApiKey" k JOIN "Reseller" r ON r."id" = k."resellerId" WHERE k."hash" = `;
 
 async function findKeyByHash(db: Db, hash: string): Promise<KeyRow | undefined> {
@@ -132,5 +138,6 @@ export async function authenticateApiKey(db: Db, key: string): Promise<Caller> {
     lastUsedWrites.set(row.id, now);
     db.apiKey.update({ where: { id: row.id }, data: { lastUsedAt: new Date(now) } }).catch(() => {});
   }
-  return { apiKeyId: row.id, resellerId: row.resellerId, markupBps: Number(row.markupBps) };
+  const markupBps = effectiveMarkup(row.keyMarkupBps === null ? null : Number(row.keyMarkupBps), Number(row.markupBps));
+  return { apiKeyId: row.id, resellerId: row.resellerId, markupBps };
 }

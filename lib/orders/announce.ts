@@ -1,4 +1,5 @@
 import "server-only";
+import { parseChannel } from "@/lib/channels/channels";
 import type { Order, OrderEvent, Tx } from "@/lib/db/client";
 import { orderStateOf } from "@/lib/domain/order-states";
 import { enqueueEvent } from "@/lib/webhooks/outbox";
@@ -25,6 +26,8 @@ export async function announceOrder(
     data: {
       orderId: order.id,
       status,
+      // The channel the order came through: { type: key | widget | page, id }.
+      channel: parseChannel(order.channel),
       ...(change.previousStatus === null ? {} : { previousStatus: orderStateOf(change.previousStatus) }),
       order: serializeOrderStatus(order, events),
     },

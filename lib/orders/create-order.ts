@@ -2,6 +2,7 @@ import "server-only";
 import crypto from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { LosslessNumber } from "lossless-json";
+import { keyChannel } from "@/lib/channels/channels";
 import { getConfig } from "@/lib/config";
 import { addressRejectionReason, type Currency, validateAddress, validateExtraId } from "@/lib/currencies";
 import type { Db, Order } from "@/lib/db/client";
@@ -40,6 +41,17 @@ export interface CreateOrderInput {
   refundAddress?: string | null;
   refundExtraId?: string | null;
 }
+
+/**
+ * Who creates the order: an API key's caller, or (apiKeyId null) the hosted page or a widget
+ * of the reseller, with its channel's markup. `channel` (lib/channels) defaults to the key's.
+ */
+export type OrderCaller = Omit<Caller, "apiKeyId"> & {
+  apiKeyId: string | null;
+  channel?: string;
+  /** Hosted orders: SHA-256 of the status link's secret (lib/hosted). */
+  accessTokenHash?: string;
+};
 
 export interface CreateOrderResult {
   order: Order;
@@ -183,7 +195,7 @@ function withReason(message: string, currency: Currency, address: string): strin
 
 export async function createOrder(
   db: Db,
-  opts: { input: CreateOrderInput; caller: Caller | null; ctx: EngineContext; idempotencyKey?: string | null; now?: Date },
+  opts: { input: CreateOrderInput; caller: OrderCaller | null; ctx: EngineContext; idempotencyKey?: string | null; now?: Date },
 ): Promise<CreateOrderResult> {
   const { input, caller, ctx } = opts;
   const idemKey = opts.idempotencyKey ?? null;
@@ -243,6 +255,8 @@ export async function createOrder(
     id: newOrderId(),
     resellerId: caller?.resellerId ?? null,
     apiKeyId: caller?.apiKeyId ?? null,
+    channel: caller?.channel ?? (caller?.apiKeyId ? keyChannel(caller.apiKeyId) : null),
+    accessTokenHash: caller?.accessTokenHash ?? null,
     fromCurrency: from.ticker,
     toCurrency: to.ticker,
     fromAmount: formatAmount(fromAmount),

@@ -14,7 +14,7 @@ export const ORDER_ID_RE = /^[0-9a-f]{24}$/;
  */
 export async function getOrderForCaller(
   db: Db,
-  opts: { orderId: string; caller: Caller | null },
+  opts: { orderId: string; caller: Pick<Caller, "resellerId"> | null },
 ): Promise<Order & { events: OrderEvent[] }> {
   const id = opts.orderId.toLowerCase();
   const order = ORDER_ID_RE.test(id) ? await findOrderWithEvents(db, id) : null;
@@ -96,6 +96,8 @@ export interface ListOrdersOptions {
   status?: string | null;
   /** Prefix of an order id. */
   search?: string | null;
+  /** Only this channel's orders (lib/channels: key:<id>, widget:<id>, page). */
+  channel?: string | null;
   page?: number;
   pageSize?: number;
   /** LIST_COUNT_CAP unless given (tests). */
@@ -128,6 +130,7 @@ export async function listOrders(db: Db, opts: ListOrdersOptions) {
     resellerId: opts.resellerId,
     payinAddress: { not: null },
     ...(opts.status ? { status: opts.status } : {}),
+    ...(opts.channel ? { channel: opts.channel } : {}),
     // A whole id (pasted from a ticket, say) is found by the primary key; a short prefix is a
     // LIKE, which reads the reseller's orders until the page and the count are full.
     ...(search ? { id: wholeId ? search : { startsWith: search } } : {}),
@@ -143,6 +146,7 @@ export async function listOrders(db: Db, opts: ListOrdersOptions) {
     SELECT COUNT(*) AS "n" FROM (
       SELECT 1 FROM "Order" WHERE ${resellerCondition(db, { skipIndex: byState })} = ${opts.resellerId} AND "payinAddress" IS NOT NULL
       ${opts.status ? sql`AND "status" = ${opts.status}` : emptySql}
+      ${opts.channel ? sql`AND "channel" = ${opts.channel}` : emptySql}
       ${search ? (wholeId ? sql`AND "id" = ${search}` : sql`AND substr("id", 1, ${search.length}) = ${search}`) : emptySql}
       LIMIT ${cap + 1}) AS "t"`);
   const p = paging(Number(n), cap, pageSize, opts.page);
@@ -185,6 +189,7 @@ async function listByIdPrefix(db: Db, opts: ListOrdersOptions, prefix: string, p
     WHERE "id" >= ${prefix} AND "id" < ${`${prefix}g`} AND ${resellerCondition(db, { skipIndex: true })} = ${opts.resellerId}
       AND "payinAddress" IS NOT NULL
     ${opts.status ? sql`AND "status" = ${opts.status}` : emptySql}
+    ${opts.channel ? sql`AND "channel" = ${opts.channel}` : emptySql}
     LIMIT ${cap + 1}`);
   const p = paging(matched.length, cap, pageSize, opts.page);
   // By id alone: these ids are the reseller's, and the key is the only index this can take.

@@ -12,7 +12,7 @@ import { getOrderForCaller } from "./get-order";
 /** Sandbox only: pretend the user's deposit arrived (the quoted amount unless one is given). */
 export async function reportSandboxDeposit(
   db: Db,
-  opts: { orderId: string; caller: Caller | null; amount?: unknown; now?: Date },
+  opts: { orderId: string; caller: Pick<Caller, "resellerId"> | null; amount?: unknown; now?: Date },
 ): Promise<Order & { events: OrderEvent[] }> {
   const engine = getSandboxEngine();
   if (!engine) throw new AppError("NOT_FOUND", "The sandbox is disabled on this server.");

@@ -135,3 +135,38 @@ async function firstFinished(page: Page): Promise<string> {
   if (!id) throw new Error("no finished order listed");
   return id;
 }
+
+test("screenshots of the hosted exchange page, its deposit screen and the Widgets page, desktop and phone", async ({ browser }) => {
+  test.setTimeout(180_000);
+  const page = await browser.newPage();
+  await signIn(page, newWallet());
+  await page.goto("/dashboard/widgets");
+  await page.getByTestId("new-widget").click();
+  await page.getByTestId("widget-name").fill("Blog widget");
+  await page.getByTestId("widget-markup").fill("200");
+  await page.getByTestId("widget-origins").fill("https://blog.example.com");
+  await page.getByTestId("create-widget").click();
+  await expect(page.getByTestId("widget-card")).toBeVisible();
+  await expect(page.frameLocator('[data-testid="widget-preview"]').getByTestId("amount")).toBeVisible();
+  await shoot(page, "widgets");
+  const referral = (await page.locator("figure", { hasText: "Referral link" }).first().locator("code").textContent()) ?? "";
+  const hostedPath = new URL(referral).pathname;
+
+  for (const [suffix, viewport] of [
+    ["", { width: 1280, height: 800 }],
+    ["-phone", { width: 390, height: 844 }],
+  ] as const) {
+    const p = await browser.newPage({ viewport });
+    await p.goto(`${hostedPath}?from=btc&to=eth&amount=0.05`);
+    await expect(p.getByTestId("estimate-to")).toBeVisible();
+    await p.getByTestId("address").fill(ethAddress());
+    await expect(p.getByTestId("address-check")).toHaveText("Valid address.");
+    await noSidewaysScroll(p);
+    await shoot(p, `hosted${suffix}`);
+    await p.getByTestId("create-order").click();
+    await expect(p.getByTestId("deposit-qr")).toBeVisible();
+    await noSidewaysScroll(p);
+    await shoot(p, `hosted-deposit${suffix}`);
+    await p.close();
+  }
+});

@@ -2,7 +2,7 @@
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useId, useRef, useState } from "react";
-import { createKeyAction, type NewKey, revokeKeyAction, rotateKeyAction } from "@/app/dashboard/actions";
+import { createKeyAction, type NewKey, revokeKeyAction, rotateKeyAction, setKeyMarkupAction } from "@/app/dashboard/actions";
 import { callAction } from "@/app/dashboard/call-action";
 import { listKeysAction } from "@/app/dashboard/queries";
 import { queryKeys } from "@/app/dashboard/query-keys";
@@ -158,6 +158,7 @@ export function KeysView({ initial }: { initial: ApiKeyRow[] }) {
                       </dd>
                     </div>
                   </dl>
+                  {!k.revokedAt ? <KeyMarkup k={k} /> : null}
                   {!k.revokedAt ? <KeyActions k={k} onAsk={setPending} /> : null}
                 </li>
               ))}
@@ -178,6 +179,9 @@ export function KeysView({ initial }: { initial: ApiKeyRow[] }) {
                     <th scope="col" className="px-5 py-2 font-medium">
                       Last used
                     </th>
+                    <th scope="col" className="px-5 py-2 font-medium">
+                      Markup
+                    </th>
                     <th scope="col" className="px-5 py-2 text-right font-medium">
                       <span className="sr-only">Actions</span>
                     </th>
@@ -190,6 +194,7 @@ export function KeysView({ initial }: { initial: ApiKeyRow[] }) {
                       <td className="px-5 py-3 font-mono whitespace-nowrap">{k.prefix}…</td>
                       <td className="px-5 py-3 whitespace-nowrap">{formatDateTime(k.createdAt)}</td>
                       <td className="px-5 py-3 whitespace-nowrap">{k.lastUsedAt ? formatDateTime(k.lastUsedAt) : "Never"}</td>
+                      <td className="px-5 py-3 whitespace-nowrap">{k.revokedAt ? (k.markupBps ?? "default") : <KeyMarkup k={k} />}</td>
                       <td className="px-5 py-3 text-right whitespace-nowrap">
                         {k.revokedAt ? <RevokedBadge /> : <KeyActions k={k} onAsk={setPending} />}
                       </td>
@@ -246,6 +251,56 @@ export function KeysView({ initial }: { initial: ApiKeyRow[] }) {
         ) : null}
       </ConfirmDialog>
     </>
+  );
+}
+
+/**
+ * A key's own markup (its channel's), overriding your default within the same cap; empty
+ * means your default. It applies to the key's very next estimate and order.
+ */
+function KeyMarkup({ k }: { k: ApiKeyRow }) {
+  const qc = useQueryClient();
+  const id = useId();
+  const [value, setValue] = useState(k.markupBps === null ? "" : String(k.markupBps));
+  const save = useMutation({
+    mutationFn: () => callAction(setKeyMarkupAction(k.id, value.trim() === "" ? null : Number(value.trim()))),
+    onSuccess: () => qc.invalidateQueries({ queryKey: queryKeys.keys.all }),
+  });
+  return (
+    <form
+      className="mt-2 flex flex-wrap items-center gap-2 md:mt-0"
+      onSubmit={(e) => {
+        e.preventDefault();
+        save.mutate();
+      }}
+    >
+      <label htmlFor={id} className="sr-only">
+        Markup of {k.name} in basis points (empty: your default)
+      </label>
+      <input
+        id={id}
+        inputMode="numeric"
+        value={value}
+        onChange={(e) => setValue(e.target.value)}
+        placeholder="default"
+        className="w-24 rounded-md border border-zinc-300 px-2 py-1 text-sm"
+        data-testid="key-markup"
+      />
+      <span className="text-xs text-zinc-500">bps</span>
+      <Button type="submit" size="sm" variant="secondary" disabled={save.isPending}>
+        Save
+      </Button>
+      {save.isError ? (
+        <span role="alert" className="text-xs text-rose-700">
+          {save.error.message}
+        </span>
+      ) : null}
+      {save.isSuccess ? (
+        <span role="status" className="text-xs text-emerald-700">
+          Saved
+        </span>
+      ) : null}
+    </form>
   );
 }
 

@@ -16,24 +16,33 @@ import { bpsToPercent } from "@/lib/money/decimal";
 interface Params {
   status: string;
   q: string;
+  /** A channel (key:<id>, widget:<id>, page), or "" for all. */
+  channel: string;
   page: number;
+}
+
+export interface ChannelOption {
+  value: string;
+  label: string;
 }
 
 const toQuery = (p: Params) => {
   const u = new URLSearchParams();
   if (p.status) u.set("status", p.status);
   if (p.q) u.set("q", p.q);
+  if (p.channel) u.set("channel", p.channel);
   if (p.page > 1) u.set("page", String(p.page));
   return u.toString();
 };
 
-export function OrdersView({ initial, initialParams }: { initial: OrderList; initialParams: Params }) {
+export function OrdersView({ initial, initialParams, channels }: { initial: OrderList; initialParams: Params; channels: ChannelOption[] }) {
   const router = useRouter();
   const pathname = usePathname();
   const sp = useSearchParams();
   const params: Params = {
     status: sp.get("status") && (ORDER_STATES as readonly string[]).includes(sp.get("status")!) ? sp.get("status")! : "",
     q: sp.get("q") ?? "",
+    channel: channels.some((c) => c.value === sp.get("channel")) ? (sp.get("channel") as string) : "",
     page: Math.max(1, Number(sp.get("page") ?? "1") || 1),
   };
   const qs = toQuery(params);
@@ -42,7 +51,15 @@ export function OrdersView({ initial, initialParams }: { initial: OrderList; ini
   const isInitial = qs === toQuery(initialParams);
   const list = useQuery({
     queryKey: queryKeys.orders(qs),
-    queryFn: () => callAction(listOrdersAction({ status: params.status || undefined, q: params.q || undefined, page: params.page })),
+    queryFn: () =>
+      callAction(
+        listOrdersAction({
+          status: params.status || undefined,
+          q: params.q || undefined,
+          channel: params.channel || undefined,
+          page: params.page,
+        }),
+      ),
     initialData: isInitial ? initial : undefined,
     placeholderData: keepPreviousData,
     refetchInterval: 5_000,
@@ -54,6 +71,7 @@ export function OrdersView({ initial, initialParams }: { initial: OrderList; ini
     router.replace(next ? `${pathname}?${next}` : pathname, { scroll: false });
   };
   const statusId = useId();
+  const channelId = useId();
   const searchId = useId();
   const data = list.data;
 
@@ -61,7 +79,7 @@ export function OrdersView({ initial, initialParams }: { initial: OrderList; ini
     <>
       <PageHeader
         title="Orders"
-        description="Orders created with your API keys, newest first. The list refreshes on its own."
+        description="Orders created with your API keys, widgets and exchange page, newest first. The list refreshes on its own."
         actions={
           <a
             href={`/dashboard/export/orders${exportQs ? `?${exportQs}` : ""}`}
@@ -100,6 +118,25 @@ export function OrdersView({ initial, initialParams }: { initial: OrderList; ini
                 ))}
               </select>
             </div>
+            <div>
+              <label htmlFor={channelId} className="block text-sm font-medium text-zinc-700">
+                Channel
+              </label>
+              <select
+                id={channelId}
+                value={params.channel}
+                onChange={(e) => go({ channel: e.target.value })}
+                className="mt-1 block w-full rounded-md border border-zinc-300 bg-white py-2 pr-8 pl-3 text-sm sm:w-52"
+                data-testid="channel-filter"
+              >
+                <option value="">All channels</option>
+                {channels.map((c) => (
+                  <option key={c.value} value={c.value}>
+                    {c.label}
+                  </option>
+                ))}
+              </select>
+            </div>
             <div className="flex-1">
               <label htmlFor={searchId} className="block text-sm font-medium text-zinc-700">
                 Order id
@@ -132,9 +169,13 @@ export function OrdersView({ initial, initialParams }: { initial: OrderList; ini
         {!data ? (
           <EmptyState title="Loading orders…" />
         ) : data.items.length === 0 ? (
-          params.status || params.q ? (
+          params.status || params.q || params.channel ? (
             <EmptyState title="No orders match">
-              <button type="button" className="font-medium text-indigo-700 hover:underline" onClick={() => go({ status: "", q: "" })}>
+              <button
+                type="button"
+                className="font-medium text-indigo-700 hover:underline"
+                onClick={() => go({ status: "", q: "", channel: "" })}
+              >
                 Clear the filters
               </button>
             </EmptyState>

@@ -1,0 +1,18 @@
+import type { Metadata } from "next";
+import { getAppOrigin, getConfig, getDb, listWidgets } from "@/app/_server/lib";
+import { requireSessionReseller } from "@/app/_server/session";
+import { WidgetsView } from "./WidgetsView";
+
+export const metadata: Metadata = { title: "Widgets" };
+
+export default async function WidgetsPage() {
+  const me = await requireSessionReseller("/dashboard/widgets");
+  return (
+    <WidgetsView
+      initial={await listWidgets(getDb(), { resellerId: me.resellerId })}
+      origin={getAppOrigin().origin}
+      resellerId={me.resellerId}
+      capBps={getConfig().MARKUP_CAP_BPS}
+    />
+  );
+}

@@ -1,0 +1,125 @@
+import "server-only";
+import { effectiveMarkup, keyChannel, PAGE_CHANNEL, parseChannel, widgetChannel } from "@/lib/channels/channels";
+import type { ChannelStat } from "@/lib/channels/types";
+import { currencyInfo } from "@/lib/currencies/info";
+import type { Db } from "@/lib/db/client";
+import { D, type Dec, formatAmount } from "@/lib/money/decimal";
+import { usdValue } from "@/lib/money/usd";
+import { periodOf } from "./period";
+
+/** The channel under which orders with none are counted (keyless orders have no reseller, so only very old rows). */
+export const NO_CHANNEL = "none";
+
+/**
+ * The Overview's per-channel figures over the last `days` UTC days: orders created (all and
+ * finished), the volume of the finished ones in USD at reference prices, and the profit the
+ * ledger credited in the period (order_profit_settle entries), per currency and in USD. The
+ * profit is read from the ledger itself, grouped by its orders' channels, so the channels'
+ * profits add up to the ledger's exactly. Every key and widget is listed (revoked keys and
+ * disabled widgets only when they have figures), and the hosted page when it has any.
+ */
+export async function getChannelStats(db: Db, opts: { resellerId: string; days: number; now?: Date }): Promise<ChannelStat[]> {
+  const { resellerId } = opts;
+  const period = periodOf(opts.days, opts.now ?? new Date());
+  const since = { gte: period.start };
+  const [reseller, keys, widgets, orders, settled] = await Promise.all([
+    db.reseller.findUnique({ where: { id: resellerId }, select: { markupBps: true } }),
+    db.apiKey.findMany({ where: { resellerId }, select: { id: true, name: true, prefix: true, markupBps: true, revokedAt: true } }),
+    db.widget.findMany({ where: { resellerId }, select: { id: true, name: true, markupBps: true, disabledAt: true } }),
+    db.order.findMany({
+      where: { resellerId, createdAt: since, payinAddress: { not: null } },
+      select: { channel: true, status: true, fromCurrency: true, fromAmount: true },
+    }),
+    db.ledgerEntry.findMany({
+      where: { resellerId, kind: "order_profit_settle", createdAt: since },
+      select: { currency: true, amount: true, order: { select: { channel: true } } },
+    }),
+  ]);
+  const base = reseller?.markupBps ?? 0;
+
+  interface Acc {
+    stat: Omit<ChannelStat, "volumeUsd" | "profit" | "profitUsd">;
+    volumeUsd: Dec;
+    profit: Map<string, Dec>;
+    listed: boolean;
+  }
+  const acc = new Map<string, Acc>();
+  const add = (channel: string, stat: Acc["stat"], listed: boolean) =>
+    acc.set(channel, { stat, volumeUsd: new D(0), profit: new Map(), listed });
+  for (const k of keys)
+    add(
+      keyChannel(k.id),
+      {
+        channel: keyChannel(k.id),
+        type: "key",
+        label: `${k.name} (${k.prefix}…)`,
+        markupBps: effectiveMarkup(k.markupBps, base),
+        orders: 0,
+        finished: 0,
+      },
+      !k.revokedAt,
+    );
+  for (const w of widgets)
+    add(
+      widgetChannel(w.id),
+      {
+        channel: widgetChannel(w.id),
+        type: "widget",
+        label: w.name,
+        markupBps: effectiveMarkup(w.markupBps, base),
+        orders: 0,
+        finished: 0,
+      },
+      !w.disabledAt,
+    );
+  const entryOf = (channel: string | null): Acc => {
+    const c = channel && parseChannel(channel) ? channel : NO_CHANNEL;
+    let a = acc.get(c);
+    if (!a) {
+      const page = c === PAGE_CHANNEL;
+      add(
+        c,
+        {
+          channel: c,
+          type: page ? "page" : "key",
+          label: page ? "Hosted page" : c === NO_CHANNEL ? "No channel" : c,
+          markupBps: base,
+          orders: 0,
+          finished: 0,
+        },
+        false,
+      );
+      a = acc.get(c) as Acc;
+    }
+    return a;
+  };
+
+  for (const o of orders) {
+    const a = entryOf(o.channel);
+    a.stat.orders++;
+    if (o.status === "finished") {
+      a.stat.finished++;
+      const usd = usdValue(o.fromAmount, currencyInfo(o.fromCurrency).priceUsd);
+      if (usd) a.volumeUsd = a.volumeUsd.plus(usd);
+    }
+  }
+  for (const e of settled) {
+    const a = entryOf(e.order?.channel ?? null);
+    a.profit.set(e.currency, (a.profit.get(e.currency) ?? new D(0)).plus(e.amount));
+  }
+
+  return [...acc.values()]
+    .filter((a) => a.listed || a.stat.orders > 0 || a.profit.size > 0)
+    .map((a) => {
+      let profitUsd = new D(0);
+      const profit = [...a.profit.entries()]
+        .sort(([x], [y]) => (x < y ? -1 : 1))
+        .map(([currency, amount]) => {
+          const usd = usdValue(amount, currencyInfo(currency).priceUsd);
+          if (usd) profitUsd = profitUsd.plus(usd);
+          return { currency, amount: formatAmount(amount) };
+        });
+      return { ...a.stat, volumeUsd: formatAmount(a.volumeUsd), profit, profitUsd: formatAmount(profitUsd) };
+    })
+    .sort((x, y) => y.orders - x.orders || (x.label < y.label ? -1 : 1));
+}

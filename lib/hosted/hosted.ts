@@ -1,0 +1,278 @@
+import "server-only";
+import crypto from "node:crypto";
+import { base58 } from "@scure/base";
+import QRCode from "qrcode";
+import { type HostedChannel, resolveHostedChannel } from "@/lib/channels/channels";
+import { addressRejectionReason, type Currency, getCurrency, listCurrencies, validateAddress, validateExtraId } from "@/lib/currencies";
+import type { Db, Order, OrderEvent } from "@/lib/db/client";
+import type { RateType } from "@/lib/domain/order-states";
+import { getSandboxEngine } from "@/lib/engine";
+import { AppError } from "@/lib/errors";
+import { bpsToPercent, D } from "@/lib/money/decimal";
+import { num } from "@/lib/money/json-number";
+import { type CreateOrderInput, createOrder } from "@/lib/orders/create-order";
+import { getOrderForCaller, ORDER_ID_RE } from "@/lib/orders/get-order";
+import { reportSandboxDeposit } from "@/lib/orders/report-deposit";
+import { serializeOrderStatus } from "@/lib/orders/serialize-order";
+import { getEstimate } from "@/lib/quotes/get-estimate";
+import { amountLimits } from "@/lib/quotes/pricing";
+
+// The hosted exchange page and the widget (docs/widgets.md): what their own small JSON API
+// (lib/http/hosted.ts) does, for end users who never hold a key. A request names its page
+// (a reseller, or a widget); the order gets that channel and its markup. The order's status
+// link carries a secret of its own: only its SHA-256 is stored, and the id alone opens nothing.
+
+export type HostedSelector = { reseller?: string | null; widget?: string | null };
+
+/** Tickers shown first in the currency picker, in this order; the rest follow by name. */
+const POPULAR = ["btc", "eth", "usdterc20", "usdttrc20", "usdc", "sol", "bnb", "xrp", "ltc", "trx", "doge", "ton", "xmr", "ada"];
+
+export interface HostedCurrency {
+  ticker: string;
+  symbol: string;
+  name: string;
+  network: string;
+  hasExtraId: boolean;
+  extraIdName: string | null;
+  popular: boolean;
+  minAmount: string;
+  maxAmount: string;
+}
+
+let currencies: HostedCurrency[] | null = null;
+
+/** The currencies a user can pick: available ones, the popular first, then by name; the network is always given. */
+export function hostedCurrencies(): HostedCurrency[] {
+  if (!currencies) {
+    const rank = (t: string) => {
+      const i = POPULAR.indexOf(t);
+      return i === -1 ? POPULAR.length : i;
+    };
+    currencies = listCurrencies()
+      .filter((c) => c.isAvailable)
+      .sort((a, b) => rank(a.ticker) - rank(b.ticker) || a.name.localeCompare(b.name) || a.network.localeCompare(b.network))
+      .map((c) => {
+        const l = amountLimits({ minAmount: new D(c.minAmount), maxAmount: new D(c.maxAmount) }, c.precision);
+        return {
+          ticker: c.ticker,
+          symbol: c.symbol,
+          name: c.name,
+          network: c.network,
+          hasExtraId: c.hasExtraId,
+          extraIdName: c.extraIdName,
+          popular: POPULAR.includes(c.ticker),
+          minAmount: num(l.minAmount).toString(),
+          maxAmount: num(l.maxAmount).toString(),
+        };
+      });
+  }
+  return currencies as HostedCurrency[];
+}
+
+/**
+ * What a page needs to draw itself: how it names itself to its API, its title, theme and
+ * defaults (a widget's), and whether the sandbox's deposit button is there. Never a key or secret.
+ */
+export async function hostedPage(db: Db, sel: HostedSelector) {
+  const ch = await resolveHostedChannel(db, sel);
+  const w = ch.widget;
+  return {
+    r: sel.reseller ? ch.resellerId : null,
+    w: w?.id ?? null,
+    title: w?.name ?? "Exchange",
+    accent: w?.accent ?? "#4f46e5",
+    theme: w?.theme ?? ("light" as const),
+    defaultFrom: w?.defaultFrom ?? "btc",
+    defaultTo: w?.defaultTo ?? "eth",
+    defaultAmount: w?.defaultAmount ?? null,
+    sandbox: getSandboxEngine() !== null,
+  };
+}
+
+/**
+ * An estimate as the user will get it: the channel's markup included. Never a rateId: a
+ * fixed rate is locked only by creating an order (counted against the IP's daily orders),
+ * so the page hands out no reusable fixed quotes to harvest.
+ */
+export async function hostedEstimate(
+  db: Db,
+  opts: { sel: HostedSelector; from: unknown; to: unknown; amount?: string; toAmount?: string; rateType: RateType; clientIp: string },
+) {
+  const ch = await resolveHostedChannel(db, opts.sel);
+  if (opts.toAmount !== undefined && opts.rateType !== "fixed")
+    throw new AppError("INVALID_REQUEST", "An amount to receive needs a fixed rate.", { field: "rateType" });
+  const e = await getEstimate({
+    from: opts.from,
+    to: opts.to,
+    amount: opts.amount,
+    toAmount: opts.toAmount,
+    rateType: "floating",
+    markupBps: ch.markupBps,
+    ctx: { scope: `reseller:${ch.resellerId}`, clientIp: opts.clientIp },
+  });
+  return {
+    fromCurrency: e.from.ticker,
+    toCurrency: e.to.ticker,
+    // Decimal strings: the page shows them as they are.
+    fromAmount: num(e.fromAmount).toString(),
+    toAmount: num(e.toAmount).toString(),
+    rate: num(e.rate).toString(),
+    fee: bpsToPercent(e.feeBps),
+    rateType: opts.rateType,
+    validUntil: e.validUntil.toISOString(),
+    minAmount: num(e.minAmount).toString(),
+    maxAmount: num(e.maxAmount).toString(),
+  };
+}
+
+/** An address (and extra id) checked against the registry as the user types it. */
+export function checkAddress(opts: { currency: string; address: string; extraId?: string | null }) {
+  const c = getCurrency(String(opts.currency).toLowerCase());
+  if (!c) throw new AppError("UNKNOWN_CURRENCY", "Unknown currency.");
+  const address = opts.address.trim();
+  const valid = address !== "" && validateAddress(c, address);
+  const extraId = opts.extraId?.trim() || null;
+  return {
+    valid,
+    reason:
+      valid || address === "" ? null : (addressRejectionReason(c, address) ?? `This is not a valid ${c.name} (${c.network}) address.`),
+    extraIdValid: extraId === null ? null : validateExtraId(c, extraId),
+    extraIdName: c.hasExtraId ? (c.extraIdName ?? "Extra ID") : null,
+  };
+}
+
+export const hashOrderToken = (token: string) => crypto.createHash("sha256").update(token).digest("hex");
+
+export interface HostedOrderInput {
+  from: string;
+  to: string;
+  amount?: string;
+  toAmount?: string;
+  rateType: RateType;
+  address: string;
+  extraId?: string | null;
+  refundAddress?: string | null;
+  refundExtraId?: string | null;
+}
+
+/** Creates the order with the channel's markup; answers its status and the secret of its status link (shown once). */
+export async function createHostedOrder(db: Db, opts: { sel: HostedSelector; input: HostedOrderInput; clientIp: string }) {
+  const ch: HostedChannel = await resolveHostedChannel(db, opts.sel);
+  const token = base58.encode(crypto.randomBytes(24));
+  const input: CreateOrderInput = {
+    from: opts.input.from,
+    to: opts.input.to,
+    ...(opts.input.toAmount !== undefined ? { toAmount: opts.input.toAmount } : { amount: opts.input.amount }),
+    rateType: opts.input.rateType,
+    address: opts.input.address,
+    extraId: opts.input.extraId,
+    refundAddress: opts.input.refundAddress,
+    refundExtraId: opts.input.refundExtraId,
+  };
+  const { order } = await createOrder(db, {
+    input,
+    caller: {
+      apiKeyId: null,
+      resellerId: ch.resellerId,
+      markupBps: ch.markupBps,
+      channel: ch.channel,
+      accessTokenHash: hashOrderToken(token),
+    },
+    ctx: { scope: `reseller:${ch.resellerId}`, clientIp: opts.clientIp },
+  });
+  return { token, order: await hostedOrderView({ ...order, events: [{ status: "waiting", at: order.createdAt } as OrderEvent] }) };
+}
+
+/** The order for the holder of its status link's secret; anyone else gets the 404 of an unknown id. */
+async function orderForToken(db: Db, orderId: string, token: string | null) {
+  const notFound = () => new AppError("ORDER_NOT_FOUND", "No order with this id.");
+  if (!token || token.length > 100 || !ORDER_ID_RE.test(orderId)) throw notFound();
+  const row = await db.order.findUnique({ where: { id: orderId }, select: { resellerId: true, accessTokenHash: true } });
+  const want = row?.accessTokenHash;
+  const got = hashOrderToken(token);
+  if (!row?.resellerId || !want || want.length !== got.length || !crypto.timingSafeEqual(Buffer.from(want), Buffer.from(got)))
+    throw notFound();
+  return getOrderForCaller(db, { orderId, caller: { resellerId: row.resellerId } });
+}
+
+/** Block explorers' transaction pages per network (links the user follows; nothing is loaded from them). */
+const EXPLORERS: Record<string, string> = {
+  bitcoin: "https://mempool.space/tx/",
+  ethereum: "https://etherscan.io/tx/",
+  litecoin: "https://litecoinspace.org/tx/",
+  bitcoincash: "https://blockchair.com/bitcoin-cash/transaction/",
+  dogecoin: "https://blockchair.com/dogecoin/transaction/",
+  tron: "https://tronscan.org/#/transaction/",
+  solana: "https://solscan.io/tx/",
+  bsc: "https://bscscan.com/tx/",
+  polygon: "https://polygonscan.com/tx/",
+  arbitrum: "https://arbiscan.io/tx/",
+  optimism: "https://optimistic.etherscan.io/tx/",
+  base: "https://basescan.org/tx/",
+  avaxc: "https://snowtrace.io/tx/",
+  ripple: "https://xrpscan.com/tx/",
+  stellar: "https://stellar.expert/explorer/public/tx/",
+  ton: "https://tonviewer.com/transaction/",
+  cardano: "https://cardanoscan.io/transaction/",
+  monero: "https://xmrchain.net/tx/",
+  dash: "https://blockchair.com/dash/transaction/",
+  zcash: "https://blockchair.com/zcash/transaction/",
+  polkadot: "https://polkadot.subscan.io/extrinsic/",
+  cosmos: "https://www.mintscan.io/cosmos/tx/",
+  near: "https://nearblocks.io/txns/",
+  algorand: "https://allo.info/tx/",
+  sui: "https://suiscan.xyz/mainnet/tx/",
+  aptos: "https://explorer.aptoslabs.com/txn/",
+};
+
+export function explorerTxUrl(currency: Currency | undefined, hash: string | null): string | null {
+  if (!currency || !hash || !/^[0-9A-Za-z_-]{8,200}$/.test(hash)) return null;
+  const base = EXPLORERS[currency.network];
+  return base ? base + hash : null;
+}
+
+/** What the deposit screen scans: the address (and nothing else a wallet could misread). */
+const qrDataUrl = async (text: string) =>
+  `data:image/svg+xml;base64,${Buffer.from(await QRCode.toString(text, { type: "svg", errorCorrectionLevel: "M", margin: 2 })).toString("base64")}`;
+
+/** The status page's view of an order: the v1 status body, names, explorer links and the deposit QR code. */
+export async function hostedOrderView(order: Order & { events: Pick<OrderEvent, "status" | "at">[] }) {
+  const from = getCurrency(order.fromCurrency);
+  const to = getCurrency(order.toCurrency);
+  const status = serializeOrderStatus(order, order.events);
+  const describe = (c: Currency | undefined, ticker: string) => ({
+    ticker,
+    symbol: c?.symbol ?? ticker.toUpperCase(),
+    name: c?.name ?? ticker,
+    network: c?.network ?? "",
+    extraIdName: c?.hasExtraId ? (c.extraIdName ?? "Extra ID") : null,
+  });
+  return {
+    ...status,
+    rateType: order.rateType,
+    fixedUntil: order.fixedUntil?.toISOString() ?? null,
+    from: describe(from, order.fromCurrency),
+    to: describe(to, order.toCurrency),
+    links: {
+      payin: explorerTxUrl(from, order.payinHash),
+      payout: explorerTxUrl(to, order.payoutHash),
+      refund: explorerTxUrl(from, order.refundHash),
+    },
+    depositQr: order.payinAddress && order.status === "waiting" ? await qrDataUrl(order.payinAddress) : null,
+  };
+}
+
+/** The order's view, and the order itself (for Poll-After). */
+export async function getHostedOrder(db: Db, opts: { orderId: string; token: string | null }) {
+  const order = await orderForToken(db, opts.orderId.toLowerCase(), opts.token);
+  return { order, view: await hostedOrderView(order) };
+}
+
+/** Sandbox only: the deposit screen's "simulate my deposit" (the quoted amount). */
+export async function hostedSandboxDeposit(db: Db, opts: { orderId: string; token: string | null }) {
+  const order = await orderForToken(db, opts.orderId.toLowerCase(), opts.token);
+  return hostedOrderView(await reportSandboxDeposit(db, { orderId: order.id, caller: { resellerId: order.resellerId ?? "" } }));
+}
+
+/** Whether the deposit screen offers the sandbox's simulated deposit. */
+export const hostedSandboxEnabled = () => getSandboxEngine() !== null;

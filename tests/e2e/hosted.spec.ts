@@ -1,0 +1,244 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import AxeBuilder from "@axe-core/playwright";
+import { expect, type Page, test } from "@playwright/test";
+import Decimal from "decimal.js";
+import { apiContext, checkLedgerAfterFile, createKeyInUi, estimate, ethAddress, newWallet, setMarkupInUi, signIn } from "./helpers";
+
+checkLedgerAfterFile();
+
+// The hosted exchange page and the embeddable widget, end to end in Chromium: a "reseller
+// site" served from its own origin embeds the widget; a user exchanges LTC for ETH in the
+// iframe through the sandbox; the order shows in the dashboard under the widget's channel with
+// the widget's markup and exact profit; a site not on the widget's list cannot frame it; the
+// status link opens in a fresh browser and the same URL without its secret does not.
+
+const ETH_PRECISION = 8;
+
+async function createWidgetInUi(page: Page, opts: { name: string; markup: number; origins: string[] }): Promise<string> {
+  await page.goto("/dashboard/widgets");
+  await page.getByTestId("new-widget").click();
+  await page.getByTestId("widget-name").fill(opts.name);
+  await page.getByTestId("widget-markup").fill(String(opts.markup));
+  await page.getByTestId("widget-origins").fill(opts.origins.join("\n"));
+  await page.getByTestId("create-widget").click();
+  const card = page.getByTestId("widget-card").filter({ hasText: opts.name });
+  await expect(card).toBeVisible();
+  const id = await card.getAttribute("data-widget-id");
+  expect(id).toMatch(/^wg/);
+  return id!;
+}
+
+async function noSeriousViolations(page: Page, what: string) {
+  const r = await new AxeBuilder({ page }).analyze();
+  const bad = r.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
+  expect(
+    bad.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`),
+    what,
+  ).toEqual([]);
+}
+
+test("a site embeds the widget; the user exchanges through it; the order is the widget's, with its markup and exact profit", async ({
+  page,
+  browser,
+  baseURL,
+}) => {
+  const appOrigin = new URL(baseURL!).origin;
+  const wallet = newWallet();
+  await signIn(page, wallet);
+  // The reseller's site, on its own port: its origin is the one the widget lists.
+  const allowed = await resellerSiteOn(appOrigin, "about:blank");
+  const widgetId = await createWidgetInUi(page, { name: "Shop widget", markup: 250, origins: [allowed.url] });
+  await allowed.setSrc(`${appOrigin}/w/${widgetId}?from=ltc&to=eth`);
+
+  // The user, on the reseller's site.
+  const user = await browser.newContext();
+  const visitor = await user.newPage();
+  await visitor.goto(allowed.url);
+  const w = visitor.frameLocator("#widget");
+  await expect(w.getByRole("heading", { name: "Shop widget" })).toBeVisible();
+  // Pick the pair by searching (the default from the URL is already LTC; choose it through the picker anyway).
+  await w.getByTestId("pick-currency-to-send").click();
+  await w.getByTestId("search-currency-to-send").fill("litecoin");
+  await w.locator('[data-ticker="ltc"]').click();
+  await expect(w.getByTestId("pick-currency-to-send")).toContainText("LTC");
+  await expect(w.getByTestId("pick-currency-to-receive")).toContainText("ETH");
+  await w.getByTestId("amount").fill("2");
+  await expect(w.getByTestId("estimate-to")).toContainText("ETH");
+  await w.getByTestId("address").fill("not-an-address");
+  await expect(w.getByTestId("address-check")).toContainText("not a valid");
+  await expect(w.getByTestId("create-order")).toBeDisabled();
+  const payout = ethAddress();
+  await w.getByTestId("address").fill(payout);
+  await expect(w.getByTestId("address-check")).toHaveText("Valid address.");
+  await w.getByTestId("create-order").click();
+
+  // The deposit screen: amount, address, QR code, countdown.
+  await expect(w.getByTestId("order-status")).toHaveText("Waiting for your deposit");
+  await expect(w.getByTestId("deposit-qr")).toBeVisible();
+  expect(await w.getByTestId("deposit-qr").getAttribute("src")).toMatch(/^data:image\/svg\+xml;base64,/);
+  await expect(w.getByTestId("expiry-countdown")).toHaveText(/^[0-9]+:[0-5][0-9]$/);
+  await expect(w.getByText(/Deposit address \(litecoin\)/)).toBeVisible();
+  // The iframe grew to its content (the resize snippet).
+  await expect.poll(async () => (await visitor.locator("#widget").boundingBox())?.height ?? 0).not.toBe(640);
+  const statusHref = await w.getByTestId("status-link").getAttribute("href");
+  expect(statusHref).toMatch(/^\/o\/[0-9a-f]{24}#t=[1-9A-HJ-NP-Za-km-z]{20,}$/);
+  const orderId = statusHref!.slice(3, 27);
+
+  await w.getByRole("button", { name: "Simulate the deposit" }).click();
+  await expect(w.getByTestId("order-status")).toHaveText("Finished", { timeout: 120_000 });
+  await expect(w.getByText("Payout:")).toBeVisible();
+
+  // The status link in a fresh browser opens the order; without its secret it does not.
+  const fresh = await browser.newContext();
+  const reader = await fresh.newPage();
+  await reader.goto(`${appOrigin}${statusHref}`);
+  await expect(reader.getByTestId("order-status")).toHaveText("Finished");
+  await expect(reader.getByText(`Order ${orderId}`)).toBeVisible();
+  await noSeriousViolations(reader, "status page");
+  const stranger = await (await browser.newContext()).newPage();
+  await stranger.goto(`${appOrigin}/o/${orderId}`);
+  await expect(stranger.getByRole("heading", { name: "Order not found" })).toBeVisible();
+  await expect(stranger.getByTestId("order-status")).toHaveCount(0);
+  await stranger.goto(`${appOrigin}/o/${orderId}#t=${"A".repeat(32)}`);
+  await expect(stranger.getByRole("heading", { name: "Order not found" })).toBeVisible();
+
+  // The reseller's dashboard: under the widget's channel, with its markup and the profit it implies, exact.
+  const api = await apiContext(baseURL!);
+  const keyless = await estimate(api, undefined, "from=ltc&to=eth&amount=2");
+  const raw = new Decimal(String(keyless.body.toAmount));
+  const toAmount = raw
+    .mul(10_000 - 250)
+    .div(10_000)
+    .toDecimalPlaces(ETH_PRECISION, Decimal.ROUND_DOWN);
+  const profit = raw.minus(toAmount);
+  await page.goto(`/dashboard/orders?channel=${encodeURIComponent(`widget:${widgetId}`)}`);
+  const row = page.locator(`[data-testid="order-row"][data-order-id="${orderId}"]`).filter({ visible: true });
+  await expect(row).toContainText("finished");
+  await expect(page.locator('[data-testid="order-row"]').filter({ visible: true })).toHaveCount(1);
+  await page.goto(`/dashboard/orders/${orderId}`);
+  await expect(page.getByTestId("order-markup")).toHaveText("250 bps (2.5%)");
+  // biome-ignore lint/performance/useDomNodeTextContent: Playwright's innerText is the rendered text
+  expect((await page.getByTestId("order-profit").innerText()).replace(/,/g, "")).toBe(`${profit.toFixed()} ETH`);
+  await page.goto("/dashboard");
+  const channel = page.locator(`[data-testid="channel-row"][data-channel="widget:${widgetId}"]`);
+  await expect(channel.getByTestId("channel-orders")).toContainText("1");
+  await expect(channel.getByTestId("channel-profit")).toContainText(`${profit.toFixed()} ETH`);
+
+  // A site not on the list: the browser refuses to frame the widget.
+  const other = await resellerSiteOn(appOrigin, `${appOrigin}/w/${widgetId}`);
+  const outsider = await (await browser.newContext()).newPage();
+  const served = outsider.waitForResponse((r) => r.url().startsWith(`${appOrigin}/w/${widgetId}`));
+  await outsider.goto(other.url);
+  // The server answered the frame's request (with its CSP) ...
+  const answer = await served;
+  expect(answer.status()).toBe(200);
+  expect(answer.headers()["content-security-policy"]).toContain(`frame-ancestors 'self' ${allowed.url}`);
+  // ... and the browser refused to show it: Chromium puts its error page in the frame instead.
+  await expect
+    .poll(() =>
+      outsider
+        .frames()
+        .filter((f) => f !== outsider.mainFrame())
+        .map((f) => f.url()),
+    )
+    .toEqual(["chrome-error://chromewebdata/"]);
+  await expect(outsider.frameLocator("#widget").getByTestId("amount")).toHaveCount(0);
+  // The listed site still frames it.
+  await visitor.reload();
+  await expect(visitor.frameLocator("#widget").getByTestId("amount")).toBeVisible();
+
+  await Promise.all([allowed.close(), other.close(), user.close(), fresh.close(), api.dispose()]);
+});
+
+/** A site on a port of its own (its own origin) whose page embeds `src` (settable afterwards) with the resize snippet. */
+async function resellerSiteOn(appOrigin: string, src: string) {
+  let current = src;
+  const server = http.createServer((_req, res) => {
+    res.writeHead(200, { "content-type": "text/html; charset=utf-8" });
+    res.end(`<!doctype html><html lang="en"><head><title>A reseller's site</title></head><body>
+<h1>Swap here</h1>
+<iframe id="widget" src="${current}" title="Exchange" style="width:100%;max-width:480px;height:640px;border:0"></iframe>
+<script>
+addEventListener("message", function (e) {
+  if (e.origin !== "${appOrigin}" || !e.data || e.data.type !== "reseller-widget:height") return;
+  var f = document.getElementById("widget");
+  if (f.contentWindow === e.source) f.style.height = e.data.height + "px";
+});
+</script></body></html>`);
+  });
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    url,
+    setSrc: (s: string) => {
+      current = s;
+    },
+    close: () => new Promise<void>((r) => server.close(() => r())),
+  };
+}
+
+test("a key's own markup, set on the Keys page, applies to its next estimate", async ({ page, baseURL }) => {
+  await signIn(page, newWallet());
+  await setMarkupInUi(page, 150);
+  const key = await createKeyInUi(page, "Channel key");
+  await page.getByRole("button", { name: "Done" }).click();
+  const api = await apiContext(baseURL!);
+  expect((await estimate(api, key)).body.fee).toBe("1.75%");
+  const field = page.getByTestId("key-markup").filter({ visible: true });
+  await field.fill("400");
+  await field.press("Enter");
+  await expect(page.getByText("Saved").filter({ visible: true })).toBeVisible();
+  expect((await estimate(api, key)).body.fee).toBe("4.25%");
+  await field.fill("");
+  await field.press("Enter");
+  await expect.poll(async () => (await estimate(api, key)).body.fee).toBe("1.75%");
+  await api.dispose();
+});
+
+test("axe finds no serious or critical violations on the hosted page, the widget, the status page and the new dashboard pages; 390 px fits", async ({
+  page,
+  browser,
+}) => {
+  await signIn(page, newWallet());
+  const widgetId = await createWidgetInUi(page, { name: "Axe widget", markup: 100, origins: [] });
+  await expect(page.getByTestId("widget-preview")).toBeVisible();
+  await noSeriousViolations(page, "widgets page");
+  await page.goto("/dashboard/keys");
+  await noSeriousViolations(page, "keys page");
+  await page.goto("/dashboard");
+  await expect(page.getByRole("heading", { name: "Channels" })).toBeVisible();
+  await noSeriousViolations(page, "overview");
+  const resellerId = await resellerIdOf(page);
+
+  for (const width of [1280, 390]) {
+    const ctx = await browser.newContext({ viewport: { width, height: 800 } });
+    const p = await ctx.newPage();
+    for (const [what, url] of [
+      ["hosted page", `/x/${resellerId}`],
+      ["widget", `/w/${widgetId}?theme=dark&accent=f59e0b`],
+    ] as const) {
+      await p.goto(new URL(url, page.url()).toString());
+      await expect(p.getByTestId("amount")).toBeVisible();
+      await p.getByTestId("amount").fill("0.1");
+      await expect(p.getByTestId("estimate-to")).toBeVisible();
+      await noSeriousViolations(p, `${what} at ${width}px`);
+      expect(await p.evaluate(() => document.documentElement.scrollWidth), `${what} at ${width}px scrolls sideways`).toBeLessThanOrEqual(
+        width,
+      );
+      await p.getByTestId("pick-currency-to-send").click();
+      await p.getByTestId("search-currency-to-send").fill("tron");
+      await expect(p.locator('[data-ticker="trx"]')).toBeVisible();
+      await noSeriousViolations(p, `${what} picker at ${width}px`);
+    }
+    await ctx.close();
+  }
+});
+
+async function resellerIdOf(page: Page): Promise<string> {
+  await page.goto("/dashboard/widgets");
+  const link = (await page.locator("figure", { hasText: "Referral link" }).first().locator("code").textContent()) ?? "";
+  const m = /\/x\/([1-9A-HJ-NP-Za-km-z]+)/.exec(link);
+  expect(m).not.toBeNull();
+  return m![1];
+}
