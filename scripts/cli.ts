@@ -1,7 +1,7 @@
 import { realpathSync } from "node:fs";
 import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
-import { getConfig } from "@/lib/config";
+import { describeMarkupRange, getConfig, markupRange } from "@/lib/config";
 import { closeDb, getDb } from "@/lib/db/client";
 import { migrate } from "@/lib/db/migrate";
 import { createAdapters } from "@/lib/engine/providers/engine";
@@ -31,7 +31,7 @@ const USAGE = `usage: npm run cli -- <command> [options]
   reseller:revoke <wallet|resellerId>         end its dashboard sessions, revoke its keys, refuse its sign-in
   reseller:restore <wallet|resellerId>        allow a revoked reseller to sign in again (keys stay revoked)
   sessions:end <wallet|resellerId>            sign a reseller out of the dashboard everywhere
-  markup:set <wallet|resellerId> <bps>        set the markup in basis points (0..MARKUP_CAP_BPS)
+  markup:set <wallet|resellerId> <bps>        set the markup in basis points (0 to what the providers route, at most MARKUP_CAP_BPS)
   key:create <wallet|resellerId> [--name <n>] issue an API key; it is printed once, never stored
   key:list <wallet|resellerId>                list active keys (prefix, name, created, last used)
   key:revoke <keyId|keyPrefix>                revoke a key at once
@@ -110,6 +110,9 @@ async function main(args: string[]) {
       const r = await findReseller(a);
       const u = await setMarkup(db, { resellerId: r.id, markupBps: bps(b) });
       console.log(`markup of ${u.walletAddress} is now ${u.markupBps} bps (new orders only)`);
+      const range = markupRange(getConfig());
+      const per = describeMarkupRange(range);
+      console.log(`markups orders can be routed at now: 0 to ${range.maxBps} bps${per ? ` (${per})` : ""}`);
       break;
     }
     case "key:create": {
