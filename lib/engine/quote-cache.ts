@@ -69,8 +69,13 @@ export class QuoteCache<T> {
     const running = this.inflight.get(key);
     if (running) return running;
     const shared = this.opts.shared;
-    const viaShared = shared?.store.ready() === true;
-    const p = viaShared ? this.sharedOutcome(shared, key, fetch) : settle(fetch());
+    let viaShared = false;
+    const p = shared
+      ? shared.store.whenReady().then((ready) => {
+          viaShared = ready;
+          return ready ? this.sharedOutcome(shared, key, fetch) : settle(fetch());
+        })
+      : settle(fetch());
     this.inflight.set(key, p);
     void p.then((o) => {
       this.inflight.delete(key);
@@ -92,6 +97,12 @@ export class QuoteCache<T> {
         if (v !== null) return sh.codec.decode(v);
         const mine = crypto.randomUUID();
         if ((await redis.set(lockKey, mine, "PX", sh.lockMs, "NX")) === "OK") {
+          // The previous holder may have written its outcome and let go between our read and our lock.
+          const written = await redis.get(valueKey);
+          if (written !== null) {
+            await redis.eval(RELEASE_LOCK, 1, lockKey, mine);
+            return sh.codec.decode(written);
+          }
           fetched = await settle(fetch());
           const answer = fetched.ok || this.opts.isAnswer(fetched.error);
           const ttl = answer ? this.opts.ttlMs : Math.min(this.opts.ttlMs, OUTAGE_SHARED_MS);

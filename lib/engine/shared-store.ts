@@ -13,13 +13,20 @@ export interface SharedStore {
   readonly redis: Redis;
   /** Key prefix: `pq:` and a hash of the providers' endpoints (staging and production never mix). */
   readonly prefix: string;
-  /** False while Redis is away: callers work per process meanwhile. */
-  ready(): boolean;
+  /**
+   * True when Redis can be used now. While the first connection is being made it is waited
+   * for (briefly), so that an instance that has just started does not ask the providers on
+   * its own; during a later outage it answers false at once (callers work per process).
+   */
+  whenReady(): Promise<boolean>;
 }
 
-const clients = new Map<string, Redis>();
+/** Longest a first request waits for the first connection. */
+const FIRST_CONNECT_WAIT_MS = 2000;
 
-function clientFor(url: string): Redis {
+const clients = new Map<string, { redis: Redis; whenReady: () => Promise<boolean> }>();
+
+function clientFor(url: string): { redis: Redis; whenReady: () => Promise<boolean> } {
   const known = clients.get(url);
   if (known) return known;
   const log = getLogger();
@@ -38,14 +45,28 @@ function clientFor(url: string): Redis {
     if (down) log.info("quote cache: Redis is back");
     down = false;
   });
-  clients.set(url, redis);
-  return redis;
+  let everReady = false;
+  const firstReady = new Promise<void>((resolve) => redis.once("ready", () => resolve()));
+  void firstReady.then(() => {
+    everReady = true;
+  });
+  const whenReady = async () => {
+    if (redis.status === "ready") return true;
+    if (everReady) return false;
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([firstReady, new Promise<void>((r) => (timer = setTimeout(r, FIRST_CONNECT_WAIT_MS)))]);
+    clearTimeout(timer);
+    return (redis.status as string) === "ready";
+  };
+  const client = { redis, whenReady };
+  clients.set(url, client);
+  return client;
 }
 
 /** The shared store, or null without REDIS_URL. `scope` names the upstream endpoints. */
 export function sharedStore(url: string | undefined, scope: string): SharedStore | null {
   if (!url) return null;
-  const redis = clientFor(url);
+  const { redis, whenReady } = clientFor(url);
   const prefix = `pq:${crypto.createHash("sha256").update(scope).digest("hex").slice(0, 16)}:`;
-  return { redis, prefix, ready: () => redis.status === "ready" };
+  return { redis, prefix, whenReady };
 }

@@ -56,6 +56,11 @@ async function lockTable(url: string, table: "UpstreamIntent" | "Order"): Promis
   await c.query("BEGIN");
   await c.query(`LOCK TABLE "${table}" IN EXCLUSIVE MODE`);
   return async () => {
+    // A killed client's statement still waits in its backend, and would run (and, on its own,
+    // commit) once the lock goes: end those backends first, as the database would notice the crash.
+    await c.query(
+      "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock' AND pid <> pg_backend_pid()",
+    );
     await c.query("ROLLBACK");
     await c.end();
   };
