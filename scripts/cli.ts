@@ -10,6 +10,7 @@ import { syncProvider } from "@/lib/engine/providers/sync";
 import { createApiKey, listApiKeys, revokeApiKey } from "@/lib/keys/api-keys";
 import { checkLedger } from "@/lib/ledger/check";
 import { getBalances } from "@/lib/ledger/ledger";
+import { listOrphanIntents } from "@/lib/orders/intents";
 import { flagStuckOrders, listStuckOrders } from "@/lib/orders/stuck";
 import {
   endAllSessions,
@@ -38,6 +39,7 @@ const USAGE = `usage: npm run cli -- <command> [options]
   balances <wallet|resellerId>                profit per currency: pending, available and reserved
   ledger:check                                check every ledger invariant; prints the first violation, exits 1 on any
   orders:stuck                                flag and list upstream orders still open past PROVIDERS_STUCK_AFTER_MINUTES
+  upstream:orphans                            list upstream exchanges no order points to (after a crash: abandoned, or unknown)
   withdrawals:list [wallet|resellerId]        the latest withdrawals (all resellers, or one): state, amounts, transaction
   withdrawals:retry <id>                      check a withdrawal stuck in queued again now (after topping up the hot wallet)
   providers:sync                              ask each configured provider what it offers now, against its mapping file
@@ -160,6 +162,21 @@ async function main(args: string[]) {
       // The first violation is the one to look at; the others (at most 20) often follow from it.
       for (const v of report.violations) console.error(`ledger VIOLATION (${v.invariant}): ${v.message}`);
       process.exitCode = 1;
+      break;
+    }
+    case "upstream:orphans": {
+      const orphans = await listOrphanIntents(db);
+      if (!orphans.length) console.log("no upstream exchange without an order");
+      for (const i of orphans)
+        console.log(
+          [
+            i.outcome,
+            i.provider,
+            i.upstreamId ? `exchange ${i.upstreamId}` : `exchange id unknown, external id ${i.externalId ?? "- (none sent)"}`,
+            `order ${i.orderId}`,
+            `at ${i.createdAt.toISOString()}`,
+          ].join("  "),
+        );
       break;
     }
     case "orders:stuck": {

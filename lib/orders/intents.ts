@@ -107,3 +107,15 @@ export async function markCommitted(db: Db, orderId: string, swap: OpenedSwap, o
     data: { outcome, resolvedAt: new Date() },
   });
 }
+
+/**
+ * Exchanges the operator should know of: intents settled as abandoned (made, never shown) or
+ * unknown (the provider's answer never arrived), newest first.
+ */
+export function listOrphanIntents(db: Db, opts: { limit?: number } = {}) {
+  return db.upstreamIntent.findMany({
+    where: { outcome: { in: ["abandoned", "unknown"] } },
+    orderBy: { createdAt: "desc" },
+    take: opts.limit ?? 100,
+  });
+}

@@ -84,3 +84,32 @@ describe("providers:sync", () => {
     expect(r.err).toMatch(/no provider has credentials set/);
   });
 });
+
+describe("upstream:orphans", () => {
+  it("lists the intents settled as abandoned or unknown, not the others", async () => {
+    const { createDb } = await import("@/lib/db/client");
+    const { migrate } = await import("@/lib/db/migrate");
+    await migrate(db.url);
+    const conn = createDb(db.url);
+    try {
+      expect((await runCli(db.url, ["upstream:orphans"], { LOG_LEVEL: "silent" })).out).toMatch(/no upstream exchange without an order/);
+      const at = new Date("2026-11-25T06:00:00Z");
+      await conn.upstreamIntent.createMany({
+        data: [
+          { id: "x1", orderId: "o1", provider: "sideshift", externalId: "o1", upstreamId: "shift-1", outcome: "abandoned", createdAt: at },
+          { id: "x2", orderId: "o2", provider: "sideshift", externalId: "o2", upstreamId: null, outcome: "unknown", createdAt: at },
+          { id: "x3", orderId: "o3", provider: "sideshift", externalId: "o3", upstreamId: "shift-3", outcome: "adopted", createdAt: at },
+          { id: "x4", orderId: "o4", provider: "fixedfloat", externalId: null, upstreamId: "ff-4", outcome: "committed", createdAt: at },
+        ],
+      });
+      const r = await runCli(db.url, ["upstream:orphans"], { LOG_LEVEL: "silent" });
+      expect(r.code).toBe(0);
+      expect(r.out.trim().split("\n").sort()).toEqual([
+        "abandoned  sideshift  exchange shift-1  order o1  at 2026-11-25T06:00:00.000Z",
+        "unknown  sideshift  exchange id unknown, external id o2  order o2  at 2026-11-25T06:00:00.000Z",
+      ]);
+    } finally {
+      await conn.$disconnect();
+    }
+  });
+});
