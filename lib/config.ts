@@ -240,6 +240,91 @@ export function getConfig(): Config {
   return cached;
 }
 
+/** SideShift's maximum commissionRate (2%, the platform fee included): fixed by SideShift, not a setting. */
+export const SIDESHIFT_MAX_COMMISSION_BPS = 200;
+
+/**
+ * What an enabled provider accepts as commission (platform fee + markup, bps), and the
+ * setting that decides it. Per-request providers take up to a cap; per-account ones take
+ * orders whose fee + markup the share set on the account covers (docs/providers.md section 1).
+ */
+export interface ProviderCommissionCap {
+  provider: string;
+  label: string;
+  /** The highest fee + markup the provider routes, in bps. */
+  capBps: number;
+  /** The setting that sets capBps, or a sentence saying it is the provider's own rule. */
+  setting: string;
+  /** The highest markup it routes (capBps - PLATFORM_FEE_BPS); negative: none. */
+  maxMarkupBps: number;
+}
+
+type Settings = Pick<
+  z.infer<typeof schema>,
+  | "ENGINE"
+  | "PLATFORM_FEE_BPS"
+  | "MARKUP_CAP_BPS"
+  | "CHANGENOW_ENABLED"
+  | "CHANGENOW_ACCOUNT_COMMISSION_BPS"
+  | "SIDESHIFT_ENABLED"
+  | "FIXEDFLOAT_ENABLED"
+  | "FIXEDFLOAT_MAX_AFFTAX_BPS"
+>;
+
+/** Each enabled provider's commission cap (ENGINE=providers; empty otherwise). */
+export function providerCommissionCaps(c: Settings): ProviderCommissionCap[] {
+  if (c.ENGINE !== "providers") return [];
+  const out: ProviderCommissionCap[] = [];
+  const add = (enabled: boolean, provider: string, label: string, capBps: number, setting: string) => {
+    if (enabled) out.push({ provider, label, capBps, setting, maxMarkupBps: capBps - c.PLATFORM_FEE_BPS });
+  };
+  add(c.CHANGENOW_ENABLED, "changenow", "ChangeNOW", c.CHANGENOW_ACCOUNT_COMMISSION_BPS, "CHANGENOW_ACCOUNT_COMMISSION_BPS");
+  add(c.SIDESHIFT_ENABLED, "sideshift", "SideShift", SIDESHIFT_MAX_COMMISSION_BPS, "SideShift's commissionRate cap (200 bps)");
+  add(c.FIXEDFLOAT_ENABLED, "fixedfloat", "FixedFloat", c.FIXEDFLOAT_MAX_AFFTAX_BPS, "FIXEDFLOAT_MAX_AFFTAX_BPS");
+  return out;
+}
+
+export interface MarkupRange {
+  /** The highest markup some enabled provider routes (and MARKUP_CAP_BPS allows). */
+  maxBps: number;
+  /** What caps it: MARKUP_CAP_BPS, or the providers' commission rules. */
+  limitedBy: "MARKUP_CAP_BPS" | "providers";
+  /** Per enabled provider: the highest markup it takes (ENGINE=providers; empty with the simulated engine). */
+  providers: { provider: string; label: string; maxMarkupBps: number }[];
+}
+
+/** The markups orders can be routed at now: 0 to maxBps. */
+export function markupRange(c: Settings): MarkupRange {
+  const caps = providerCommissionCaps(c);
+  const providers = caps.map(({ provider, label, maxMarkupBps }) => ({ provider, label, maxMarkupBps: Math.max(-1, maxMarkupBps) }));
+  if (!caps.length) return { maxBps: c.MARKUP_CAP_BPS, limitedBy: "MARKUP_CAP_BPS", providers };
+  const routable = Math.max(...caps.map((p) => p.maxMarkupBps));
+  return routable < c.MARKUP_CAP_BPS
+    ? { maxBps: Math.max(0, routable), limitedBy: "providers", providers }
+    : { maxBps: c.MARKUP_CAP_BPS, limitedBy: "MARKUP_CAP_BPS", providers };
+}
+
+/** "SideShift up to 175 bps, FixedFloat up to 275 bps": what each provider routes, for messages. */
+export function describeMarkupRange(r: MarkupRange): string {
+  return r.providers.map((p) => (p.maxMarkupBps < 0 ? `${p.label} none` : `${p.label} up to ${p.maxMarkupBps} bps`)).join(", ");
+}
+
+/**
+ * An enabled provider whose commission rule admits not even the platform fee would refuse
+ * every order, keyless ones included, with a 503 that reads as temporary. Starting is refused
+ * instead, naming the setting (docs/providers.md, "Settings that refuse to start").
+ */
+function providerTraps(c: z.infer<typeof schema>): string[] {
+  return providerCommissionCaps(c)
+    .filter((p) => p.maxMarkupBps < 0)
+    .map((p) => {
+      const enable = `${p.provider.toUpperCase()}_ENABLED`;
+      if (p.setting.startsWith(p.provider.toUpperCase()))
+        return `${enable}=true with ${p.setting}=${p.capBps}, below PLATFORM_FEE_BPS=${c.PLATFORM_FEE_BPS}: ${p.label} could not take a single order. Set ${p.setting} to the commission ${p.provider === "changenow" ? "share set on your ChangeNOW partner account" : "FixedFloat accepts for your refcode"} (at least ${c.PLATFORM_FEE_BPS}), or set ${enable}=false`;
+      return `${enable}=true with PLATFORM_FEE_BPS=${c.PLATFORM_FEE_BPS}, above ${p.setting}: ${p.label} could not take a single order. Lower PLATFORM_FEE_BPS to ${p.capBps} or less, or set ${enable}=false`;
+    });
+}
+
 /** ENGINE=providers needs at least one enabled provider, each with its credentials. */
 function checkProviders(c: z.infer<typeof schema>) {
   const missing: string[] = [];
@@ -254,6 +339,8 @@ function checkProviders(c: z.infer<typeof schema>) {
     throw new Error(
       "invalid settings:\n  ENGINE=providers: enable at least one provider (CHANGENOW_ENABLED, SIDESHIFT_ENABLED, FIXEDFLOAT_ENABLED)",
     );
+  const traps = providerTraps(c);
+  if (traps.length) throw new Error(`invalid settings:\n${traps.map((t) => `  ${t}`).join("\n")}`);
 }
 
 /** Tests and the CLI change process.env before use; let them re-read it. */

@@ -1,7 +1,7 @@
 import { realpathSync } from "node:fs";
 import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
-import { getConfig } from "@/lib/config";
+import { describeMarkupRange, getConfig, markupRange } from "@/lib/config";
 import { closeDb, getDb } from "@/lib/db/client";
 import { migrate } from "@/lib/db/migrate";
 import { createAdapters } from "@/lib/engine/providers/engine";
@@ -10,6 +10,7 @@ import { syncProvider } from "@/lib/engine/providers/sync";
 import { createApiKey, listApiKeys, revokeApiKey } from "@/lib/keys/api-keys";
 import { checkLedger } from "@/lib/ledger/check";
 import { getBalances } from "@/lib/ledger/ledger";
+import { listOrphanIntents } from "@/lib/orders/intents";
 import { flagStuckOrders, listStuckOrders } from "@/lib/orders/stuck";
 import {
   endAllSessions,
@@ -31,13 +32,14 @@ const USAGE = `usage: npm run cli -- <command> [options]
   reseller:revoke <wallet|resellerId>         end its dashboard sessions, revoke its keys, refuse its sign-in
   reseller:restore <wallet|resellerId>        allow a revoked reseller to sign in again (keys stay revoked)
   sessions:end <wallet|resellerId>            sign a reseller out of the dashboard everywhere
-  markup:set <wallet|resellerId> <bps>        set the markup in basis points (0..MARKUP_CAP_BPS)
+  markup:set <wallet|resellerId> <bps>        set the markup in basis points (0 to what the providers route, at most MARKUP_CAP_BPS)
   key:create <wallet|resellerId> [--name <n>] issue an API key; it is printed once, never stored
   key:list <wallet|resellerId>                list active keys (prefix, name, created, last used)
   key:revoke <keyId|keyPrefix>                revoke a key at once
   balances <wallet|resellerId>                profit per currency: pending, available and reserved
   ledger:check                                check every ledger invariant; prints the first violation, exits 1 on any
   orders:stuck                                flag and list upstream orders still open past PROVIDERS_STUCK_AFTER_MINUTES
+  upstream:orphans                            list upstream exchanges no order points to (after a crash: abandoned, or unknown)
   withdrawals:list [wallet|resellerId]        the latest withdrawals (all resellers, or one): state, amounts, transaction
   withdrawals:retry <id>                      check a withdrawal stuck in queued again now (after topping up the hot wallet)
   providers:sync                              ask each configured provider what it offers now, against its mapping file
@@ -110,6 +112,9 @@ async function main(args: string[]) {
       const r = await findReseller(a);
       const u = await setMarkup(db, { resellerId: r.id, markupBps: bps(b) });
       console.log(`markup of ${u.walletAddress} is now ${u.markupBps} bps (new orders only)`);
+      const range = markupRange(getConfig());
+      const per = describeMarkupRange(range);
+      console.log(`markups orders can be routed at now: 0 to ${range.maxBps} bps${per ? ` (${per})` : ""}`);
       break;
     }
     case "key:create": {
@@ -157,6 +162,21 @@ async function main(args: string[]) {
       // The first violation is the one to look at; the others (at most 20) often follow from it.
       for (const v of report.violations) console.error(`ledger VIOLATION (${v.invariant}): ${v.message}`);
       process.exitCode = 1;
+      break;
+    }
+    case "upstream:orphans": {
+      const orphans = await listOrphanIntents(db);
+      if (!orphans.length) console.log("no upstream exchange without an order");
+      for (const i of orphans)
+        console.log(
+          [
+            i.outcome,
+            i.provider,
+            i.upstreamId ? `exchange ${i.upstreamId}` : `exchange id unknown, external id ${i.externalId ?? "- (none sent)"}`,
+            `order ${i.orderId}`,
+            `at ${i.createdAt.toISOString()}`,
+          ].join("  "),
+        );
       break;
     }
     case "orders:stuck": {

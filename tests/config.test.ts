@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { getConfig, SETTING_NAMES } from "@/lib/config";
+import { getConfig, markupRange, SETTING_NAMES } from "@/lib/config";
 import { setSettings, settingsForTests } from "./support/settings";
 
 describe("settings", () => {
@@ -72,7 +72,75 @@ describe("settings", () => {
   it("the sandbox is on only with the simulated engine", () => {
     setSettings({ SANDBOX: "true" });
     expect(getConfig().sandboxEnabled).toBe(true);
-    setSettings({ ENGINE: "providers", CHANGENOW_ENABLED: "true", CHANGENOW_API_KEY: "k" });
+    setSettings({ ENGINE: "providers", CHANGENOW_ENABLED: "true", CHANGENOW_API_KEY: "k", CHANGENOW_ACCOUNT_COMMISSION_BPS: "100" });
     expect(getConfig().sandboxEnabled).toBe(false);
+  });
+});
+
+describe("provider settings that would refuse every order (issue 31)", () => {
+  settingsForTests({}, { afterEach: true });
+  const PROVIDERS = {
+    ENGINE: "providers",
+    CHANGENOW_API_KEY: "k",
+    SIDESHIFT_SECRET: "s",
+    SIDESHIFT_AFFILIATE_ID: "a",
+    FIXEDFLOAT_API_KEY: "k",
+    FIXEDFLOAT_API_SECRET: "s",
+  };
+
+  // Each trap: an enabled provider that could not take a single order, and the setting named.
+  const TRAPS: [string, Record<string, string>, RegExp][] = [
+    [
+      "ChangeNOW with its account commission left at 0",
+      { CHANGENOW_ENABLED: "true" },
+      /CHANGENOW_ACCOUNT_COMMISSION_BPS=0, below PLATFORM_FEE_BPS=25/,
+    ],
+    [
+      "ChangeNOW with an account commission below the platform fee",
+      { CHANGENOW_ENABLED: "true", CHANGENOW_ACCOUNT_COMMISSION_BPS: "20" },
+      /CHANGENOW_ACCOUNT_COMMISSION_BPS=20, below PLATFORM_FEE_BPS=25/,
+    ],
+    [
+      "FixedFloat with a cap below the fee",
+      { FIXEDFLOAT_ENABLED: "true", FIXEDFLOAT_MAX_AFFTAX_BPS: "10" },
+      /FIXEDFLOAT_MAX_AFFTAX_BPS=10/,
+    ],
+    [
+      "SideShift with a fee above its 2% cap",
+      { SIDESHIFT_ENABLED: "true", PLATFORM_FEE_BPS: "250" },
+      /SIDESHIFT_ENABLED=true with PLATFORM_FEE_BPS=250/,
+    ],
+  ];
+  for (const [name, env, message] of TRAPS)
+    it(`refuses to start: ${name}`, () => {
+      setSettings({ ...PROVIDERS, ...env });
+      expect(() => getConfig()).toThrow(message);
+    });
+
+  it("starts when each enabled provider takes at least the platform fee", () => {
+    setSettings({
+      ...PROVIDERS,
+      CHANGENOW_ENABLED: "true",
+      CHANGENOW_ACCOUNT_COMMISSION_BPS: "25",
+      FIXEDFLOAT_ENABLED: "true",
+      FIXEDFLOAT_MAX_AFFTAX_BPS: "25",
+    });
+    expect(getConfig().ENGINE).toBe("providers");
+  });
+
+  it("the markup range is the best provider's, within MARKUP_CAP_BPS", () => {
+    setSettings({ ...PROVIDERS, SIDESHIFT_ENABLED: "true", FIXEDFLOAT_ENABLED: "true", FIXEDFLOAT_MAX_AFFTAX_BPS: "100" });
+    expect(markupRange(getConfig())).toEqual({
+      maxBps: 175,
+      limitedBy: "providers",
+      providers: [
+        { provider: "sideshift", label: "SideShift", maxMarkupBps: 175 },
+        { provider: "fixedfloat", label: "FixedFloat", maxMarkupBps: 75 },
+      ],
+    });
+    setSettings({ ...PROVIDERS, SIDESHIFT_ENABLED: "true", MARKUP_CAP_BPS: "100" });
+    expect(markupRange(getConfig())).toMatchObject({ maxBps: 100, limitedBy: "MARKUP_CAP_BPS" });
+    setSettings({ ENGINE: "simulated", MARKUP_CAP_BPS: "1000" });
+    expect(markupRange(getConfig())).toEqual({ maxBps: 1000, limitedBy: "MARKUP_CAP_BPS", providers: [] });
   });
 });

@@ -1,5 +1,5 @@
 import "server-only";
-import { getConfig } from "@/lib/config";
+import { getConfig, markupRange } from "@/lib/config";
 import { getCurrency } from "@/lib/currencies";
 import type { Db } from "@/lib/db/client";
 import { applyRate } from "@/lib/domain/quote-math";
@@ -42,9 +42,12 @@ async function sample(resellerId: string): Promise<MarkupSample | null> {
 export async function getSettingsView(db: Db, opts: { resellerId: string }): Promise<SettingsView> {
   const c = getConfig();
   const r = await db.reseller.findUnique({ where: { id: opts.resellerId }, select: { markupBps: true } });
+  const range = markupRange(c);
   return {
     markupBps: r?.markupBps ?? 0,
-    capBps: c.MARKUP_CAP_BPS,
+    capBps: range.maxBps,
+    capLimitedBy: range.limitedBy,
+    providerCaps: range.providers.map(({ label, maxMarkupBps }) => ({ label, maxMarkupBps })),
     platformFeeBps: c.PLATFORM_FEE_BPS,
     sample: await sample(opts.resellerId),
   };

@@ -146,7 +146,12 @@ export interface MarkupSample {
 
 export interface SettingsView {
   markupBps: number;
+  /** The highest markup orders can be routed at now (MARKUP_CAP_BPS, or lower when the providers' caps say so). */
   capBps: number;
+  /** What sets capBps. */
+  capLimitedBy: "MARKUP_CAP_BPS" | "providers";
+  /** ENGINE=providers: the highest markup each enabled provider takes (negative: none). */
+  providerCaps: { label: string; maxMarkupBps: number }[];
   platformFeeBps: number;
   sample: MarkupSample | null;
 }

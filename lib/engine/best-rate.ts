@@ -1,9 +1,10 @@
 import "server-only";
-import { RateLimiterMemory } from "rate-limiter-flexible";
-import type { Dec } from "@/lib/money/decimal";
+import { type RateLimiterAbstract, RateLimiterMemory, RateLimiterRedis } from "rate-limiter-flexible";
+import { D, type Dec } from "@/lib/money/decimal";
 import { isProviderError, ProviderError } from "./providers/http";
 import type { ProviderAdapter, ProviderAsset, ProviderQuote } from "./providers/types";
-import { amountBand, QuoteCache, scaleQuote } from "./quote-cache";
+import { amountBand, type OutcomeCodec, QuoteCache, scaleQuote } from "./quote-cache";
+import type { SharedStore } from "./shared-store";
 
 // Best rate across providers (docs/providers.md section 2): every eligible provider is asked
 // in parallel (through the quote cache), answers that arrive before the deadline are ranked
@@ -34,15 +35,80 @@ interface BandQuote {
   quote: ProviderQuote;
 }
 
+/** Band quotes and provider errors as JSON for the shared store (decimals as strings, errors by kind). */
+const BAND_CODEC: OutcomeCodec<BandQuote> = {
+  encode(o) {
+    if (o.ok) {
+      const q = o.value.quote;
+      return JSON.stringify({
+        amount: o.value.amount.toFixed(),
+        toAmount: q.toAmount.toFixed(),
+        min: q.minAmount?.toFixed() ?? null,
+        max: q.maxAmount?.toFixed() ?? null,
+        quoteId: q.quoteId ?? null,
+        expiresAt: q.expiresAt ? q.expiresAt.toISOString() : null,
+      });
+    }
+    const e = o.error;
+    if (e instanceof BudgetSpent) return JSON.stringify({ budget: true });
+    if (isProviderError(e))
+      return JSON.stringify({
+        error: {
+          provider: e.provider,
+          kind: e.kind,
+          message: e.message.replace(`${e.provider}: `, ""),
+          min: e.minAmount?.toFixed() ?? null,
+          max: e.maxAmount?.toFixed() ?? null,
+        },
+      });
+    return JSON.stringify({ failed: String(e) });
+  },
+  decode(s) {
+    const j = JSON.parse(s);
+    const dec = (x: string | null) => (x === null ? null : new D(x));
+    if (j.budget) return { ok: false, error: new BudgetSpent() };
+    if (j.error)
+      return {
+        ok: false,
+        error: new ProviderError(j.error.provider, j.error.kind, j.error.message, { min: dec(j.error.min), max: dec(j.error.max) }),
+      };
+    if (j.failed !== undefined) return { ok: false, error: new Error(j.failed) };
+    return {
+      ok: true,
+      value: {
+        amount: new D(j.amount),
+        quote: {
+          toAmount: new D(j.toAmount),
+          minAmount: dec(j.min),
+          maxAmount: dec(j.max),
+          quoteId: j.quoteId,
+          expiresAt: j.expiresAt ? new Date(j.expiresAt) : null,
+        },
+      },
+    };
+  },
+};
+
 export class BestRate {
   private readonly cache: QuoteCache<BandQuote>;
   private readonly cooling = new Map<string, number>();
-  private readonly budgets = new Map<string, RateLimiterMemory>();
+  private readonly budgets = new Map<string, RateLimiterAbstract>();
 
   constructor(
-    private readonly opts: { deadlineMs: number; cooldownMs: number; cacheTtlMs: number; onCooldown?: (e: ProviderError) => void },
+    private readonly opts: {
+      deadlineMs: number;
+      cooldownMs: number;
+      cacheTtlMs: number;
+      onCooldown?: (e: ProviderError) => void;
+      /** REDIS_URL: the cache, its single flight and the budgets are shared by the instances. */
+      shared?: { store: SharedStore; lockMs: number } | null;
+    },
   ) {
-    this.cache = new QuoteCache<BandQuote>({ ttlMs: opts.cacheTtlMs, isAnswer: (e) => isProviderError(e) && !e.isOutage });
+    this.cache = new QuoteCache<BandQuote>({
+      ttlMs: opts.cacheTtlMs,
+      isAnswer: (e) => isProviderError(e) && !e.isOutage,
+      shared: opts.shared ? { store: opts.shared.store, codec: BAND_CODEC, lockMs: opts.shared.lockMs } : null,
+    });
   }
 
   isCooling(name: string): boolean {
@@ -58,7 +124,18 @@ export class BestRate {
   async takeBudget(adapter: ProviderAdapter): Promise<boolean> {
     let limiter = this.budgets.get(adapter.name);
     if (!limiter) {
-      limiter = new RateLimiterMemory({ points: adapter.quotesPerMinute, duration: 60 });
+      const local = new RateLimiterMemory({ points: adapter.quotesPerMinute, duration: 60 });
+      const sh = this.opts.shared;
+      // Shared: one budget for all instances (Redis away: each counts on its own meanwhile).
+      limiter = sh
+        ? new RateLimiterRedis({
+            storeClient: sh.store.redis,
+            keyPrefix: `${sh.store.prefix}b`,
+            points: adapter.quotesPerMinute,
+            duration: 60,
+            insuranceLimiter: local,
+          })
+        : local;
       this.budgets.set(adapter.name, limiter);
     }
     try {

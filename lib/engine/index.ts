@@ -4,7 +4,16 @@ import { ProvidersEngine } from "./providers/engine";
 import { SimulatedEngine } from "./simulated";
 import type { Engine } from "./types";
 
-export type { Engine, EngineContext, EngineStep, OpenedSwap, OpenSwapRequest, PairTerms, SwapSnapshot } from "./types";
+export type {
+  CurrencyAvailability,
+  Engine,
+  EngineContext,
+  EngineStep,
+  OpenedSwap,
+  OpenSwapRequest,
+  PairTerms,
+  SwapSnapshot,
+} from "./types";
 
 let engine: Engine | null = null;
 

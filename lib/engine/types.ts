@@ -14,6 +14,22 @@ export interface EngineContext {
   signal?: AbortSignal;
   /** The end user's IP, when the call serves an HTTP request (some providers require it). */
   clientIp?: string;
+  /** Opening an order: where an upstream engine records each exchange it is about to create (lib/orders/intents.ts). */
+  intents?: IntentHooks;
+}
+
+/**
+ * The record of an upstream create, kept by the order service so that a crash between the
+ * provider's create and our commit never leaves an exchange nothing points to. `creating` is
+ * durable before the provider is asked; `created` before the engine returns.
+ */
+export interface IntentHooks {
+  /** Records that `provider` is about to be asked to create an exchange for the order; returns the intent's id. */
+  creating(i: { orderId: string; provider: string; externalId: string | null }): Promise<string>;
+  /** The provider answered with an exchange: what the order opens with. */
+  created(intentId: string, swap: OpenedSwap): Promise<void>;
+  /** The provider refused (an answer, not an outage): it created nothing. */
+  notCreated(intentId: string): Promise<void>;
 }
 
 export interface QuoteRequest {
@@ -143,4 +159,15 @@ export interface Engine {
   readSwap(swap: SwapSnapshot, ctx: EngineContext): Promise<EngineStep | null>;
   /** How long to wait before asking `readSwap` about a swap again. */
   nextCheckDelayMs(swap: SwapSnapshot): number;
+  /** Upstream engines: which currencies the enabled providers offer now, and the ranges they stated. */
+  availability?(): CurrencyAvailability;
+}
+
+export interface CurrencyAvailability {
+  /** Changes whenever anything below may have changed (for caching the currency list). */
+  version: number;
+  /** Some enabled provider offers the currency now (before a provider's first list: every mapped one). */
+  offers(ticker: string): boolean;
+  /** The widest deposit range the providers stated for pairs from the currency lately; null: none seen. */
+  limits(ticker: string): { min: Dec | null; max: Dec | null } | null;
 }

@@ -2,6 +2,7 @@ import "server-only";
 import type { IncomingMessage } from "node:http";
 import proxyAddr from "proxy-addr";
 import type { TrustProxy } from "@/lib/config";
+import { getLogger } from "@/lib/log";
 
 // The client IP the rate limits key on, one rule for the API and the dashboard. Behind
 // proxies, X-Forwarded-For is read from the right: each of the operator's proxies appends the
@@ -23,8 +24,27 @@ function trustOf(t: TrustProxy): (addr: string, i: number) => boolean {
   return fn;
 }
 
+let warnedUntrusted = false;
+
+/**
+ * Requests carry X-Forwarded-For while TRUST_PROXY trusts no proxy: behind a proxy every user
+ * then has the proxy's address, for the rate limits and for the providers that want the end
+ * user's IP (SideShift's x-user-ip and its per-IP limits). Said once per process.
+ */
+function warnUntrusted(req: IncomingMessage) {
+  if (warnedUntrusted || !req.headers["x-forwarded-for"]) return;
+  warnedUntrusted = true;
+  getLogger().warn(
+    { peer: req.socket.remoteAddress },
+    "requests carry X-Forwarded-For but TRUST_PROXY=false: if a proxy is in front, every user has its address (rate limits, and SideShift's x-user-ip); set TRUST_PROXY (docs/operations.md)",
+  );
+}
+
 export function clientIpOf(req: IncomingMessage, trust: TrustProxy): string {
-  if ("hops" in trust && trust.hops === 0) return req.socket.remoteAddress ?? "unknown";
+  if ("hops" in trust && trust.hops === 0) {
+    warnUntrusted(req);
+    return req.socket.remoteAddress ?? "unknown";
+  }
   try {
     return proxyAddr(req, trustOf(trust)) || (req.socket.remoteAddress ?? "unknown");
   } catch {

@@ -20,6 +20,7 @@ import { type Priced, priceRequest, takeRateQuote } from "@/lib/quotes/get-estim
 import { parseAmount, resolvePair } from "@/lib/quotes/pricing";
 import { announceOrder } from "./announce";
 import { claimRateQuote } from "./claim-rate-quote";
+import { adoptableSwap, intentHooks, markCommitted } from "./intents";
 import { openOrderPostgres } from "./open-order-postgres";
 import { openOrderSqlite } from "./open-order-sqlite";
 import { reserveOrder } from "./reserve-order";
@@ -105,13 +106,33 @@ const openingFailed = () => new AppError("ENGINE_UNAVAILABLE", "The exchange eng
  */
 async function openOrder(db: Db, reserved: Order, token: string, ctx: EngineContext): Promise<Order> {
   let swap: OpenedSwap;
+  let adopted = false;
   try {
-    swap = await callEngine(engineDeadlineMs(), ctx, (c) => getEngine().openSwap(openSwapRequest(reserved), c));
+    // An exchange the provider already made for this order (its first opening died after the
+    // answer was recorded) is adopted, never made twice (lib/orders/intents.ts).
+    const found = await adoptableSwap(db, reserved.id);
+    adopted = found !== null;
+    swap =
+      found?.swap ??
+      (await callEngine(engineDeadlineMs(), ctx, (c) =>
+        getEngine().openSwap(openSwapRequest(reserved), { ...c, intents: intentHooks(db) }),
+      ));
   } catch (e) {
     await dropReservation(db, reserved.id, token);
     throw e;
   }
-  const now = new Date();
+  const opened = await commitOpened(db, reserved, token, swap, new Date());
+  if (opened) await markCommitted(db, reserved.id, swap, adopted ? "adopted" : "committed");
+  // Our claim ran out and another request took the opening over (same order id, same deposit).
+  return opened ?? awaitOpened(db, reserved, ctx);
+}
+
+/**
+ * Commits what makes a reserved order an order, from the engine's answer: the deposit address,
+ * its first timeline event and the reseller's pending profit. Null when the claim `token` no
+ * longer holds the order (someone else opened it).
+ */
+export async function commitOpened(db: Db, reserved: Order, token: string, swap: OpenedSwap, now: Date): Promise<Order | null> {
   // A fixed rate is a promise: an upstream engine's firm quote must pay at least the locked amount.
   if (reserved.rateType === "fixed" && swap.terms && swap.terms.toAmount.lt(reserved.toAmount)) {
     await dropReservation(db, reserved.id, token);
@@ -144,7 +165,7 @@ async function openOrder(db: Db, reserved: Order, token: string, ctx: EngineCont
   const order: Order = Object.assign({}, reserved, patch);
   const openInOne = providerOf(db) === "postgresql" ? openOrderPostgres : openOrderSqlite;
   if (await openInOne(db, order, token, now)) return order;
-  const opened = await db.$transaction(async (tx) => {
+  return db.$transaction(async (tx) => {
     const r = await tx.order.updateMany({ where: { id: reserved.id, leaseToken: token, payinAddress: null }, data: patch });
     if (r.count !== 1) return null;
     const event = await tx.orderEvent.create({ data: { orderId: reserved.id, status: "waiting", at: reserved.createdAt } });
@@ -152,8 +173,6 @@ async function openOrder(db: Db, reserved: Order, token: string, ctx: EngineCont
     await announceOrder(tx, order, { previousStatus: null, now, events: [event] });
     return order;
   });
-  // Our claim ran out and another request took the opening over (same order id, same deposit).
-  return opened ?? awaitOpened(db, reserved, ctx);
 }
 
 /**

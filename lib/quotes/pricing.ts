@@ -22,7 +22,9 @@ import { num } from "@/lib/money/json-number";
 export function resolveCurrency(ticker: unknown, field: string): Currency {
   const c = typeof ticker === "string" ? getCurrency(ticker) : undefined;
   if (!c) throw new AppError("UNKNOWN_CURRENCY", `Unknown currency '${String(ticker)}'.`, { field });
-  if (!c.isAvailable) throw new AppError("CURRENCY_UNAVAILABLE", `${c.name} (${c.ticker}) is not available right now.`, { field });
+  // With an upstream engine: only while some enabled provider offers it (as /currencies says).
+  if (!c.isAvailable || getEngine().availability?.().offers(c.ticker) === false)
+    throw new AppError("CURRENCY_UNAVAILABLE", `${c.name} (${c.ticker}) is not available right now.`, { field });
   return c;
 }
 

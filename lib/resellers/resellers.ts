@@ -1,6 +1,6 @@
 import "server-only";
 import { getAddress, isAddress } from "viem";
-import { getConfig } from "@/lib/config";
+import { describeMarkupRange, getConfig, type MarkupRange, markupRange } from "@/lib/config";
 import { type Db, isUniqueViolation, type Reseller } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 import { newId } from "@/lib/ids";
@@ -38,11 +38,23 @@ export function getResellerByWallet(db: Db, opts: { walletAddress: string }) {
   return db.reseller.findUnique({ where: { walletAddress: normalizeWallet(opts.walletAddress) } });
 }
 
+/**
+ * Why a markup is refused: the range, and, when the providers' commission rules (not
+ * MARKUP_CAP_BPS) set its top, what each enabled provider takes, since any markup above
+ * would be refused on every estimate and order (503).
+ */
+export function markupRangeMessage(range: MarkupRange): string {
+  const base = `Markup must be a whole number of basis points from 0 to ${range.maxBps}.`;
+  if (range.limitedBy !== "providers") return base;
+  return `${base} Higher markups cannot be routed: the exchange providers take the platform fee plus the markup within their commission caps (${describeMarkupRange(range)}).`;
+}
+
 /** Markup applies to orders created after the change; existing orders keep their snapshot. */
 export async function setMarkup(db: Db, opts: { resellerId: string; markupBps: number }): Promise<Reseller> {
-  const cap = getConfig().MARKUP_CAP_BPS;
+  const range = markupRange(getConfig());
+  const cap = range.maxBps;
   if (!Number.isInteger(opts.markupBps) || opts.markupBps < 0 || opts.markupBps > cap)
-    throw new AppError("INVALID_MARKUP", `Markup must be a whole number of basis points from 0 to ${cap}.`, { maxBps: cap });
+    throw new AppError("INVALID_MARKUP", markupRangeMessage(range), { maxBps: cap });
   return db.reseller.update({ where: { id: opts.resellerId }, data: { markupBps: opts.markupBps } });
 }
 

@@ -8,6 +8,7 @@ import { type Heartbeat, heartbeatStaleMs, newHeartbeat } from "@/lib/jobs/heart
 import { leaseMs, releaseLease, takeLease, unleased } from "@/lib/jobs/lease";
 import { getLogger } from "@/lib/log";
 import { applyStep } from "@/lib/orders/advance-order";
+import { recoverIntents } from "@/lib/orders/recover-intents";
 import { flagStuckOrders } from "@/lib/orders/stuck";
 import { engineDeadlineMs, swapSnapshot } from "@/lib/orders/swap";
 import { type PruneCursor, pruneWebhookMessages } from "@/lib/webhooks/retention";
@@ -128,6 +129,8 @@ let lastQuoteCleanup = 0;
 const CHORE_EVERY_MS = 60_000;
 
 export async function runWorkerOnce(db: Db, now = new Date()): Promise<number> {
+  // Upstream exchanges whose opening request died: adopted into their orders, or recorded (before the reservations go).
+  if (getEngine().upstream) await recoverIntents(db, now);
   // A reservation is unopened; when its claim is long gone nobody waits for it any more.
   await db.order.deleteMany({ where: { payinAddress: null, leaseUntil: { lt: new Date(now.getTime() - leaseMs()) } } });
   if (getEngine().upstream && now.getTime() - lastStuckCheck >= CHORE_EVERY_MS) {

@@ -14,13 +14,46 @@ import { bpsToPercent, D, formatAmount } from "@/lib/money/decimal";
 import { usdValue } from "@/lib/money/usd";
 import { SessionsCard } from "./SessionsCard";
 
-function parseBps(raw: string, cap: number): { value: number | null; error: string | null } {
+/** "SideShift up to 175 bps, FixedFloat up to 275 bps". */
+const providerCapsText = (s: Settings) =>
+  s.providerCaps.map((p) => (p.maxMarkupBps < 0 ? `${p.label}: none` : `${p.label} up to ${p.maxMarkupBps} bps`)).join(", ");
+
+function parseBps(raw: string, s: Settings): { value: number | null; error: string | null } {
+  const cap = s.capBps;
   const t = raw.trim();
   if (t === "") return { value: null, error: "Enter a markup in basis points." };
   if (!/^\d+$/.test(t)) return { value: null, error: "Use a whole number of basis points (1 bps = 0.01%)." };
   const n = Number(t);
-  if (n > cap) return { value: null, error: `The highest markup allowed is ${cap} bps (${bpsToPercent(cap)}).` };
+  if (n > cap)
+    return {
+      value: null,
+      error:
+        s.capLimitedBy === "providers"
+          ? `The highest markup the exchange providers can route is ${cap} bps (${bpsToPercent(cap)}): each takes the platform fee plus your markup only up to its commission cap (${providerCapsText(s)}). A higher markup would have every estimate and order refused.`
+          : `The highest markup allowed is ${cap} bps (${bpsToPercent(cap)}).`,
+    };
   return { value: n, error: null };
+}
+
+/** The range of markups the enabled providers route now, and which provider takes how much. */
+function MarkupRangeNote({ s, value }: { s: Settings; value: number | null }) {
+  if (!s.providerCaps.length) return null;
+  const takers = value === null ? [] : s.providerCaps.filter((p) => p.maxMarkupBps >= value);
+  return (
+    <div data-testid="markup-range" className="rounded-md bg-zinc-50 px-3 py-2 text-xs text-zinc-600">
+      <p>
+        Markups the exchange providers can route now: 0 to {s.capBps} bps ({bpsToPercent(s.capBps)}).
+      </p>
+      <p className="mt-1">
+        Per provider (platform fee of {s.platformFeeBps} bps included in its cap): {providerCapsText(s)}.
+      </p>
+      {value !== null && value <= s.capBps && takers.length < s.providerCaps.length ? (
+        <p className="mt-1 text-amber-700">
+          At {value} bps only {takers.map((p) => p.label).join(", ")} can take your orders: fewer providers compete for the best rate.
+        </p>
+      ) : null}
+    </div>
+  );
 }
 
 export function SettingsView({ initial }: { initial: Settings }) {
@@ -33,7 +66,7 @@ export function SettingsView({ initial }: { initial: Settings }) {
   const rangeId = useId();
   const errId = useId();
   const helpId = useId();
-  const { value, error } = parseBps(raw, s.capBps);
+  const { value, error } = parseBps(raw, s);
   const save = useMutation({
     mutationFn: (bps: number) => callAction(setMarkupAction(bps)),
     onSuccess: (d) => {
@@ -93,6 +126,7 @@ export function SettingsView({ initial }: { initial: Settings }) {
                 </p>
               ) : null}
             </div>
+            <MarkupRangeNote s={s} value={value} />
             <div>
               <label htmlFor={rangeId} className="sr-only">
                 Markup slider

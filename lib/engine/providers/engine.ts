@@ -16,7 +16,9 @@ import { getLogger } from "@/lib/log";
 import { ceilAmount, D, type Dec, floorAmount, formatAmount } from "@/lib/money/decimal";
 import { num } from "@/lib/money/json-number";
 import { BestRate, type Candidate, type RankedQuote } from "../best-rate";
+import { type SharedStore, sharedStore } from "../shared-store";
 import type {
+  CurrencyAvailability,
   Engine,
   EngineContext,
   EngineStep,
@@ -33,7 +35,7 @@ import { isProviderError, ProviderError } from "./http";
 import { getMapping } from "./mapping";
 import { SideShiftAdapter } from "./sideshift";
 import { syncProvider } from "./sync";
-import type { ProviderAdapter, ProviderName, StatusReason, SwapReading } from "./types";
+import type { CreatedSwap, ProviderAdapter, ProviderName, ProviderQuote, StatusReason, SwapReading } from "./types";
 
 // ENGINE=providers: quotes, orders and status from upstream instant-exchange providers
 // (docs/providers.md). The engine keeps no order state of its own: the order row carries the
@@ -120,6 +122,9 @@ export class ProvidersEngine implements Engine {
   /** The last reading of each swap, so an order several steps behind catches up without asking again. */
   private readonly lastReading = new Map<string, SwapReading>();
   private readonly opening = new Map<string, Promise<OpenedSwap>>();
+  /** The deposit range providers stated lately per pair ("from>to"), for the currency list's limits. */
+  private readonly ranges = new Map<string, { min: Dec | null; max: Dec | null; at: number }>();
+  private availabilityVersion = 0;
 
   constructor(cfg: Config = getConfig(), adapters: ProviderAdapter[] = createAdapters(cfg)) {
     this.cfg = cfg;
@@ -130,8 +135,19 @@ export class ProvidersEngine implements Engine {
       cooldownMs: cfg.PROVIDERS_COOLDOWN_SECONDS * 1000,
       cacheTtlMs: cfg.PROVIDERS_QUOTE_CACHE_SECONDS * 1000,
       onCooldown: (e) => getLogger().warn({ provider: e.provider, kind: e.kind, msg: e.message }, "provider skipped and cooled down"),
+      shared: this.sharedStore(cfg),
     });
     for (const a of this.routable()) void this.refreshOffered(a);
+  }
+
+  /**
+   * REDIS_URL: instances share the quote cache, its single flight and the budgets, under a
+   * prefix of the providers' endpoints (two deployments on one Redis never read each other's quotes).
+   */
+  private sharedStore(cfg: Config): { store: SharedStore; lockMs: number } | null {
+    const scope = [cfg.CHANGENOW_API_URL, cfg.SIDESHIFT_API_URL, cfg.FIXEDFLOAT_API_URL, String(cfg.PLATFORM_FEE_BPS)].join("|");
+    const store = sharedStore(cfg.REDIS_URL, scope);
+    return store ? { store, lockMs: cfg.PROVIDERS_HTTP_TIMEOUT_MS + 1000 } : null;
   }
 
   private routable(): ProviderAdapter[] {
@@ -146,6 +162,7 @@ export class ProvidersEngine implements Engine {
     const p = syncProvider(a, getMapping(a.name), AbortSignal.timeout(this.cfg.PROVIDERS_HTTP_TIMEOUT_MS))
       .then((r) => {
         this.offered.set(a.name, { tickers: new Set(r.offered), at: Date.now() });
+        this.availabilityVersion++;
         if (r.unknown.length)
           getLogger().warn({ provider: a.name, unknown: r.unknown.slice(0, 20) }, "mapped currencies the provider does not list");
       })
@@ -168,6 +185,43 @@ export class ProvidersEngine implements Engine {
     return o ? o.tickers.has(ticker) : true;
   }
 
+  /** Some enabled provider offers the currency now (docs/providers.md section 4). */
+  private offeredByAny(ticker: string): boolean {
+    return this.routable().some((a) => this.offers(a, ticker));
+  }
+
+  /** Keeps the range the providers stated for a pair (the widest of them), when it changed. */
+  private noteRange(from: Currency, to: Currency, min: Dec | null, max: Dec | null) {
+    const key = `${from.ticker}>${to.ticker}`;
+    const prev = this.ranges.get(key);
+    const same = (x: Dec | null, y: Dec | null | undefined) => (x === null ? y == null : y != null && x.eq(y));
+    if (!prev || !same(min, prev.min) || !same(max, prev.max)) this.availabilityVersion++;
+    this.ranges.delete(key);
+    if (this.ranges.size >= 20_000) this.ranges.delete(this.ranges.keys().next().value as string);
+    this.ranges.set(key, { min, max, at: Date.now() });
+  }
+
+  availability(): CurrencyAvailability {
+    const fresh = Date.now() - this.cfg.PROVIDERS_SYNC_SECONDS * 1000;
+    // A currency offered or not, as its providers' lists go stale, is re-read (offers() refreshes them).
+    return {
+      version: this.availabilityVersion,
+      offers: (ticker) => this.offeredByAny(ticker),
+      limits: (ticker) => {
+        let min: Dec | null = null;
+        let max: Dec | null = null;
+        let seen = false;
+        for (const [key, r] of this.ranges) {
+          if (r.at < fresh || !key.startsWith(`${ticker}>`)) continue;
+          seen = true;
+          if (r.min && (!min || r.min.lt(min))) min = r.min;
+          if (r.max && (!max || r.max.gt(max))) max = r.max;
+        }
+        return seen ? { min, max } : null;
+      },
+    };
+  }
+
   // ---- quotes -------------------------------------------------------------------------------
 
   /** Providers that offer the pair and whose commission rule admits this markup (docs/providers.md section 1). */
@@ -182,10 +236,46 @@ export class ProvidersEngine implements Engine {
     });
   }
 
+  /**
+   * No provider could be asked: either none offers the pair, or none takes this fee + markup.
+   * The message says which, and names the markup only when the caller has one.
+   */
+  private noCandidate(from: Currency, to: Currency, markupBps: number): AppError {
+    const pair = `${from.ticker} -> ${to.ticker}`;
+    const offering = this.routable().filter((a) => this.offers(a, from.ticker) && this.offers(a, to.ticker));
+    if (!offering.length) return new AppError("CURRENCY_UNAVAILABLE", `No enabled exchange provider offers ${pair} right now.`);
+    const fee = this.cfg.PLATFORM_FEE_BPS;
+    const takes = offering
+      .map((a) => {
+        const cap = a.commission.kind === "per-request" ? a.commission.maxBps : a.commission.accountBps;
+        return { name: a.name, max: cap - fee };
+      })
+      .sort((x, y) => y.max - x.max);
+    const best = takes[0].max;
+    const detail = takes.map((t) => `${t.name} ${t.max < 0 ? "none" : `up to ${t.max} bps`}`).join(", ");
+    if (markupBps > 0 && best >= 0)
+      return new AppError(
+        "ENGINE_UNAVAILABLE",
+        `The markup of ${markupBps} bps is above what the providers of ${pair} accept (${detail}); ` +
+          `lower the markup to ${best} bps or less in the dashboard's Settings.`,
+        { markupBps, maxMarkupBps: best },
+      );
+    return new AppError(
+      "ENGINE_UNAVAILABLE",
+      `The platform fee of ${fee} bps is above what the providers of ${pair} accept (${detail}): the operator must change the settings.`,
+    );
+  }
+
   /** No provider quoted: the most useful error for the client. */
-  private noQuote(from: Currency, to: Currency, amount: Dec, candidates: Candidate[], errors: ProviderError[]): AppError {
-    if (!candidates.length)
-      return new AppError("ENGINE_UNAVAILABLE", `No provider can exchange ${from.ticker} -> ${to.ticker} at this markup right now.`);
+  private noQuote(
+    from: Currency,
+    to: Currency,
+    amount: Dec,
+    candidates: Candidate[],
+    errors: ProviderError[],
+    markupBps: number,
+  ): AppError {
+    if (!candidates.length) return this.noCandidate(from, to, markupBps);
     const lows = errors.filter((e) => e.kind === "amount_too_low");
     const highs = errors.filter((e) => e.kind === "amount_too_high");
     if (lows.length && lows.length + highs.length === errors.length) {
@@ -232,7 +322,17 @@ export class ProvidersEngine implements Engine {
     const amount = req.fromAmount ?? new D(req.from.minAmount);
     const candidates = this.candidates(req.from, req.to, markupBps);
     const { ranked, errors } = await this.best.rank(candidates, amount, ctx.clientIp);
-    if (!ranked.length) throw this.noQuote(req.from, req.to, amount, candidates, errors);
+    // The ranges every provider stated, quoting or refusing the amount: the currency list's limits.
+    const stated = [
+      ...ranked.map((r) => ({ min: r.quote.minAmount, max: r.quote.maxAmount })),
+      ...errors.filter((e) => e.minAmount || e.maxAmount).map((e) => ({ min: e.minAmount, max: e.maxAmount })),
+    ];
+    if (stated.length) {
+      const mins = stated.flatMap((x) => (x.min ? [x.min] : []));
+      const maxes = stated.flatMap((x) => (x.max ? [x.max] : []));
+      this.noteRange(req.from, req.to, mins.length ? D.min(...mins) : null, maxes.length ? D.max(...maxes) : null);
+    }
+    if (!ranked.length) throw this.noQuote(req.from, req.to, amount, candidates, errors, markupBps);
     const best = ranked[0];
     const terms = termsForUserAmount(best.quote.toAmount, amount, req.to.precision, markupBps);
     const mins = ranked.map((r) => r.quote.minAmount).filter((x): x is Dec => x !== null);
@@ -277,7 +377,7 @@ export class ProvidersEngine implements Engine {
         errors.push(err);
       }
     }
-    throw this.noQuote(req.from, req.to, req.fromAmount, candidates, errors);
+    throw this.noQuote(req.from, req.to, req.fromAmount, candidates, errors, req.markupBps);
   }
 
   /** A firm quote for the exact amount and commission, then the exchange made from it. */
@@ -288,7 +388,38 @@ export class ProvidersEngine implements Engine {
       { from: r.from, to: r.to, fromAmount: req.fromAmount, commissionBps: r.commissionBps, userIp: ctx.clientIp, firm: true },
       ctx.signal,
     );
-    const created = await a.createSwap(
+    // The intent is durable before the provider is asked, and completed with its answer
+    // (lib/orders/intents.ts): a crash in between leaves a record, never an unknown exchange.
+    const intents = ctx.intents;
+    const intent = intents
+      ? await intents.creating({ orderId: req.orderId, provider: a.name, externalId: a.sendsExternalId ? req.orderId : null })
+      : null;
+    let created: CreatedSwap;
+    try {
+      created = await this.createSwapWith(a, r, req, firm, ctx);
+    } catch (e) {
+      // An answer means nothing was made; no answer in time, a 5xx or a cut connection may hide a created one.
+      if (intents && intent && isProviderError(e) && e.kind !== "unavailable") await intents.notCreated(intent);
+      throw e;
+    }
+    // Never promise more than either the quote or the created exchange says.
+    const q = created.toAmount ? D.min(created.toAmount, firm.toAmount) : firm.toAmount;
+    const expiresAt = created.expiresAt ?? firm.expiresAt ?? null;
+    const opened: OpenedSwap = {
+      payinAddress: created.payinAddress,
+      payinExtraId: created.payinExtraId,
+      firstCheckAfterMs: this.pollBaseMs(),
+      upstream: { provider: a.name, id: created.id, data: created.data },
+      terms: termsForUserAmount(q, req.fromAmount, req.to.precision, req.markupBps),
+      ...(expiresAt ? { expiresAt } : {}),
+    };
+    if (intents && intent) await intents.created(intent, opened);
+    getLogger().info({ orderId: req.orderId, provider: a.name, upstreamId: created.id }, "order opened upstream");
+    return opened;
+  }
+
+  private createSwapWith(a: ProviderAdapter, r: RankedQuote, req: OpenSwapRequest, firm: ProviderQuote, ctx: EngineContext) {
+    return a.createSwap(
       {
         orderId: req.orderId,
         from: r.from,
@@ -304,18 +435,6 @@ export class ProvidersEngine implements Engine {
       },
       ctx.signal,
     );
-    // Never promise more than either the quote or the created exchange says.
-    const q = created.toAmount ? D.min(created.toAmount, firm.toAmount) : firm.toAmount;
-    const expiresAt = created.expiresAt ?? firm.expiresAt ?? null;
-    getLogger().info({ orderId: req.orderId, provider: a.name, upstreamId: created.id }, "order opened upstream");
-    return {
-      payinAddress: created.payinAddress,
-      payinExtraId: created.payinExtraId,
-      firstCheckAfterMs: this.pollBaseMs(),
-      upstream: { provider: a.name, id: created.id, data: created.data },
-      terms: termsForUserAmount(q, req.fromAmount, req.to.precision, req.markupBps),
-      ...(expiresAt ? { expiresAt } : {}),
-    };
   }
 
   // ---- status -------------------------------------------------------------------------------

@@ -1,4 +1,5 @@
 import "server-only";
+import { SIDESHIFT_MAX_COMMISSION_BPS } from "@/lib/config";
 import { D, type Dec, formatAmount } from "@/lib/money/decimal";
 import { dec, decOrNull, httpJson, jsonBody, messageOf, obj, ProviderError, type ProviderErrorKind, str } from "./http";
 import type {
@@ -34,9 +35,6 @@ export const SIDESHIFT_STATUSES: Record<string, MappedStatus> = {
 
 const UNKNOWN: MappedStatus = { state: "exchanging", reason: "unknown", final: false };
 
-/** SideShift's maximum commissionRate (2%). */
-export const SIDESHIFT_MAX_COMMISSION_BPS = 200;
-
 /** The documented error messages (and Edge's amount ones) -> what they mean for us. */
 function errorKind(message: string, code: string | null, httpStatus: number): ProviderErrorKind {
   if (/amount too low/i.test(message)) return "amount_too_low";
@@ -56,9 +54,16 @@ function errorKind(message: string, code: string | null, httpStatus: number): Pr
   return "rejected";
 }
 
+/** An IPv4 address as a dual-stack socket reports it (::ffff:203.0.113.7) is sent as the IPv4 address it is. */
+export const plainIp = (ip: string): string => {
+  const m = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(ip);
+  return m ? m[1] : ip;
+};
+
 export class SideShiftAdapter implements ProviderAdapter {
   readonly name = "sideshift" as const;
   readonly commission = { kind: "per-request" as const, maxBps: SIDESHIFT_MAX_COMMISSION_BPS };
+  readonly sendsExternalId = true;
   readonly quotesPerMinute: number;
 
   constructor(private readonly opts: { baseUrl: string; secret: string; affiliateId: string; quotesPerMinute: number; timeoutMs: number }) {
@@ -77,7 +82,7 @@ export class SideShiftAdapter implements ProviderAdapter {
     const url = new URL(this.opts.baseUrl.replace(/\/$/, "") + path);
     for (const [k, v] of Object.entries(opts.query ?? {})) url.searchParams.set(k, v);
     const headers: Record<string, string> = { "x-sideshift-secret": this.opts.secret };
-    if (opts.userIp) headers["x-user-ip"] = opts.userIp;
+    if (opts.userIp) headers["x-user-ip"] = plainIp(opts.userIp);
     if (method === "POST") headers["content-type"] = "application/json";
     const r = await httpJson(this.name, {
       method,

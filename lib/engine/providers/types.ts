@@ -102,6 +102,8 @@ export interface SwapRef {
 export interface ProviderAdapter {
   readonly name: ProviderName;
   readonly commission: CommissionModel;
+  /** The create carries our order id as the provider's external/client id (SideShift externalId). */
+  readonly sendsExternalId?: boolean;
   /** Client-side budget of quotes per minute, kept under the provider's own limit. */
   readonly quotesPerMinute: number;
   /** A stable string for an asset id (availability sets, cache keys). */

@@ -2,38 +2,43 @@ import "server-only";
 import crypto from "node:crypto";
 import { listCurrencies } from "@/lib/currencies";
 import type { Currency } from "@/lib/currencies/types";
+import { type CurrencyAvailability, getEngine } from "@/lib/engine";
 import { D } from "@/lib/money/decimal";
 import { num, stringifyJson } from "@/lib/money/json-number";
 import { amountLimits } from "@/lib/quotes/pricing";
 import { RawJson } from "../respond";
 import { apiRoute } from "../route";
 
-// The registry is static for the life of the process: serialise it once, and answer
-// conditional requests with 304.
+// The registry is static for the life of the process; with an upstream engine, availability
+// and limits follow what the enabled providers offer now (docs/providers.md section 4). The
+// body is serialised once per state of both, and conditional requests answered with 304.
 
-/** The limits /estimate and /exchange apply, as amounts (docs/api.md, Amounts). */
-function limitsOf(c: Currency) {
-  const l = amountLimits({ minAmount: new D(c.minAmount), maxAmount: new D(c.maxAmount) }, c.precision);
+/** The limits /estimate and /exchange apply, as amounts (docs/api.md, Amounts); with providers, their stated range. */
+function limitsOf(c: Currency, live: CurrencyAvailability | null) {
+  const stated = live?.limits(c.ticker) ?? null;
+  const l = amountLimits({ minAmount: stated?.min ?? new D(c.minAmount), maxAmount: stated?.max ?? new D(c.maxAmount) }, c.precision);
   return { minAmount: num(l.minAmount), maxAmount: num(l.maxAmount) };
 }
-let cached: { body: RawJson; etag: string } | null = null;
+let cached: { body: RawJson; etag: string; version: number | null } | null = null;
 
 function currenciesBody() {
-  if (!cached) {
+  const live = getEngine().availability?.() ?? null;
+  const version = live ? live.version : null;
+  if (!cached || cached.version !== version) {
     const body = stringifyJson({
       currencies: listCurrencies().map((c) => ({
         ticker: c.ticker,
         name: c.name,
         network: c.network,
         hasExtraId: c.hasExtraId,
-        isAvailable: c.isAvailable,
+        isAvailable: c.isAvailable && (live ? live.offers(c.ticker) : true),
         symbol: c.symbol,
         extraIdName: c.extraIdName,
         precision: c.precision,
-        ...limitsOf(c),
+        ...limitsOf(c, live),
       })),
     });
-    cached = { body: new RawJson(body), etag: `"${crypto.createHash("sha256").update(body).digest("base64url").slice(0, 27)}"` };
+    cached = { body: new RawJson(body), etag: `"${crypto.createHash("sha256").update(body).digest("base64url").slice(0, 27)}"`, version };
   }
   return cached;
 }

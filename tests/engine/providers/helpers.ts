@@ -17,6 +17,7 @@ export function engineWith(adapters: ProviderAdapter[], env: Record<string, stri
     LOG_LEVEL: "silent",
     CHANGENOW_ENABLED: "true",
     CHANGENOW_API_KEY: "k",
+    CHANGENOW_ACCOUNT_COMMISSION_BPS: "200",
     SIDESHIFT_ENABLED: "true",
     SIDESHIFT_SECRET: "s",
     SIDESHIFT_AFFILIATE_ID: "a",

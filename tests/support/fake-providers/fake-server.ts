@@ -20,7 +20,17 @@ export interface RecordedRequest {
  * How a request fails: an HTTP error, a late answer (hangMs; heldUntil: once the test settles
  * the promise, however long that is), or any reply given verbatim.
  */
-export type Fault = { status: 429 | 500 | 503 } | { hangMs: number } | { heldUntil: Promise<unknown> } | { reply: Reply };
+export type Fault =
+  | { status: 429 | 500 | 503 }
+  | { hangMs: number }
+  | { heldUntil: Promise<unknown> }
+  | { reply: Reply }
+  /**
+   * The provider does the work (an exchange is created) and its answer is held until the
+   * promise settles, as an answer still on its way when the client dies; `replied` is called
+   * once the answer has been written.
+   */
+  | { answerHeldUntil: Promise<unknown>; replied?: () => void };
 
 export interface Reply {
   status: number;
@@ -100,9 +110,14 @@ export abstract class FakeServer {
     this.requests.push(rec);
     const i = this.faults.findIndex((f) => !f.match || f.match(rec));
     let reply: Reply;
+    let replied: (() => void) | undefined;
     if (i >= 0) {
       const [{ fault }] = this.faults.splice(i, 1);
-      if ("hangMs" in fault || "heldUntil" in fault) {
+      if ("answerHeldUntil" in fault) {
+        reply = await this.handle(rec);
+        await fault.answerHeldUntil;
+        replied = fault.replied;
+      } else if ("hangMs" in fault || "heldUntil" in fault) {
         // A slow provider: nothing for that long, then its normal answer (if the client still waits).
         await ("hangMs" in fault ? new Promise((r) => setTimeout(r, fault.hangMs)) : fault.heldUntil);
         reply = await this.handle(rec);
@@ -117,7 +132,7 @@ export abstract class FakeServer {
     if (res.destroyed) return;
     const text = stringify(reply.body) ?? "";
     res.writeHead(reply.status, { "content-type": "application/json" });
-    res.end(text);
+    res.end(text, () => replied?.());
   }
 }
 
@@ -169,6 +184,11 @@ export const stepFields = (s: Exclude<ScriptStep, { fault: Fault }>): Record<str
 /** Replies with a fault the way the server does for `failNext`. */
 export async function faultReply(fault: Fault): Promise<Reply> {
   if ("reply" in fault) return fault.reply;
+  if ("answerHeldUntil" in fault) {
+    // In a script (no work to do first): a late answer.
+    await fault.answerHeldUntil;
+    return { status: 504, body: { error: "late" } };
+  }
   if ("hangMs" in fault || "heldUntil" in fault) {
     await ("hangMs" in fault ? new Promise((r) => setTimeout(r, fault.hangMs)) : fault.heldUntil);
     return { status: 504, body: { error: "late" } };
