@@ -192,8 +192,35 @@ const schema = z.object({
         .regex(/^\s*[a-z0-9]+=0x[0-9a-fA-F]{40}(\s*,\s*[a-z0-9]+=0x[0-9a-fA-F]{40})*\s*$/, "expected ticker=0xaddress, comma-separated"),
     ])
     .default(""),
+  /** The payout chain's name as a wallet shows it when the withdrawal page adds the chain to it. */
+  PAYOUT_CHAIN_NAME: z.string().max(100).default(""),
+  /**
+   * A PUBLIC JSON-RPC URL of the payout chain, offered to a wallet that does not know the chain
+   * (wallet_addEthereumChain); it is sent to the browser, so never PAYOUT_RPC_URL with a key.
+   */
+  PAYOUT_WALLET_RPC_URL: z.union([z.literal(""), z.string().url()]).optional(),
   /** Blocks a payout needs (its own included) before the withdrawal is confirmed. */
   PAYOUT_CONFIRMATIONS: int(1, 1),
+  /** Percent added to an ERC-20 payout's gas estimate for its gas limit (unused gas is not charged). */
+  PAYOUT_GAS_MARGIN_PERCENT: int(20, 0),
+  /** A payout broadcast this long ago and still not mined is replaced at its nonce with higher fees. */
+  PAYOUT_BUMP_AFTER_SECONDS: int(120, 1),
+  /** Each replacement raises both EIP-1559 fees by at least this percent (plus 1 wei); nodes ask for 10. */
+  PAYOUT_FEE_BUMP_PERCENT: int(12, 10),
+  /** The highest max fee per gas a payout is signed with, in gwei (decimal): past it, a stuck payout waits. */
+  PAYOUT_MAX_FEE_GWEI: z
+    .string()
+    .regex(/^\d+(\.\d{1,9})?$/, "expected a decimal number of gwei (at most 9 decimals)")
+    .default("500"),
+  /** A confirmed payout is watched this many blocks after its own for a reorganisation that takes it out of the chain (0: not watched). */
+  PAYOUT_REORG_WATCH_BLOCKS: int(64, 0),
+  /** Low-balance thresholds of the hot wallet per payout asset, in units of the asset: "eth=0.5,usdc=1000". */
+  PAYOUT_LOW_BALANCE: z
+    .union([
+      z.literal(""),
+      z.string().regex(/^\s*[a-z0-9]+=\d+(\.\d+)?(\s*,\s*[a-z0-9]+=\d+(\.\d+)?)*\s*$/, "expected ticker=amount, comma-separated"),
+    ])
+    .default(""),
   /** Block explorer base URL; a withdrawal links to <url>/tx/<hash>. */
   PAYOUT_EXPLORER_URL: z.union([z.literal(""), z.string().url()]).optional(),
   /** Smallest withdrawal, in USD at reference prices (decimal). */

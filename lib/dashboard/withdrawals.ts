@@ -21,6 +21,13 @@ export async function getWithdrawalsView(db: Db, opts: { resellerId: string }): 
   return {
     wallet: getAddress(reseller.walletAddress),
     chainId: cfg.PAYOUT_CHAIN_ID,
+    chain: {
+      id: cfg.PAYOUT_CHAIN_ID,
+      name: cfg.PAYOUT_CHAIN_NAME || `Chain ${cfg.PAYOUT_CHAIN_ID}`,
+      nativeSymbol: "ETH",
+      walletRpcUrl: cfg.PAYOUT_WALLET_RPC_URL || null,
+      explorerUrl: cfg.PAYOUT_EXPLORER_URL || null,
+    },
     sender: cfg.PAYOUT_SENDER,
     minUsd: cfg.WITHDRAWAL_MIN_USD,
     assets: payoutAssets().map((a) => ({ ticker: a.ticker, symbol: a.symbol, priceUsd: a.priceUsd, token: a.token })),

@@ -22,6 +22,8 @@ export function toWithdrawalRow(w: Withdrawal & { legs: WithdrawalLeg[] }): With
     usdValue: w.usdValue,
     fee: w.fee,
     feePolicy: w.feePolicy,
+    networkFee: w.networkFee,
+    reorgs: w.reorgs,
     legs: w.legs.map((l) => ({ currency: l.currency, amount: l.amount, rate: l.rate })),
     stateReason: w.stateReason,
     txHash: w.txHash,

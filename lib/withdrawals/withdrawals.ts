@@ -11,6 +11,8 @@ import { D, type Dec, floorAmount, formatAmount } from "@/lib/money/decimal";
 import { usdValue } from "@/lib/money/usd";
 import { announceWithdrawal } from "./announce";
 import { payoutAsset, tokenOrZero } from "./assets";
+import { getPayoutSender } from "./sender";
+import type { PayoutSender } from "./sender/types";
 import { toWithdrawalRow, WITH_LEGS } from "./serialize-withdrawal";
 import { typedDataJson, verifyWithdrawalSignature, type WithdrawalTerms } from "./typed-data";
 import type { WithdrawalQuote, WithdrawalRow } from "./types";
@@ -110,11 +112,19 @@ export async function quoteWithdrawal(
  * Queues the withdrawal the wallet signed. Refuses: an unknown or foreign nonce
  * (WITHDRAWAL_NOT_FOUND), a used one (CONFIRMATION_USED), an expired one (QUOTE_EXPIRED), a
  * signature that is not the reseller wallet's signature of exactly the stored terms
- * (INVALID_SIGNATURE), and balances that no longer cover the terms (INSUFFICIENT_BALANCE).
+ * (INVALID_SIGNATURE; a smart-contract wallet's is asked to its contract on the payout chain,
+ * PAYOUT_CHAIN_UNAVAILABLE when that chain's node cannot answer), and balances that no longer cover the terms (INSUFFICIENT_BALANCE).
  */
 export async function confirmWithdrawal(
   db: Db,
-  opts: { resellerId: string; nonce: string; signature: string; now?: Date },
+  opts: {
+    resellerId: string;
+    nonce: string;
+    signature: string;
+    now?: Date;
+    /** The payout chain, asked about a contract wallet's signature (default: the process's sender). */
+    sender?: PayoutSender;
+  },
 ): Promise<WithdrawalRow> {
   const now = opts.now ?? new Date();
   const conf = await db.withdrawalConfirmation.findUnique({ where: { nonce: opts.nonce } });
@@ -125,7 +135,21 @@ export async function confirmWithdrawal(
   const terms = JSON.parse(conf.payload) as WithdrawalTerms;
   if (terms.destination.toLowerCase() !== reseller.walletAddress)
     throw new AppError("INVALID_SIGNATURE", "The withdrawal must go to the connected wallet.");
-  if (!(await verifyWithdrawalSignature(terms, getAddress(reseller.walletAddress), opts.signature)))
+  const sender = opts.sender ?? getPayoutSender();
+  const onChain =
+    sender.isValidContractSignature && sender.chainId === terms.chainId
+      ? (p: Parameters<NonNullable<typeof sender.isValidContractSignature>>[0]) =>
+          sender.isValidContractSignature!(p).catch((e) => {
+            throw new AppError(
+              "PAYOUT_CHAIN_UNAVAILABLE",
+              "The payout chain's node could not check the wallet contract's signature: try again.",
+              {
+                cause: e instanceof Error ? e.message : String(e),
+              },
+            );
+          })
+      : undefined;
+  if (!(await verifyWithdrawalSignature(terms, getAddress(reseller.walletAddress), opts.signature, onChain)))
     throw new AppError("INVALID_SIGNATURE", "The signature is not the connected wallet's signature of this withdrawal.");
 
   const id = newId();

@@ -13,7 +13,12 @@ export function getPayoutSender(): PayoutSender {
   const cfg = getConfig();
   shared =
     cfg.PAYOUT_SENDER === "evm"
-      ? createEvmSender({ rpcUrl: cfg.PAYOUT_RPC_URL!, chainId: cfg.PAYOUT_CHAIN_ID, privateKey: cfg.PAYOUT_PRIVATE_KEY as Hex })
+      ? createEvmSender({
+          rpcUrl: cfg.PAYOUT_RPC_URL!,
+          chainId: cfg.PAYOUT_CHAIN_ID,
+          privateKey: cfg.PAYOUT_PRIVATE_KEY as Hex,
+          gasMarginPercent: cfg.PAYOUT_GAS_MARGIN_PERCENT,
+        })
       : createSimulatedSender(cfg.PAYOUT_CHAIN_ID);
   return shared;
 }
