@@ -21,7 +21,7 @@ import {
   setMarkup,
 } from "@/lib/resellers/resellers";
 import { hotWalletHealth } from "@/lib/withdrawals/health";
-import { getPayoutSender } from "@/lib/withdrawals/sender";
+import { getPayoutSenders } from "@/lib/withdrawals/sender";
 import { listWithdrawals, retryWithdrawal } from "@/lib/withdrawals/withdrawals";
 
 // The operator's command line: a thin adapter over lib/. Run with `npm run cli -- <command>`,
@@ -59,21 +59,23 @@ const bps = (s: string | undefined) => {
   return Number(s);
 };
 
-/** The hot wallet's balance of each payout asset against its PAYOUT_LOW_BALANCE threshold, one line each. */
+/** The hot wallet's balance of each payout asset of each payout chain against its low-balance threshold, one line each. */
 async function hotWalletLines(): Promise<string[]> {
   if (getConfig().PAYOUT_SENDER !== "evm") return ["hot wallet: none (PAYOUT_SENDER=simulated, nothing is paid on-chain)"];
-  const sender = getPayoutSender();
-  try {
-    return (await hotWalletHealth(sender)).map(
-      (r) =>
-        `hot wallet ${r.address} on chain ${r.chainId}: ${r.balance} ${r.asset}` +
-        (r.threshold === null ? "" : r.low ? `  LOW, below ${r.threshold}: top it up` : `  (threshold ${r.threshold})`),
-    );
-  } catch (e) {
-    return [
-      `hot wallet ${sender.address} on chain ${sender.chainId}: balance not read (${e instanceof Error ? e.message.split("\n")[0] : String(e)})`,
-    ];
-  }
+  const lines: string[] = [];
+  for (const sender of getPayoutSenders())
+    try {
+      for (const r of await hotWalletHealth(sender))
+        lines.push(
+          `hot wallet ${r.address} on chain ${r.chainId}: ${r.balance} ${r.asset}` +
+            (r.threshold === null ? "" : r.low ? `  LOW, below ${r.threshold}: top it up` : `  (threshold ${r.threshold})`),
+        );
+    } catch (e) {
+      lines.push(
+        `hot wallet ${sender.address} on chain ${sender.chainId}: balance not read (${e instanceof Error ? e.message.split("\n")[0] : String(e)})`,
+      );
+    }
+  return lines;
 }
 
 async function main(args: string[]) {

@@ -178,13 +178,20 @@ export interface PayoutChainInfo {
   /** Public JSON-RPC URL offered to a wallet that does not know the chain; null: the page asks the user to add it. */
   walletRpcUrl: string | null;
   explorerUrl: string | null;
+  /** Smallest withdrawal on this chain, USD. */
+  minUsd: string;
+  /** The assets withdrawals are paid in on this chain. */
+  assets: PayoutAssetInfo[];
 }
 
 export interface WithdrawalsView {
   /** The only destination: the connected wallet, checksummed. */
   wallet: string;
   chainId: number;
+  /** The first payout chain (the default). */
   chain: PayoutChainInfo;
+  /** Every payout chain, the default first: the reseller picks one. */
+  chains: PayoutChainInfo[];
   sender: "simulated" | "evm";
   minUsd: string;
   assets: PayoutAssetInfo[];

@@ -1,9 +1,9 @@
 import "server-only";
 import { formatUnits, parseUnits } from "viem";
-import { getConfig } from "@/lib/config";
 import { getLogger } from "@/lib/log";
 import { recordHotWalletBalance } from "@/lib/observability/metrics";
 import { payoutAssets } from "./assets";
+import { payoutChain } from "./chains";
 import type { PayoutSender } from "./sender/types";
 
 // The hot wallet's health: its balance of each payout asset against the operator's
@@ -26,11 +26,11 @@ const lastCheck = new Map<string, number>();
 /** Whether each chain:asset was low at the last reading (this process). */
 const wasLow = new Map<string, boolean>();
 
-/** PAYOUT_LOW_BALANCE as ticker -> decimal amount. */
-function thresholds(): Map<string, string> {
+/** A chain's low-balance thresholds (PAYOUT_LOW_BALANCE, or its lowBalance) as ticker -> decimal amount. */
+function thresholds(chainId: number): Map<string, string> {
   const out = new Map<string, string>();
-  for (const part of getConfig()
-    .PAYOUT_LOW_BALANCE.split(",")
+  for (const part of payoutChain(chainId)
+    .lowBalance.split(",")
     .map((s) => s.trim())
     .filter(Boolean)) {
     const [ticker, amount] = part.split("=");
@@ -41,9 +41,9 @@ function thresholds(): Map<string, string> {
 
 /** The hot wallet's balance of every payout asset, each against its threshold. */
 export async function hotWalletHealth(sender: PayoutSender): Promise<HotWalletAssetHealth[]> {
-  const limits = thresholds();
+  const limits = thresholds(sender.chainId);
   const out: HotWalletAssetHealth[] = [];
-  for (const a of payoutAssets()) {
+  for (const a of payoutAssets(sender.chainId)) {
     const held = await sender.balance(a.token);
     const threshold = limits.get(a.ticker) ?? null;
     out.push({

@@ -7,6 +7,7 @@ import { releaseLease, takeLease, unleased } from "@/lib/jobs/lease";
 import { restoreWithdrawal, settleWithdrawal } from "@/lib/ledger/ledger";
 import { getLogger } from "@/lib/log";
 import { announceWithdrawal } from "./announce";
+import { payoutChain } from "./chains";
 import { checkHotWallet } from "./health";
 import { watchReorgs } from "./reorgs";
 import type { FeeCaps, PayoutPayment, PayoutReceipt, PayoutSender } from "./sender/types";
@@ -179,8 +180,8 @@ async function advance(turn: Turn): Promise<boolean> {
   return confirmWhenDeep(turn, status, found.tx, found.receipt, attempts);
 }
 
-/** The fee ceiling (PAYOUT_MAX_FEE_GWEI) in wei per gas. */
-const feeCeiling = () => parseUnits(getConfig().PAYOUT_MAX_FEE_GWEI, 9);
+/** The fee ceiling of a chain (PAYOUT_MAX_FEE_GWEI, or its maxFeeGwei) in wei per gas. */
+const feeCeiling = (chainId: number) => parseUnits(payoutChain(chainId).maxFeeGwei, 9);
 const gwei = (wei: bigint) => formatUnits(wei, 9);
 
 const maxOf = (a: bigint, b: bigint) => (a > b ? a : b);
@@ -213,7 +214,7 @@ export function bumpedFees(prev: FeeCaps, estimate: FeeCaps, bumpPercent: number
 /** queued: on to processing when the hot wallet can pay; otherwise it stays queued, with the reason, and is checked again later. */
 async function leaveQueue({ db, sender, w, token, now }: Turn, payment: PayoutPayment): Promise<boolean> {
   const gas = await sender.gasLimit(payment);
-  const fees = initialFees(await sender.fees(), feeCeiling());
+  const fees = initialFees(await sender.fees(), feeCeiling(sender.chainId));
   const reason = await sender.shortfall({ ...payment, gas, maxFeePerGas: fees.maxFeePerGas });
   if (reason) {
     // One log line when it starts waiting, not one per check.
@@ -250,7 +251,7 @@ async function payoutAttempts({ db, sender, w, token, opts }: Turn, payment: Pay
   const last = await db.payoutTx.aggregate({ where: { chainId: sender.chainId, fromAddress: from }, _max: { accountNonce: true } });
   const nonce = Math.max(await sender.pendingNonce(), (last._max.accountNonce ?? -1) + 1);
   const gas = await sender.gasLimit(payment);
-  const fees = initialFees(await sender.fees(), feeCeiling());
+  const fees = initialFees(await sender.fees(), feeCeiling(sender.chainId));
   const signed = await sender.sign({ ...payment, nonce, gas, ...fees });
   stop(opts, "after_sign", w.id);
   const tx = await db.$transaction(async (t) => {
@@ -353,7 +354,7 @@ async function replace(
   if (!prev.maxFeePerGas || !prev.maxPriorityFeePerGas || !prev.gasLimit)
     return { reason: "waiting to be mined (signed before fee bumping existed: it is rebroadcast as it is)" };
   const cfg = getConfig();
-  const ceiling = feeCeiling();
+  const ceiling = feeCeiling(sender.chainId);
   const before: FeeCaps = { maxFeePerGas: BigInt(prev.maxFeePerGas), maxPriorityFeePerGas: BigInt(prev.maxPriorityFeePerGas) };
   const fees = bumpedFees(before, await sender.fees(), cfg.PAYOUT_FEE_BUMP_PERCENT, ceiling);
   if (!fees) {
@@ -482,7 +483,7 @@ async function confirmWhenDeep(
   attempts: PayoutTx[],
 ): Promise<boolean> {
   const head = await sender.blockNumber();
-  if (head - receipt.blockNumber + 1n < BigInt(getConfig().PAYOUT_CONFIRMATIONS)) {
+  if (head - receipt.blockNumber + 1n < BigInt(payoutChain(sender.chainId).confirmations)) {
     await releaseAs(db, w.id, token, status, "sent", now, {
       sentAt: w.sentAt ?? now,
       txHash: tx.hash,
