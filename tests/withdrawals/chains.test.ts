@@ -133,6 +133,12 @@ describe.each(["sqlite", "postgres"] as const)("two payout chains on %s", (kind)
     expect(wb.chainId).toBe(CHAIN_B);
     await payAll(CHAIN_A); // the other chain's worker leaves it alone
     expect((await db.withdrawal.findUniqueOrThrow({ where: { id: wb.id } })).status).toBe("queued");
+    // Mined in one block, no other after it: chain B asks for two.
+    for (let i = 0; i < 3; i++) {
+      clock += 3_600_000;
+      await runWithdrawalsOnce(db, getPayoutSender(CHAIN_B), { now: new Date(clock) });
+    }
+    expect((await db.withdrawal.findUniqueOrThrow({ where: { id: wb.id } })).status).toBe("sent");
     await payAll(CHAIN_B);
     const done = await db.withdrawal.findUniqueOrThrow({ where: { id: wb.id } });
     expect(done.status).toBe("confirmed");
