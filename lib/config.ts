@@ -10,6 +10,46 @@ const int = (def: number, min = 0) => z.coerce.number().int().min(min).default(d
 
 export type TrustProxy = { hops: number } | { addresses: string[] };
 
+const TOKENS_SPEC = /^\s*[a-z0-9]+=0x[0-9a-fA-F]{40}(\s*,\s*[a-z0-9]+=0x[0-9a-fA-F]{40})*\s*$/;
+const LOW_BALANCE_SPEC = /^\s*[a-z0-9]+=\d+(\.\d+)?(\s*,\s*[a-z0-9]+=\d+(\.\d+)?)*\s*$/;
+const GWEI = /^\d+(\.\d{1,9})?$/;
+const PRIVATE_KEY = /^0x[0-9a-fA-F]{64}$/;
+
+/** One more payout chain of PAYOUT_CHAINS (JSON): what is not given comes from the PAYOUT_* settings of the first chain. */
+const payoutChainSchema = z
+  .object({
+    chainId: z.number().int().min(1),
+    name: z.string().max(100).optional(),
+    rpcUrl: z.string().url().optional(),
+    privateKey: z.string().regex(PRIVATE_KEY, "expected 0x followed by 64 hex digits").optional(),
+    tokens: z.string().regex(TOKENS_SPEC, "expected ticker=0xaddress, comma-separated").optional(),
+    confirmations: z.number().int().min(1).optional(),
+    explorerUrl: z.string().url().optional(),
+    walletRpcUrl: z.string().url().optional(),
+    minUsd: z
+      .string()
+      .regex(/^\d+(\.\d+)?$/, "expected a decimal number of US dollars")
+      .optional(),
+    maxFeeGwei: z.string().regex(GWEI, "expected a decimal number of gwei").optional(),
+    lowBalance: z.string().regex(LOW_BALANCE_SPEC, "expected ticker=amount, comma-separated").optional(),
+  })
+  .strict();
+export type PayoutChainSetting = z.infer<typeof payoutChainSchema>;
+
+/** PAYOUT_CHAINS parsed and checked; throws a sentence naming what is wrong. */
+export function parsePayoutChains(json: string): PayoutChainSetting[] {
+  if (!json.trim()) return [];
+  let raw: unknown;
+  try {
+    raw = JSON.parse(json);
+  } catch {
+    throw new Error("PAYOUT_CHAINS: not JSON (expected an array of chains)");
+  }
+  const parsed = z.array(payoutChainSchema).safeParse(raw);
+  if (!parsed.success) throw new Error(`PAYOUT_CHAINS: ${parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`);
+  return parsed.data;
+}
+
 /** An IP address or CIDR, or one of proxy-addr's names for the private ranges. */
 function isProxyAddress(s: string): boolean {
   if (["loopback", "linklocal", "uniquelocal"].includes(s)) return true;
@@ -184,16 +224,37 @@ const schema = z.object({
   /** The hot wallet's private key, 0x + 64 hex (PAYOUT_SENDER=evm). Never logged. */
   PAYOUT_PRIVATE_KEY: z.union([z.literal(""), z.string().regex(/^0x[0-9a-fA-F]{64}$/, "expected 0x followed by 64 hex digits")]).optional(),
   /** ERC-20 payout assets besides native ETH: "usdc=0xA0b8...,usdt=0xdAC1..." (tickers of the registry). */
-  PAYOUT_TOKENS: z
-    .union([
-      z.literal(""),
-      z
-        .string()
-        .regex(/^\s*[a-z0-9]+=0x[0-9a-fA-F]{40}(\s*,\s*[a-z0-9]+=0x[0-9a-fA-F]{40})*\s*$/, "expected ticker=0xaddress, comma-separated"),
-    ])
-    .default(""),
+  PAYOUT_TOKENS: z.union([z.literal(""), z.string().regex(TOKENS_SPEC, "expected ticker=0xaddress, comma-separated")]).default(""),
+  /** The payout chain's name as a wallet shows it when the withdrawal page adds the chain to it. */
+  PAYOUT_CHAIN_NAME: z.string().max(100).default(""),
+  /**
+   * A PUBLIC JSON-RPC URL of the payout chain, offered to a wallet that does not know the chain
+   * (wallet_addEthereumChain); it is sent to the browser, so never PAYOUT_RPC_URL with a key.
+   */
+  PAYOUT_WALLET_RPC_URL: z.union([z.literal(""), z.string().url()]).optional(),
   /** Blocks a payout needs (its own included) before the withdrawal is confirmed. */
   PAYOUT_CONFIRMATIONS: int(1, 1),
+  /** Percent added to an ERC-20 payout's gas estimate for its gas limit (unused gas is not charged). */
+  PAYOUT_GAS_MARGIN_PERCENT: int(20, 0),
+  /** A payout broadcast this long ago and still not mined is replaced at its nonce with higher fees. */
+  PAYOUT_BUMP_AFTER_SECONDS: int(120, 1),
+  /** Each replacement raises both EIP-1559 fees by at least this percent (plus 1 wei); nodes ask for 10. */
+  PAYOUT_FEE_BUMP_PERCENT: int(12, 10),
+  /** The highest max fee per gas a payout is signed with, in gwei (decimal): past it, a stuck payout waits. */
+  PAYOUT_MAX_FEE_GWEI: z
+    .string()
+    .regex(/^\d+(\.\d{1,9})?$/, "expected a decimal number of gwei (at most 9 decimals)")
+    .default("500"),
+  /** A confirmed payout is watched this many blocks after its own for a reorganisation that takes it out of the chain (0: not watched). */
+  PAYOUT_REORG_WATCH_BLOCKS: int(64, 0),
+  /** Low-balance thresholds of the hot wallet per payout asset, in units of the asset: "eth=0.5,usdc=1000". */
+  PAYOUT_LOW_BALANCE: z.union([z.literal(""), z.string().regex(LOW_BALANCE_SPEC, "expected ticker=amount, comma-separated")]).default(""),
+  /**
+   * More payout chains besides PAYOUT_CHAIN_ID, as JSON: [{"chainId":8453,"name":"Base","rpcUrl":"...",
+   * "tokens":"usdc=0x...","confirmations":3,"explorerUrl":"...","minUsd":"5","maxFeeGwei":"5"}]. May hold
+   * provider keys and private keys: never logged.
+   */
+  PAYOUT_CHAINS: z.string().default(""),
   /** Block explorer base URL; a withdrawal links to <url>/tx/<hash>. */
   PAYOUT_EXPLORER_URL: z.union([z.literal(""), z.string().url()]).optional(),
   /** Smallest withdrawal, in USD at reference prices (decimal). */
@@ -232,6 +293,18 @@ export function getConfig(): Config {
   if (c.ENGINE === "providers") checkProviders(c);
   if (c.PAYOUT_SENDER === "evm" && (!c.PAYOUT_RPC_URL || !c.PAYOUT_PRIVATE_KEY))
     throw new Error("invalid settings:\n  PAYOUT_SENDER=evm: set PAYOUT_RPC_URL and PAYOUT_PRIVATE_KEY");
+  try {
+    const more = parsePayoutChains(c.PAYOUT_CHAINS);
+    const ids = [c.PAYOUT_CHAIN_ID, ...more.map((m) => m.chainId)];
+    const twice = ids.find((id, i) => ids.indexOf(id) !== i);
+    if (twice !== undefined) throw new Error(`PAYOUT_CHAINS: chain ${twice} is configured twice`);
+    if (c.PAYOUT_SENDER === "evm") {
+      const noRpc = more.find((m) => !m.rpcUrl);
+      if (noRpc) throw new Error(`PAYOUT_CHAINS: chain ${noRpc.chainId} needs an rpcUrl (PAYOUT_SENDER=evm)`);
+    }
+  } catch (e) {
+    throw new Error(`invalid settings:\n  ${(e as Error).message}`);
+  }
   const provider = /^postgres(ql)?:\/\//.test(c.DATABASE_URL) ? "postgresql" : "sqlite";
   if (provider === "sqlite" && !c.DATABASE_URL.startsWith("file:"))
     throw new Error("DATABASE_URL must be file:<path> (SQLite) or postgres://... (PostgreSQL)");

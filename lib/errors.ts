@@ -45,6 +45,7 @@ export const ERROR_CODES = [
   "UNSUPPORTED_MEDIA_TYPE",
   "RATE_ID_USED",
   "FORBIDDEN_ORIGIN",
+  "PAYOUT_CHAIN_UNAVAILABLE",
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];
@@ -62,6 +63,7 @@ export const DASHBOARD_ONLY_CODES: readonly ErrorCode[] = [
   "INVALID_WITHDRAWAL_STATE",
   "WITHDRAWAL_TOO_SMALL",
   "PAYOUT_ASSET_UNAVAILABLE",
+  "PAYOUT_CHAIN_UNAVAILABLE",
   // server.ts, for requests bound for Next (lib/http/next-guard.ts).
   "FORBIDDEN_ORIGIN",
 ];

@@ -21,6 +21,8 @@ import {
   revokeReseller,
   setMarkup,
 } from "@/lib/resellers/resellers";
+import { hotWalletHealth } from "@/lib/withdrawals/health";
+import { getPayoutSenders } from "@/lib/withdrawals/sender";
 import { listWithdrawals, retryWithdrawal } from "@/lib/withdrawals/withdrawals";
 
 // The operator's command line: a thin adapter over lib/. Run with `npm run cli -- <command>`,
@@ -40,7 +42,8 @@ const USAGE = `usage: npm run cli -- <command> [options]
   ledger:check                                check every ledger invariant; prints the first violation, exits 1 on any
   orders:stuck                                flag and list upstream orders still open past PROVIDERS_STUCK_AFTER_MINUTES
   upstream:orphans                            list upstream exchanges no order points to (after a crash: abandoned, or unknown)
-  withdrawals:list [wallet|resellerId]        the latest withdrawals (all resellers, or one): state, amounts, transaction
+  withdrawals:list [wallet|resellerId]        the hot wallet's balances (PAYOUT_LOW_BALANCE), then the latest withdrawals
+                                              (all resellers, or one): state, amounts, transaction, network fee
   withdrawals:retry <id>                      check a withdrawal stuck in queued again now (after topping up the hot wallet)
   providers:sync                              ask each configured provider what it offers now, against its mapping file
   migrate                                     apply pending database migrations`;
@@ -57,6 +60,25 @@ const bps = (s: string | undefined) => {
   if (!s || !/^\d+$/.test(s)) throw new Error("basis points must be a whole number, e.g. 150 for 1.5%");
   return Number(s);
 };
+
+/** The hot wallet's balance of each payout asset of each payout chain against its low-balance threshold, one line each. */
+async function hotWalletLines(): Promise<string[]> {
+  if (getConfig().PAYOUT_SENDER !== "evm") return ["hot wallet: none (PAYOUT_SENDER=simulated, nothing is paid on-chain)"];
+  const lines: string[] = [];
+  for (const sender of getPayoutSenders())
+    try {
+      for (const r of await hotWalletHealth(sender))
+        lines.push(
+          `hot wallet ${r.address} on chain ${r.chainId}: ${r.balance} ${r.asset}` +
+            (r.threshold === null ? "" : r.low ? `  LOW, below ${r.threshold}: top it up` : `  (threshold ${r.threshold})`),
+        );
+    } catch (e) {
+      lines.push(
+        `hot wallet ${sender.address} on chain ${sender.chainId}: balance not read (${e instanceof Error ? e.message.split("\n")[0] : String(e)})`,
+      );
+    }
+  return lines;
+}
 
 async function main(args: string[]) {
   const { positionals, values } = parseArgs({
@@ -200,6 +222,7 @@ async function main(args: string[]) {
       break;
     }
     case "withdrawals:list": {
+      for (const line of await hotWalletLines()) console.log(line);
       const resellerId = a ? (await findReseller(a)).id : undefined;
       const rows = await listWithdrawals(db, { resellerId, take: 200 });
       if (!rows.length) console.log("no withdrawals");
@@ -213,6 +236,8 @@ async function main(args: string[]) {
             `from ${w.legs.map((l) => `${l.amount} ${l.currency} @${l.rate}`).join(" + ")}`,
             `created ${w.createdAt}`,
             w.txHash ? `tx ${w.txHash}` : "",
+            w.networkFee !== null ? `network fee ${w.networkFee} wei` : "",
+            w.reorgs ? `reorganised out ${w.reorgs}x` : "",
             w.stateReason ? `(${w.stateReason})` : "",
           ]
             .filter(Boolean)

@@ -85,8 +85,15 @@ export const signOutEverywhereAction = sessionAction(noArgs, async (_, { reselle
 });
 
 const ticker = z.string().regex(/^[a-z0-9]{1,20}$/);
-const quoteInput = z.object({ asset: ticker, currencies: z.union([z.literal("all"), z.array(ticker).min(1).max(200)]) }).strict();
-const confirmInput = z.object({ nonce: z.string().regex(/^[0-9a-f]{32}$/), signature: z.string().max(200) }).strict();
+const quoteInput = z
+  .object({
+    asset: ticker,
+    currencies: z.union([z.literal("all"), z.array(ticker).min(1).max(200)]),
+    chainId: z.number().int().min(1).optional(),
+  })
+  .strict();
+// A contract wallet's signature (a Safe's, ERC-1271) can be longer than an ECDSA one.
+const confirmInput = z.object({ nonce: z.string().regex(/^[0-9a-f]{32}$/), signature: z.string().max(8200) }).strict();
 
 /** The terms of a withdrawal to the connected wallet and the EIP-712 data to sign; nothing is reserved yet. */
 export const quoteWithdrawalAction = sessionAction(args(quoteInput), ([input], { resellerId }) =>

@@ -2,6 +2,9 @@
 
 export interface Eip1193Provider {
   request(args: { method: string; params?: unknown[] | object }): Promise<unknown>;
+  /** EIP-1193 events (chainChanged, accountsChanged); optional: some injected providers have none. */
+  on?(event: string, listener: (...args: unknown[]) => void): void;
+  removeListener?(event: string, listener: (...args: unknown[]) => void): void;
 }
 
 export interface ProviderRpcError extends Error {

@@ -179,10 +179,29 @@ export interface PayoutAssetInfo {
   token: string | null;
 }
 
+/** The payout chain as the page hands it to the wallet (wallet_switchEthereumChain, wallet_addEthereumChain). */
+export interface PayoutChainInfo {
+  id: number;
+  name: string;
+  /** Symbol of the chain's native asset (ETH on every EVM chain payouts support). */
+  nativeSymbol: string;
+  /** Public JSON-RPC URL offered to a wallet that does not know the chain; null: the page asks the user to add it. */
+  walletRpcUrl: string | null;
+  explorerUrl: string | null;
+  /** Smallest withdrawal on this chain, USD. */
+  minUsd: string;
+  /** The assets withdrawals are paid in on this chain. */
+  assets: PayoutAssetInfo[];
+}
+
 export interface WithdrawalsView {
   /** The only destination: the connected wallet, checksummed. */
   wallet: string;
   chainId: number;
+  /** The first payout chain (the default). */
+  chain: PayoutChainInfo;
+  /** Every payout chain, the default first: the reseller picks one. */
+  chains: PayoutChainInfo[];
   sender: "simulated" | "evm";
   minUsd: string;
   assets: PayoutAssetInfo[];

@@ -164,6 +164,44 @@ new client.Gauge({
   },
 });
 
+// The hot wallet's balance per chain and payout asset, as the withdrawal worker last read it
+// (lib/withdrawals/health.ts): set by the processes that run the worker, every minute.
+const hotWalletBalance = new client.Gauge({
+  name: "hot_wallet_balance",
+  help: "The payout hot wallet's balance per chain and asset, in units of the asset (read by the withdrawal worker about every minute).",
+  labelNames: ["chain_id", "asset"] as const,
+  registers: [registry],
+});
+const hotWalletLow = new client.Gauge({
+  name: "hot_wallet_low",
+  help: "1 when the payout hot wallet's balance of the asset is below its PAYOUT_LOW_BALANCE threshold, else 0.",
+  labelNames: ["chain_id", "asset"] as const,
+  registers: [registry],
+});
+const hotWalletThreshold = new client.Gauge({
+  name: "hot_wallet_low_balance_threshold",
+  help: "The PAYOUT_LOW_BALANCE threshold of each chain and asset that has one, in units of the asset.",
+  labelNames: ["chain_id", "asset"] as const,
+  registers: [registry],
+});
+
+/** One reading of the hot wallet (amounts as decimal text; a gauge is a float, so this is for alerting, not accounting). */
+export function recordHotWalletBalance(r: { chainId: number; asset: string; balance: string; threshold: string | null; low: boolean }) {
+  const labels = { chain_id: String(r.chainId), asset: r.asset };
+  hotWalletBalance.set(labels, Number(r.balance));
+  hotWalletLow.set(labels, r.low ? 1 : 0);
+  if (r.threshold !== null) hotWalletThreshold.set(labels, Number(r.threshold));
+}
+
+/** The hot wallet gauges as /metrics shows them (tests). */
+export async function hotWalletMetricsText(): Promise<string> {
+  return (
+    await Promise.all(
+      ["hot_wallet_balance", "hot_wallet_low", "hot_wallet_low_balance_threshold"].map((n) => registry.getSingleMetricAsString(n)),
+    )
+  ).join("\n");
+}
+
 /**
  * The counter and histogram children of each (method, route, status), made once: a child keeps
  * its label set's hash, which prom-client otherwise computes (sorting the names) on every call.

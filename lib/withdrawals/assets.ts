@@ -1,11 +1,12 @@
 import "server-only";
 import { type Address, getAddress, zeroAddress } from "viem";
-import { getConfig } from "@/lib/config";
 import { getCurrency } from "@/lib/currencies";
 import { AppError } from "@/lib/errors";
+import { payoutChain } from "./chains";
 
-// The assets a withdrawal can be paid in: the chain's native ETH always, and the ERC-20s the
-// operator enabled in PAYOUT_TOKENS (ticker=contract). Decimals, precision and the reference
+// The assets a withdrawal can be paid in on a chain: the chain's native ETH always, and the
+// ERC-20s the operator enabled there (PAYOUT_TOKENS, or the chain's tokens in PAYOUT_CHAINS:
+// ticker=contract). Decimals, precision and the reference
 // price come from the currency registry.
 
 export interface PayoutAsset {
@@ -34,9 +35,9 @@ function parseTokens(spec: string): Map<string, Address> {
   return out;
 }
 
-/** Every enabled payout asset, native first. */
-export function payoutAssets(): PayoutAsset[] {
-  const tokens = parseTokens(getConfig().PAYOUT_TOKENS);
+/** Every enabled payout asset of a chain (default: the first payout chain), native first. */
+export function payoutAssets(chainId?: number): PayoutAsset[] {
+  const tokens = parseTokens(payoutChain(chainId).tokens);
   const out: PayoutAsset[] = [];
   for (const [ticker, token] of [[NATIVE_ASSET, null] as const, ...tokens]) {
     const c = getCurrency(ticker);
@@ -46,9 +47,9 @@ export function payoutAssets(): PayoutAsset[] {
   return out;
 }
 
-/** The enabled payout asset `ticker`, or PAYOUT_ASSET_UNAVAILABLE. */
-export function payoutAsset(ticker: string): PayoutAsset {
-  const a = payoutAssets().find((x) => x.ticker === ticker);
+/** The enabled payout asset `ticker` of a chain, or PAYOUT_ASSET_UNAVAILABLE. */
+export function payoutAsset(ticker: string, chainId?: number): PayoutAsset {
+  const a = payoutAssets(chainId).find((x) => x.ticker === ticker);
   if (!a?.priceUsd) throw new AppError("PAYOUT_ASSET_UNAVAILABLE", `Withdrawals cannot be paid in ${ticker}.`);
   return a;
 }

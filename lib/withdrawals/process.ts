@@ -1,5 +1,5 @@
 import "server-only";
-import { type Address, getAddress, type Hex, parseUnits } from "viem";
+import { formatUnits, getAddress, type Hex, parseUnits } from "viem";
 import { getConfig } from "@/lib/config";
 import type { Db, PayoutTx, Prisma, Tx } from "@/lib/db/client";
 import { retryDelayMs } from "@/lib/jobs/backoff";
@@ -7,7 +7,10 @@ import { releaseLease, takeLease, unleased } from "@/lib/jobs/lease";
 import { restoreWithdrawal, settleWithdrawal } from "@/lib/ledger/ledger";
 import { getLogger } from "@/lib/log";
 import { announceWithdrawal } from "./announce";
-import type { PayoutReceipt, PayoutSender } from "./sender/types";
+import { payoutChain } from "./chains";
+import { checkHotWallet } from "./health";
+import { watchReorgs } from "./reorgs";
+import type { FeeCaps, PayoutPayment, PayoutReceipt, PayoutSender } from "./sender/types";
 import { type WithdrawalStatus, withdrawalStatusOf } from "./types";
 
 // Pays queued withdrawals, exactly once, whatever stops the process and wherever.
@@ -15,17 +18,24 @@ import { type WithdrawalStatus, withdrawalStatusOf } from "./types";
 //   queued      the hot wallet can pay? (too poor: stays queued with the reason, one log line)
 //   processing  no live payout transaction yet: take the next account nonce, SIGN, PERSIST
 //               the nonce, the signed bytes and their hash, and only then broadcast
-//   sent        broadcast; waiting for the receipt and PAYOUT_CONFIRMATIONS blocks
+//   sent        broadcast; waiting for the receipt and PAYOUT_CONFIRMATIONS blocks. Not mined
+//               PAYOUT_BUMP_AFTER_SECONDS after its broadcast, it is REPLACED at the same nonce
+//               with both fees raised (signed and persisted before it is broadcast, like the
+//               first), up to the fee ceiling, where it waits with the reason shown
 //   confirmed   the reserved balances are paid out (ledger: withdrawal_settle)
 //   failed      the transaction reverted: the reserved balances go back to available
 //
 // After a restart the same code reconciles with the chain: a persisted transaction is looked
 // up by its hash; not mined, it is rebroadcast byte for byte (never re-signed), unless the
 // hot wallet's nonce was used by another transaction, which proves it can never be mined.
-// A transaction signed but not persisted was never broadcast: signing again is safe.
+// A transaction signed but not persisted was never broadcast: signing again is safe. The
+// transactions of one withdrawal at one nonce (the first and its replacements) are all looked
+// up: whichever of them is mined pays, and being at one nonce, no two of them can be mined.
 
 export const PAYOUT_STEPS = ["after_sign", "after_persist", "after_broadcast", "before_receipt"] as const;
-export type PayoutStep = (typeof PAYOUT_STEPS)[number];
+/** Where a fee-bumped replacement can be interrupted: persisted but not broadcast, and broadcast but not recorded as such. */
+export const REPLACEMENT_STEPS = ["after_replacement_persist", "after_replacement_broadcast"] as const;
+export type PayoutStep = (typeof PAYOUT_STEPS)[number] | (typeof REPLACEMENT_STEPS)[number];
 
 /** Thrown by a test's stopAt hook: the process "dies" there (no cleanup, the lease stays held). */
 export class SenderStopped extends Error {
@@ -53,7 +63,7 @@ const ACTIVE: WithdrawalStatus[] = ["queued", "processing", "sent"];
  * from a node that has the block before another node serves the receipt.
  */
 const REPLACED_AFTER_MS = 60_000;
-/** Stored transactions seen without a receipt behind the wallet's nonce: hash -> first seen (this process). */
+/** Withdrawals whose stored transactions were seen without a receipt behind the wallet's nonce: "id:nonce" -> first seen (this process). */
 const passedBy = new Map<string, number>();
 
 type Claimed = NonNullable<Awaited<ReturnType<typeof loadClaimed>>>;
@@ -65,6 +75,17 @@ const later = (now: Date, ms: number) => new Date(now.getTime() + ms);
 /** One pass: claims due withdrawals (a lease each) and advances them one at a time, in queue order. Returns how many changed state. */
 export async function runWithdrawalsOnce(db: Db, sender: PayoutSender, opts: ProcessOptions = {}): Promise<number> {
   const now = opts.now ?? new Date();
+  let changed = 0;
+  try {
+    changed += await watchReorgs(db, sender, now);
+  } catch (e) {
+    getLogger().warn({ err: e }, "reorganisation watch failed; it runs again on a later pass");
+  }
+  try {
+    await checkHotWallet(sender, now);
+  } catch (e) {
+    getLogger().warn({ err: e }, "hot wallet balance not read; it is tried again on a later pass");
+  }
   const due = await db.withdrawal.findMany({
     where: {
       status: { in: ACTIVE },
@@ -76,7 +97,6 @@ export async function runWithdrawalsOnce(db: Db, sender: PayoutSender, opts: Pro
     take: BATCH,
     select: { id: true },
   });
-  let changed = 0;
   for (const { id } of due) {
     // One lease per withdrawal, taken as its turn comes: the ones before it may take a while.
     const { token, taken } = await takeLease(db, "withdrawal", { ids: [id], where: { status: { in: ACTIVE } }, now, ms: leaseMs() });
@@ -135,35 +155,67 @@ interface Turn {
   opts: ProcessOptions;
 }
 
-/** What the withdrawal pays: the asset (null: the chain's native one) and the amount in base units. */
-interface Transfer {
-  token: Address | null;
-  amount: bigint;
-}
-
 /**
  * Advances a claimed withdrawal as far as it goes in this pass, one step per status: queued
  * (can the hot wallet pay?), processing (its payout transaction, signed and persisted), sent
- * (broadcast; then the receipt, and confirmed or failed). True when its status changed.
+ * (broadcast, replaced with higher fees when it waits too long; then the receipt, and
+ * confirmed or failed). True when its status changed.
  */
 async function advance(turn: Turn): Promise<boolean> {
   const { w } = turn;
-  const transfer: Transfer = { token: w.tokenAddress ? getAddress(w.tokenAddress) : null, amount: parseUnits(w.amount, w.decimals) };
+  const payment: PayoutPayment = {
+    to: getAddress(w.destination),
+    token: w.tokenAddress ? getAddress(w.tokenAddress) : null,
+    amount: parseUnits(w.amount, w.decimals),
+  };
   let status = withdrawalStatusOf(w.status);
   if (status === "queued") {
-    if (!(await leaveQueue(turn, transfer))) return false;
+    if (!(await leaveQueue(turn, payment))) return false;
     status = "processing";
   }
-  const tx = await payoutTransaction(turn, transfer);
-  const receipt = await turn.sender.receipt(tx.hash as Hex);
-  if (!receipt) return sendUntilMined(turn, status, tx);
-  if (receipt.status === "reverted") return failReverted(turn, status, tx, receipt);
-  return confirmWhenDeep(turn, status, tx, receipt);
+  const attempts = await payoutAttempts(turn, payment);
+  const found = await minedAttempt(turn.sender, attempts);
+  if (!found) return sendUntilMined(turn, status, payment, attempts);
+  if (found.receipt.status === "reverted") return failReverted(turn, status, found.tx, found.receipt, attempts);
+  return confirmWhenDeep(turn, status, found.tx, found.receipt, attempts);
+}
+
+/** The fee ceiling of a chain (PAYOUT_MAX_FEE_GWEI, or its maxFeeGwei) in wei per gas. */
+const feeCeiling = (chainId: number) => parseUnits(payoutChain(chainId).maxFeeGwei, 9);
+const gwei = (wei: bigint) => formatUnits(wei, 9);
+
+const maxOf = (a: bigint, b: bigint) => (a > b ? a : b);
+const minOf = (a: bigint, b: bigint) => (a < b ? a : b);
+
+/** The node's estimate, kept under the fee ceiling: what a first transaction at a nonce is signed with. */
+export function initialFees(estimate: FeeCaps, ceiling: bigint): FeeCaps {
+  const maxFeePerGas = minOf(estimate.maxFeePerGas, ceiling);
+  return { maxFeePerGas, maxPriorityFeePerGas: minOf(estimate.maxPriorityFeePerGas, maxFeePerGas) };
+}
+
+/**
+ * The fees of the replacement of a transaction signed with `prev`: each fee raised by at least
+ * `bumpPercent` (rounded up) plus 1 wei, which nodes require of a replacement, or to the node's
+ * current estimate when that is higher; the max fee kept under `ceiling`. Null when even the
+ * minimum raise would pass the ceiling: the transaction cannot be replaced, it waits.
+ */
+export function bumpedFees(prev: FeeCaps, estimate: FeeCaps, bumpPercent: number, ceiling: bigint): FeeCaps | null {
+  const raised = (x: bigint) => (x * BigInt(100 + bumpPercent) + 99n) / 100n + 1n;
+  const minMax = raised(prev.maxFeePerGas);
+  const minTip = raised(prev.maxPriorityFeePerGas);
+  if (minMax > ceiling || minTip > ceiling) return null;
+  // The tip never above the max fee: capped there, but never below its own minimum raise.
+  let maxFeePerGas = minOf(maxOf(estimate.maxFeePerGas, minMax), ceiling);
+  const maxPriorityFeePerGas = maxOf(minOf(maxOf(estimate.maxPriorityFeePerGas, minTip), maxFeePerGas), minTip);
+  maxFeePerGas = maxOf(maxFeePerGas, maxPriorityFeePerGas);
+  return { maxFeePerGas, maxPriorityFeePerGas };
 }
 
 /** queued: on to processing when the hot wallet can pay; otherwise it stays queued, with the reason, and is checked again later. */
-async function leaveQueue({ db, sender, w, token, now }: Turn, transfer: Transfer): Promise<boolean> {
-  const reason = await sender.shortfall(transfer);
+async function leaveQueue({ db, sender, w, token, now }: Turn, payment: PayoutPayment): Promise<boolean> {
+  const gas = await sender.gasLimit(payment);
+  const fees = initialFees(await sender.fees(), feeCeiling(sender.chainId));
+  const reason = await sender.shortfall({ ...payment, gas, maxFeePerGas: fees.maxFeePerGas });
   if (reason) {
     // One log line when it starts waiting, not one per check.
     if (!w.stateReason)
@@ -185,17 +237,22 @@ async function leaveQueue({ db, sender, w, token, now }: Turn, transfer: Transfe
 }
 
 /**
- * processing: the withdrawal's live payout transaction (signed or mined). With none, one is
- * signed with the hot wallet's next nonce and persisted, bytes and hash, before anything is
- * broadcast.
+ * processing: the withdrawal's live payout transactions (the first at its nonce and its
+ * replacements, oldest first; never empty). With none, one is signed with the hot wallet's
+ * next nonce and persisted, bytes and hash, before anything is broadcast.
  */
-async function payoutTransaction({ db, sender, w, token, opts }: Turn, transfer: Transfer): Promise<PayoutTx> {
+async function payoutAttempts({ db, sender, w, token, opts }: Turn, payment: PayoutPayment): Promise<PayoutTx[]> {
   const from = sender.address.toLowerCase();
-  const live = await db.payoutTx.findFirst({ where: { withdrawalId: w.id, status: { in: ["signed", "mined"] } }, orderBy: { id: "desc" } });
-  if (live) return live;
+  const live = await db.payoutTx.findMany({
+    where: { withdrawalId: w.id, status: { in: ["signed", "mined"] } },
+    orderBy: [{ accountNonce: "asc" }, { replacement: "asc" }],
+  });
+  if (live.length) return live;
   const last = await db.payoutTx.aggregate({ where: { chainId: sender.chainId, fromAddress: from }, _max: { accountNonce: true } });
   const nonce = Math.max(await sender.pendingNonce(), (last._max.accountNonce ?? -1) + 1);
-  const signed = await sender.sign({ to: getAddress(w.destination), token: transfer.token, amount: transfer.amount, nonce });
+  const gas = await sender.gasLimit(payment);
+  const fees = initialFees(await sender.fees(), feeCeiling(sender.chainId));
+  const signed = await sender.sign({ ...payment, nonce, gas, ...fees });
   stop(opts, "after_sign", w.id);
   const tx = await db.$transaction(async (t) => {
     // Still ours? (A lost lease means another worker owns it now: persist nothing.)
@@ -207,51 +264,180 @@ async function payoutTransaction({ db, sender, w, token, opts }: Turn, transfer:
         chainId: sender.chainId,
         fromAddress: from,
         accountNonce: nonce,
+        replacement: 0,
         rawTx: signed.raw,
         hash: signed.hash,
         status: "signed",
+        gasLimit: gas.toString(),
+        maxFeePerGas: fees.maxFeePerGas.toString(),
+        maxPriorityFeePerGas: fees.maxPriorityFeePerGas.toString(),
       },
     });
   });
   stop(opts, "after_persist", w.id);
-  return tx;
+  return [tx];
+}
+
+/** The one of the withdrawal's transactions that is mined (newest first), with its receipt; null when none is. */
+async function minedAttempt(sender: PayoutSender, attempts: PayoutTx[]): Promise<{ tx: PayoutTx; receipt: PayoutReceipt } | null> {
+  for (let i = attempts.length - 1; i >= 0; i--) {
+    const receipt = await sender.receipt(attempts[i].hash as Hex);
+    if (receipt) return { tx: attempts[i], receipt };
+  }
+  return null;
 }
 
 /**
- * sent, no receipt yet: broadcast (again, byte for byte: a node may have dropped it), unless
- * another transaction of the hot wallet used its nonce, which proves it can never be mined:
- * then it is dropped and the withdrawal goes back to processing, to sign a new one.
+ * sent, none mined yet: broadcast the newest (again, byte for byte: a node may have dropped
+ * it), after replacing it with higher fees when it has waited PAYOUT_BUMP_AFTER_SECONDS since
+ * its broadcast. Unless another transaction of the hot wallet used their nonce, which proves
+ * none of them can ever be mined: then they are dropped and the withdrawal goes back to
+ * processing, to sign a new one.
  */
-async function sendUntilMined({ db, sender, w, token, now, opts }: Turn, status: WithdrawalStatus, tx: PayoutTx): Promise<boolean> {
-  const hash = tx.hash as Hex;
+async function sendUntilMined(turn: Turn, status: WithdrawalStatus, payment: PayoutPayment, attempts: PayoutTx[]): Promise<boolean> {
+  const { db, sender, w, token, now, opts } = turn;
+  const newest = attempts[attempts.length - 1];
+  const nonce = newest.accountNonce;
+  const key = `${w.id}:${nonce}`;
   // Its nonce used by another transaction of the hot wallet, and still no receipt: it can
-  // never be mined. (Read the receipt again after the nonce: it may have been mined in between.)
-  const passed = (await sender.minedNonce()) > tx.accountNonce && !(await sender.receipt(hash));
-  if (!passed) passedBy.delete(hash);
-  else if (!passedBy.has(hash)) passedBy.set(hash, now.getTime());
-  if (passed && now.getTime() - passedBy.get(hash)! >= REPLACED_AFTER_MS) {
-    passedBy.delete(hash);
+  // never be mined. (Read the receipts again after the nonce: one may have been mined in between.)
+  const passed = (await sender.minedNonce()) > nonce && !(await minedAttempt(sender, attempts));
+  if (!passed) passedBy.delete(key);
+  else if (!passedBy.has(key)) passedBy.set(key, now.getTime());
+  if (passed && now.getTime() - passedBy.get(key)! >= REPLACED_AFTER_MS) {
+    passedBy.delete(key);
     getLogger().error(
-      { withdrawalId: w.id, hash, nonce: tx.accountNonce },
+      { withdrawalId: w.id, hashes: attempts.map((a) => a.hash), nonce },
       "payout transaction replaced by another of the hot wallet; signing a new one",
     );
-    await db.payoutTx.update({ where: { id: tx.id }, data: { status: "dropped" } });
-    await releaseAs(db, w.id, token, status, "processing", now, { txHash: null, nextActionAt: now });
+    await db.payoutTx.updateMany({ where: { id: { in: attempts.map((a) => a.id) } }, data: { status: "dropped" } });
+    await releaseAs(db, w.id, token, status, "processing", now, { txHash: null, stateReason: null, nextActionAt: now });
     return false;
   }
-  await sender.broadcast(tx.rawTx as Hex);
-  stop(opts, "after_broadcast", w.id);
+  let current = newest;
+  let reason: string | null = null;
+  const waited = newest.broadcastAt ? now.getTime() - newest.broadcastAt.getTime() : 0;
+  // A nonce another transaction used cannot be mined by a replacement either: no bump then.
+  if (!passed && newest.broadcastAt && waited >= getConfig().PAYOUT_BUMP_AFTER_SECONDS * 1000) {
+    const r = await replace(turn, payment, newest);
+    if ("tx" in r) current = r.tx;
+    else reason = r.reason;
+  }
+  const sent = await sender.broadcast(current.rawTx as Hex);
+  stop(opts, current === newest ? "after_broadcast" : "after_replacement_broadcast", w.id);
+  // Refused as underpriced it counts as broadcast too: its wait for a replacement starts.
+  if (!current.broadcastAt) await db.payoutTx.update({ where: { id: current.id }, data: { broadcastAt: now } });
   await releaseAs(db, w.id, token, status, "sent", now, {
     sentAt: w.sentAt ?? now,
     attempts: 0,
     lastError: null,
+    stateReason:
+      reason ??
+      (sent === "underpriced"
+        ? "network fees rose above the payout's max fee: it is replaced with higher fees if it waits too long"
+        : null),
     nextActionAt: later(now, RECHECK_MS),
   });
   return status !== "sent";
 }
 
+/**
+ * Replaces a payout transaction that waits too long: the same payment at the same nonce and
+ * gas limit, both fees raised (bumpedFees), signed and PERSISTED before it is broadcast. At
+ * the fee ceiling nothing is signed: the reason why it waits.
+ */
+async function replace(
+  { db, sender, w, token, now, opts }: Turn,
+  payment: PayoutPayment,
+  prev: PayoutTx,
+): Promise<{ tx: PayoutTx } | { reason: string }> {
+  if (!prev.maxFeePerGas || !prev.maxPriorityFeePerGas || !prev.gasLimit)
+    return { reason: "waiting to be mined (signed before fee bumping existed: it is rebroadcast as it is)" };
+  const cfg = getConfig();
+  const ceiling = feeCeiling(sender.chainId);
+  const before: FeeCaps = { maxFeePerGas: BigInt(prev.maxFeePerGas), maxPriorityFeePerGas: BigInt(prev.maxPriorityFeePerGas) };
+  const fees = bumpedFees(before, await sender.fees(), cfg.PAYOUT_FEE_BUMP_PERCENT, ceiling);
+  if (!fees) {
+    const reason =
+      `network fees are above the fee ceiling of ${gwei(ceiling)} gwei: the payout, signed with a max fee of ` +
+      `${gwei(before.maxFeePerGas)} gwei, waits to be mined and is not bumped further`;
+    if (w.stateReason !== reason)
+      getLogger().warn(
+        {
+          withdrawalId: w.id,
+          hash: prev.hash,
+          nonce: prev.accountNonce,
+          maxFeeGwei: gwei(before.maxFeePerGas),
+          ceilingGwei: gwei(ceiling),
+        },
+        "payout at the fee ceiling: it waits",
+      );
+    return { reason };
+  }
+  const signed = await sender.sign({ ...payment, nonce: prev.accountNonce, gas: BigInt(prev.gasLimit), ...fees });
+  const tx = await db.$transaction(async (t) => {
+    const mine = await t.withdrawal.updateMany({ where: { id: w.id, leaseToken: token }, data: { txHash: signed.hash } });
+    if (mine.count !== 1) throw new Error(`lost the lease on withdrawal ${w.id}`);
+    return t.payoutTx.create({
+      data: {
+        withdrawalId: w.id,
+        chainId: prev.chainId,
+        fromAddress: prev.fromAddress,
+        accountNonce: prev.accountNonce,
+        replacement: prev.replacement + 1,
+        rawTx: signed.raw,
+        hash: signed.hash,
+        status: "signed",
+        gasLimit: prev.gasLimit,
+        maxFeePerGas: fees.maxFeePerGas.toString(),
+        maxPriorityFeePerGas: fees.maxPriorityFeePerGas.toString(),
+      },
+    });
+  });
+  getLogger().info(
+    {
+      withdrawalId: w.id,
+      nonce: prev.accountNonce,
+      replaces: prev.hash,
+      hash: signed.hash,
+      replacement: tx.replacement,
+      maxFeeGwei: gwei(fees.maxFeePerGas),
+      maxPriorityFeeGwei: gwei(fees.maxPriorityFeePerGas),
+      waitedSince: prev.broadcastAt?.toISOString(),
+      at: now.toISOString(),
+    },
+    "payout not mined in time: replaced with higher fees",
+  );
+  stop(opts, "after_replacement_persist", w.id);
+  return { tx };
+}
+
+/** The other transactions at the paying one's nonce can never be mined now. */
+const markReplaced = (t: Tx, paying: PayoutTx, attempts: PayoutTx[]) =>
+  t.payoutTx.updateMany({
+    where: { id: { in: attempts.filter((a) => a.id !== paying.id).map((a) => a.id) }, status: "signed" },
+    data: { status: "replaced" },
+  });
+
 /** sent, mined but reverted: the withdrawal fails and its reserved balances go back to available (ledger: withdrawal_restore). */
-async function failReverted({ db, w, token, now }: Turn, status: WithdrawalStatus, tx: PayoutTx, receipt: PayoutReceipt): Promise<boolean> {
+async function failReverted(
+  { db, w, token, now }: Turn,
+  status: WithdrawalStatus,
+  tx: PayoutTx,
+  receipt: PayoutReceipt,
+  attempts: PayoutTx[],
+): Promise<boolean> {
+  if (w.reorgs > 0) {
+    // Its balances were paid out when it was first confirmed: they cannot simply be restored.
+    const reason = "its payout reverted after a chain reorganisation: the operator must settle it (see docs/withdrawals.md)";
+    if (w.stateReason !== reason)
+      getLogger().error(
+        { withdrawalId: w.id, hash: tx.hash },
+        "payout reverted after a reorganisation; the withdrawal waits for the operator",
+      );
+    await release(db, w.id, token, { stateReason: reason, nextActionAt: later(now, POOR_RECHECK_MS) });
+    return false;
+  }
   getLogger().error(
     { withdrawalId: w.id, hash: tx.hash },
     "payout transaction reverted; the withdrawal fails and its balances are restored",
@@ -262,12 +448,23 @@ async function failReverted({ db, w, token, now }: Turn, status: WithdrawalStatu
       "withdrawal",
       w.id,
       token,
-      { status: "failed", stateReason: "payout transaction reverted", blockNumber: Number(receipt.blockNumber), finishedAt: now },
+      {
+        status: "failed",
+        stateReason: "payout transaction reverted",
+        txHash: tx.hash,
+        blockNumber: Number(receipt.blockNumber),
+        networkFee: receipt.fee.toString(),
+        finishedAt: now,
+      },
       { status: { in: ACTIVE } },
     );
     if (r.count !== 1) throw new Error(`lost the lease on withdrawal ${w.id}`);
     await announceWithdrawal(t, w.id, status, now);
-    await t.payoutTx.update({ where: { id: tx.id }, data: { status: "reverted", blockNumber: Number(receipt.blockNumber) } });
+    await t.payoutTx.update({
+      where: { id: tx.id },
+      data: { status: "reverted", blockNumber: Number(receipt.blockNumber), blockHash: receipt.blockHash, fee: receipt.fee.toString() },
+    });
+    await markReplaced(t, tx, attempts);
     await restoreWithdrawal(t, w, now);
   });
   return true;
@@ -275,19 +472,24 @@ async function failReverted({ db, w, token, now }: Turn, status: WithdrawalStatu
 
 /**
  * sent, mined: confirmed once PAYOUT_CONFIRMATIONS blocks hold it, and its reserved balances
- * are paid out (ledger: withdrawal_settle); until then it stays sent and is checked again.
+ * are paid out (ledger: withdrawal_settle); the network fee its receipt shows is recorded.
+ * Until then it stays sent and is checked again.
  */
 async function confirmWhenDeep(
   { db, sender, w, token, now, opts }: Turn,
   status: WithdrawalStatus,
   tx: PayoutTx,
   receipt: PayoutReceipt,
+  attempts: PayoutTx[],
 ): Promise<boolean> {
   const head = await sender.blockNumber();
-  if (head - receipt.blockNumber + 1n < BigInt(getConfig().PAYOUT_CONFIRMATIONS)) {
+  if (head - receipt.blockNumber + 1n < BigInt(payoutChain(sender.chainId).confirmations)) {
     await releaseAs(db, w.id, token, status, "sent", now, {
       sentAt: w.sentAt ?? now,
+      txHash: tx.hash,
       blockNumber: Number(receipt.blockNumber),
+      // Mined: a fee reason no longer applies; a reorganisation's stays until it is confirmed again.
+      stateReason: w.reorgs > 0 ? w.stateReason : null,
       nextActionAt: later(now, RECHECK_MS),
     });
     return status !== "sent";
@@ -303,6 +505,7 @@ async function confirmWhenDeep(
         status: "confirmed",
         txHash: tx.hash,
         blockNumber: Number(receipt.blockNumber),
+        networkFee: receipt.fee.toString(),
         sentAt: w.sentAt ?? now,
         finishedAt: now,
         stateReason: null,
@@ -312,8 +515,19 @@ async function confirmWhenDeep(
     );
     if (r.count !== 1) throw new Error(`lost the lease on withdrawal ${w.id}`);
     await announceWithdrawal(t, w.id, status, now);
-    await t.payoutTx.update({ where: { id: tx.id }, data: { status: "mined", blockNumber: Number(receipt.blockNumber) } });
-    await settleWithdrawal(t, w, now);
+    await t.payoutTx.update({
+      where: { id: tx.id },
+      data: {
+        status: "mined",
+        paidNonce: tx.accountNonce,
+        blockNumber: Number(receipt.blockNumber),
+        blockHash: receipt.blockHash,
+        fee: receipt.fee.toString(),
+      },
+    });
+    await markReplaced(t, tx, attempts);
+    // Confirmed again after a reorganisation: its balances were paid out the first time.
+    if (w.reorgs === 0) await settleWithdrawal(t, w, now);
   });
   return true;
 }

@@ -1,7 +1,7 @@
 import "server-only";
 import { getAddress } from "viem";
-import { getConfig } from "@/lib/config";
 import type { Withdrawal, WithdrawalLeg } from "@/lib/db/client";
+import { findPayoutChain } from "./chains";
 import { type WithdrawalRow, withdrawalStatusOf } from "./types";
 
 // A withdrawal as the dashboard, its webhook events and the CLI show it: one shape, read from
@@ -11,7 +11,7 @@ import { type WithdrawalRow, withdrawalStatusOf } from "./types";
 export const WITH_LEGS = { legs: { orderBy: { currency: "asc" as const } } };
 
 export function toWithdrawalRow(w: Withdrawal & { legs: WithdrawalLeg[] }): WithdrawalRow {
-  const explorer = getConfig().PAYOUT_EXPLORER_URL;
+  const explorer = findPayoutChain(w.chainId)?.explorerUrl;
   return {
     id: w.id,
     status: withdrawalStatusOf(w.status),
@@ -22,6 +22,8 @@ export function toWithdrawalRow(w: Withdrawal & { legs: WithdrawalLeg[] }): With
     usdValue: w.usdValue,
     fee: w.fee,
     feePolicy: w.feePolicy,
+    networkFee: w.networkFee,
+    reorgs: w.reorgs,
     legs: w.legs.map((l) => ({ currency: l.currency, amount: l.amount, rate: l.rate })),
     stateReason: w.stateReason,
     txHash: w.txHash,

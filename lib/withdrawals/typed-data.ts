@@ -88,12 +88,29 @@ export function typedDataJson(t: WithdrawalTerms): string {
   );
 }
 
-/** True when `signature` is `signer`'s EIP-712 signature of exactly these terms (ECDSA; no EIP-1271). */
-export async function verifyWithdrawalSignature(t: WithdrawalTerms, signer: Address, signature: string): Promise<boolean> {
-  if (!/^0x[0-9a-fA-F]{130}$/.test(signature)) return false;
-  try {
-    return await verifyTypedData({ address: signer, signature: signature as Hex, ...typedData(t) });
-  } catch {
-    return false;
-  }
+/** Asks the payout chain whether a contract wallet accepts a signature of this typed data (ERC-1271 isValidSignature). */
+export type ContractSignatureCheck = (p: { address: Address; signature: Hex; typedData: ReturnType<typeof typedData> }) => Promise<boolean>;
+
+/**
+ * True when `signature` is `signer`'s EIP-712 signature of exactly these terms: the ECDSA
+ * signature of the address's own key, or, for a smart-contract wallet (a Safe, any ERC-1271
+ * account), one its contract accepts, asked on the payout chain through `onChain` (the
+ * terms name that chain, so a confirmation signed for one chain is refused on another).
+ */
+export async function verifyWithdrawalSignature(
+  t: WithdrawalTerms,
+  signer: Address,
+  signature: string,
+  onChain?: ContractSignatureCheck,
+): Promise<boolean> {
+  if (!/^0x([0-9a-fA-F]{2})+$/.test(signature) || signature.length > 2 + 2 * 4096) return false;
+  const data = typedData(t);
+  if (signature.length === 132)
+    try {
+      if (await verifyTypedData({ address: signer, signature: signature as Hex, ...data })) return true;
+    } catch {
+      // not an ECDSA signature of this signer: maybe a contract wallet's
+    }
+  if (!onChain) return false;
+  return onChain({ address: signer, signature: signature as Hex, typedData: data });
 }

@@ -35,6 +35,14 @@ export interface WithdrawalRow {
   usdValue: string;
   fee: string;
   feePolicy: string;
+  /**
+   * The network fee its payout transaction paid (gas used x effective gas price, from the
+   * receipt), in base units (wei) of the chain's native asset; null until it is mined. Paid by
+   * the operator, not deducted from `amount`.
+   */
+  networkFee: string | null;
+  /** Times its confirmed payout's block left the chain (a reorganisation) and it was sent again; paid once all the same. */
+  reorgs: number;
   legs: WithdrawalLegRow[];
   /** Why it waits (e.g. the hot wallet is too poor) or why it failed. */
   stateReason: string | null;

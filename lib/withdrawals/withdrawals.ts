@@ -1,7 +1,6 @@
 import "server-only";
 import crypto from "node:crypto";
 import { getAddress, parseUnits } from "viem";
-import { getConfig } from "@/lib/config";
 import { currencyInfo } from "@/lib/currencies/info";
 import type { Db } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
@@ -11,6 +10,9 @@ import { D, type Dec, floorAmount, formatAmount } from "@/lib/money/decimal";
 import { usdValue } from "@/lib/money/usd";
 import { announceWithdrawal } from "./announce";
 import { payoutAsset, tokenOrZero } from "./assets";
+import { payoutChain } from "./chains";
+import { getPayoutSender } from "./sender";
+import type { PayoutSender } from "./sender/types";
 import { toWithdrawalRow, WITH_LEGS } from "./serialize-withdrawal";
 import { typedDataJson, verifyWithdrawalSignature, type WithdrawalTerms } from "./typed-data";
 import type { WithdrawalQuote, WithdrawalRow } from "./types";
@@ -40,12 +42,19 @@ export function amountOfLegs(legs: { amount: string; rate: string }[], precision
 
 export async function quoteWithdrawal(
   db: Db,
-  opts: { resellerId: string; asset: string; currencies: string[] | "all"; now?: Date },
+  opts: {
+    resellerId: string;
+    asset: string;
+    currencies: string[] | "all";
+    /** The payout chain (default: the first, PAYOUT_CHAIN_ID). */
+    chainId?: number;
+    now?: Date;
+  },
 ): Promise<WithdrawalQuote> {
   const now = opts.now ?? new Date();
-  const cfg = getConfig();
+  const chain = payoutChain(opts.chainId);
   const reseller = await db.reseller.findUniqueOrThrow({ where: { id: opts.resellerId } });
-  const asset = payoutAsset(opts.asset);
+  const asset = payoutAsset(opts.asset, chain.chainId);
   const assetPrice = asset.priceUsd!;
   const balances = await getBalances(db, opts.resellerId);
   const wanted = opts.currencies === "all" ? null : new Set(opts.currencies);
@@ -67,9 +76,9 @@ export async function quoteWithdrawal(
         throw new AppError("INSUFFICIENT_BALANCE", `There is no available ${c} balance to withdraw.`);
   const amount = amountOfLegs(legs, asset.precision);
   const usd = usdValue(amount, assetPrice)!;
-  if (!legs.length || amount.lte(0) || usd.lt(cfg.WITHDRAWAL_MIN_USD))
-    throw new AppError("WITHDRAWAL_TOO_SMALL", `A withdrawal must be worth at least ${cfg.WITHDRAWAL_MIN_USD} USD.`, {
-      minUsd: cfg.WITHDRAWAL_MIN_USD,
+  if (!legs.length || amount.lte(0) || usd.lt(chain.minUsd))
+    throw new AppError("WITHDRAWAL_TOO_SMALL", `A withdrawal must be worth at least ${chain.minUsd} USD.`, {
+      minUsd: chain.minUsd,
       usdValue: formatAmount(usd),
     });
   const terms: WithdrawalTerms = {
@@ -78,7 +87,7 @@ export async function quoteWithdrawal(
     asset: asset.ticker,
     token: tokenOrZero(asset),
     decimals: asset.decimals,
-    chainId: cfg.PAYOUT_CHAIN_ID,
+    chainId: chain.chainId,
     amount: formatAmount(amount),
     amountBaseUnits: parseUnits(formatAmount(amount), asset.decimals).toString(),
     usdValue: formatAmount(usd),
@@ -110,11 +119,19 @@ export async function quoteWithdrawal(
  * Queues the withdrawal the wallet signed. Refuses: an unknown or foreign nonce
  * (WITHDRAWAL_NOT_FOUND), a used one (CONFIRMATION_USED), an expired one (QUOTE_EXPIRED), a
  * signature that is not the reseller wallet's signature of exactly the stored terms
- * (INVALID_SIGNATURE), and balances that no longer cover the terms (INSUFFICIENT_BALANCE).
+ * (INVALID_SIGNATURE; a smart-contract wallet's is asked to its contract on the payout chain,
+ * PAYOUT_CHAIN_UNAVAILABLE when that chain's node cannot answer), and balances that no longer cover the terms (INSUFFICIENT_BALANCE).
  */
 export async function confirmWithdrawal(
   db: Db,
-  opts: { resellerId: string; nonce: string; signature: string; now?: Date },
+  opts: {
+    resellerId: string;
+    nonce: string;
+    signature: string;
+    now?: Date;
+    /** The payout chain, asked about a contract wallet's signature (default: the process's sender). */
+    sender?: PayoutSender;
+  },
 ): Promise<WithdrawalRow> {
   const now = opts.now ?? new Date();
   const conf = await db.withdrawalConfirmation.findUnique({ where: { nonce: opts.nonce } });
@@ -125,7 +142,22 @@ export async function confirmWithdrawal(
   const terms = JSON.parse(conf.payload) as WithdrawalTerms;
   if (terms.destination.toLowerCase() !== reseller.walletAddress)
     throw new AppError("INVALID_SIGNATURE", "The withdrawal must go to the connected wallet.");
-  if (!(await verifyWithdrawalSignature(terms, getAddress(reseller.walletAddress), opts.signature)))
+  // The chain the terms name: a confirmation is checked there, and only there.
+  const sender = opts.sender ?? getPayoutSender(terms.chainId);
+  const onChain =
+    sender.isValidContractSignature && sender.chainId === terms.chainId
+      ? (p: Parameters<NonNullable<typeof sender.isValidContractSignature>>[0]) =>
+          sender.isValidContractSignature!(p).catch((e) => {
+            throw new AppError(
+              "PAYOUT_CHAIN_UNAVAILABLE",
+              "The payout chain's node could not check the wallet contract's signature: try again.",
+              {
+                cause: e instanceof Error ? e.message : String(e),
+              },
+            );
+          })
+      : undefined;
+  if (!(await verifyWithdrawalSignature(terms, getAddress(reseller.walletAddress), opts.signature, onChain)))
     throw new AppError("INVALID_SIGNATURE", "The signature is not the connected wallet's signature of this withdrawal.");
 
   const id = newId();

@@ -14,7 +14,7 @@ import { engineDeadlineMs, swapSnapshot } from "@/lib/orders/swap";
 import { type PruneCursor, pruneWebhookMessages } from "@/lib/webhooks/retention";
 import { runWebhooksOnce } from "@/lib/webhooks/sender";
 import { runWithdrawalsOnce } from "@/lib/withdrawals/process";
-import { getPayoutSender } from "@/lib/withdrawals/sender";
+import { getPayoutSenders } from "@/lib/withdrawals/sender";
 
 // The order worker. Any number of them may run against one database: an order is only
 // worked on under a claim (a lease with an expiry, taken by a conditional UPDATE), so two
@@ -177,8 +177,11 @@ export function startWorker(db: Db, opts: { pollMs: number; inProcess: boolean }
       .then(() =>
         Promise.all([
           runWorkerOnce(db, now).catch((e) => getLogger().error({ err: e }, "worker pass failed")),
-          // Withdrawals (lib/withdrawals/process.ts) are paid by the same workers, each under its own lease.
-          runWithdrawalsOnce(db, getPayoutSender()).catch((e) => getLogger().error({ err: e }, "withdrawal pass failed")),
+          // Withdrawals (lib/withdrawals/process.ts) are paid by the same workers, each under its own
+          // lease, one pass per payout chain (a chain whose node is down does not hold up the others).
+          ...getPayoutSenders().map((sender) =>
+            runWithdrawalsOnce(db, sender).catch((e) => getLogger().error({ err: e, chainId: sender.chainId }, "withdrawal pass failed")),
+          ),
         ]),
       )
       .finally(() => {

@@ -14,28 +14,50 @@ export interface TestWallet {
   signed: { message: string; signature: Hex }[];
   /** Every EIP-712 typed-data JSON the page asked the wallet to sign (eth_signTypedData_v4). */
   signedTypedData: string[];
+  /** Every EIP-1193 request the page made, in order: the method, and for a chain switch or add the chain id asked for. */
+  calls: string[];
 }
 
 export function newWallet(privateKey: Hex = generatePrivateKey()): TestWallet {
-  return { account: privateKeyToAccount(privateKey), privateKey, signed: [], signedTypedData: [] };
+  return { account: privateKeyToAccount(privateKey), privateKey, signed: [], signedTypedData: [], calls: [] };
+}
+
+export interface InjectOptions {
+  /** The wallet's active chain when the page loads (default 1). */
+  chainId?: number;
+  /** Chains the wallet knows besides the active one (default: 1); switching to another one fails with 4902 until it is added. */
+  knownChains?: number[];
+  /** The user refuses every chain switch and chain addition (4001). */
+  refuseSwitch?: boolean;
+  /** A broken wallet that signs with another key than the account it reports. */
+  signer?: TestWallet;
+  /** The account the wallet reports, when it is not the signing key's: a smart-contract wallet (ERC-1271) the key owns. */
+  address?: string;
 }
 
 /**
  * Gives the page an injected EIP-1193 provider (window.ethereum), the way a wallet extension
- * does. personal_sign is forwarded to Node, where the viem account signs the message.
+ * does. personal_sign and eth_signTypedData_v4 are forwarded to Node, where the viem account
+ * signs. Like MetaMask, it has an active chain: wallet_switchEthereumChain moves it (4902 for
+ * a chain it does not know, until wallet_addEthereumChain adds it), chainChanged is emitted,
+ * and typed data whose domain names another chain than the active one is refused.
+ * `window.__e2eWalletSetChain(id)` is the user switching networks in the wallet.
  */
-export async function injectWallet(page: Page, wallet: TestWallet, opts: { chainId?: number; signer?: TestWallet } = {}) {
+export async function injectWallet(page: Page, wallet: TestWallet, opts: InjectOptions = {}) {
+  const reported = (opts.address ?? wallet.account.address).toLowerCase();
+  await page.exposeFunction("__e2eWalletCall", (entry: string) => {
+    wallet.calls.push(entry);
+  });
   await page.exposeFunction("__e2eWalletSign", async (payload: string, address: string) => {
-    if (address.toLowerCase() !== wallet.account.address.toLowerCase()) throw new Error("personal_sign for an unknown account");
+    if (address.toLowerCase() !== reported) throw new Error("personal_sign for an unknown account");
     // Wallets receive personal_sign data hex-encoded (dapps are told to send it so).
     const message = isHex(payload) ? hexToString(payload) : payload;
-    // `signer`: a broken wallet that signs with another key than the account it reports.
     const signature = await (opts.signer ?? wallet).account.signMessage({ message });
     wallet.signed.push({ message, signature });
     return signature;
   });
   await page.exposeFunction("__e2eWalletSignTypedData", async (address: string, json: string) => {
-    if (address.toLowerCase() !== wallet.account.address.toLowerCase()) throw new Error("eth_signTypedData_v4 for an unknown account");
+    if (address.toLowerCase() !== reported) throw new Error("eth_signTypedData_v4 for an unknown account");
     wallet.signedTypedData.push(json);
     // What a wallet does with the v4 argument: sign the typed data it describes (uint256 fields
     // of a withdrawal arrive as decimal strings).
@@ -44,40 +66,86 @@ export async function injectWallet(page: Page, wallet: TestWallet, opts: { chain
     const message = { ...d.message, amountBaseUnits: BigInt(d.message.amountBaseUnits), expiresAt: BigInt(d.message.expiresAt) };
     return (opts.signer ?? wallet).account.signTypedData({ domain: d.domain, types, primaryType: d.primaryType, message });
   });
+  const active = opts.chainId ?? 1;
   await page.addInitScript(
-    ({ address, chainIdHex }) => {
+    ({ address, chainId, known, refuseSwitch }) => {
       const w = window as unknown as {
         ethereum?: unknown;
+        __e2eWalletSetChain?: (id: number) => void;
+        __e2eWalletCall: (entry: string) => Promise<void>;
         __e2eWalletSign: (payload: string, address: string) => Promise<string>;
         __e2eWalletSignTypedData: (address: string, json: string) => Promise<string>;
       };
       const rpcError = (code: number, message: string) => Object.assign(new Error(message), { code });
+      const hex = (n: number) => `0x${n.toString(16)}`;
+      const chains = new Set<number>([chainId, ...known]);
+      let current = chainId;
+      const listeners = new Map<string, Set<(...a: unknown[]) => void>>();
+      const setChain = (id: number) => {
+        if (id === current) return;
+        current = id;
+        for (const l of listeners.get("chainChanged") ?? []) l(hex(id));
+      };
+      w.__e2eWalletSetChain = setChain;
       w.ethereum = {
         isE2EWallet: true,
         async request({ method, params }: { method: string; params?: unknown[] }) {
+          const asked = (params?.[0] as { chainId?: string } | undefined)?.chainId;
+          await w.__e2eWalletCall(asked && method.startsWith("wallet_") ? `${method} ${Number.parseInt(asked, 16)}` : method);
           switch (method) {
             case "eth_requestAccounts":
             case "eth_accounts":
               return [address];
             case "eth_chainId":
-              return chainIdHex;
+              return hex(current);
+            case "wallet_switchEthereumChain": {
+              if (refuseSwitch) throw rpcError(4001, "User rejected the request.");
+              const id = Number.parseInt(asked ?? "", 16);
+              if (!chains.has(id))
+                throw rpcError(4902, `Unrecognized chain ID "${asked}". Try adding the chain using wallet_addEthereumChain first.`);
+              setChain(id);
+              return null;
+            }
+            case "wallet_addEthereumChain": {
+              if (refuseSwitch) throw rpcError(4001, "User rejected the request.");
+              const p = params?.[0] as { chainId: string; rpcUrls?: string[]; chainName?: string };
+              if (!p?.rpcUrls?.length || !p.chainName) throw rpcError(-32602, "rpcUrls and chainName are required");
+              const id = Number.parseInt(p.chainId, 16);
+              chains.add(id);
+              setChain(id); // MetaMask offers to switch to the added chain; the user accepts
+              return null;
+            }
             case "personal_sign": {
               const [data, from] = (params ?? []) as [string, string];
               return w.__e2eWalletSign(data, from);
             }
             case "eth_signTypedData_v4": {
               const [from, json] = (params ?? []) as [string, string];
+              const domainChain = Number((JSON.parse(json) as { domain?: { chainId?: string | number } }).domain?.chainId);
+              // MetaMask's rule: the typed data's chain must be the active one.
+              if (Number.isFinite(domainChain) && domainChain !== current)
+                throw rpcError(-32603, `Provided chainId "${domainChain}" must match the active chainId "${current}"`);
               return w.__e2eWalletSignTypedData(from, json);
             }
             default:
               throw rpcError(4200, `The test wallet does not support ${method}`);
           }
         },
-        on() {},
-        removeListener() {},
+        on(event: string, l: (...a: unknown[]) => void) {
+          if (!listeners.has(event)) listeners.set(event, new Set());
+          listeners.get(event)!.add(l);
+        },
+        removeListener(event: string, l: (...a: unknown[]) => void) {
+          listeners.get(event)?.delete(l);
+        },
       };
     },
-    { address: wallet.account.address, chainIdHex: `0x${(opts.chainId ?? 1).toString(16)}` },
+    {
+      address: opts.address ?? wallet.account.address,
+      chainId: active,
+      known: opts.knownChains ?? [1],
+      refuseSwitch: opts.refuseSwitch ?? false,
+    },
   );
 }
 

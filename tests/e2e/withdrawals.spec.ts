@@ -1,18 +1,31 @@
 import { expect, type Page, request, test } from "@playwright/test";
-import { type Address, erc20Abi, type Hex, parseEther, parseUnits } from "viem";
+import { type Address, erc20Abi, getAddress, type Hex, parseEther, parseUnits } from "viem";
 import { mnemonicToAccount } from "viem/accounts";
 import { ANVIL_MNEMONIC, type AnvilNode, startAnvil } from "../support/anvil";
 import { createDatabase, type RunningServer, startServer, type TestDatabase } from "../support/server";
-import { assertLedgerConsistent, createOrder, driveToFinished, ethAddress, injectWallet, newWallet, type TestWallet } from "./helpers";
+import {
+  assertLedgerConsistent,
+  createOrder,
+  driveToFinished,
+  ethAddress,
+  type InjectOptions,
+  injectWallet,
+  newWallet,
+  type TestWallet,
+} from "./helpers";
 
 // Withdrawals end to end, on a real local chain: a server of its own (PAYOUT_SENDER=evm,
 // the hot wallet is anvil's first account, a USDC stand-in deployed by the test) signs in a
 // wallet, drives an order to finished in the sandbox, withdraws the profit from the
 // dashboard in ETH and then in the ERC-20, the injected wallet signing the EIP-712
 // confirmation, and sees each withdrawal confirmed; the wallet's on-chain balance grows by
-// exactly the recorded amount.
+// exactly the recorded amount. The injected wallet sits on chain 1 like a MetaMask on
+// Ethereum, and refuses typed data for another chain than its active one: the page must move
+// it to the payout chain first (switch, or add then switch), and says so when the user refuses.
 
 let node: AnvilNode;
+/** A second payout chain (PAYOUT_CHAINS), paid by the same hot wallet key. */
+let nodeB: AnvilNode;
 let db: TestDatabase;
 let server: RunningServer;
 let token: Address;
@@ -20,7 +33,7 @@ let base = "";
 
 test.beforeAll(async () => {
   test.setTimeout(180_000);
-  node = await startAnvil();
+  [node, nodeB] = await Promise.all([startAnvil(), startAnvil({ chainId: 31338 })]);
   token = await node.deploy("TestToken", ["USD Coin", "USDC", 6, parseUnits("1000000", 6)]);
   const hotKey: Hex = `0x${Buffer.from(mnemonicToAccount(ANVIL_MNEMONIC, { addressIndex: 0 }).getHdKey().privateKey!).toString("hex")}`;
   db = await createDatabase("sqlite");
@@ -32,6 +45,12 @@ test.beforeAll(async () => {
       PAYOUT_SENDER: "evm",
       PAYOUT_RPC_URL: node.rpcUrl,
       PAYOUT_CHAIN_ID: String(node.chainId),
+      PAYOUT_CHAIN_NAME: "Anvil",
+      // Smart-contract wallets sign in (and confirm withdrawals) on the anvil chain.
+      SIWE_CHAIN_IDS: `1,${node.chainId}`,
+      SIWE_RPC_URL: `${node.chainId}=${node.rpcUrl}`,
+      PAYOUT_CHAINS: JSON.stringify([{ chainId: nodeB.chainId, name: "Anvil B", rpcUrl: nodeB.rpcUrl, walletRpcUrl: nodeB.rpcUrl }]),
+      PAYOUT_WALLET_RPC_URL: node.rpcUrl,
       PAYOUT_PRIVATE_KEY: hotKey,
       PAYOUT_TOKENS: `usdc=${token}`,
       PAYOUT_CONFIRMATIONS: "1",
@@ -48,11 +67,12 @@ test.afterAll(async () => {
   await server?.stop();
   if (db) await assertLedgerConsistent(db.url);
   await node?.stop();
+  await nodeB?.stop();
   await db?.drop();
 });
 
-async function signInAt(page: Page, wallet: TestWallet) {
-  await injectWallet(page, wallet);
+async function signInAt(page: Page, wallet: TestWallet, opts: InjectOptions = {}) {
+  await injectWallet(page, wallet, opts);
   await page.goto(`${base}/signin`);
   await page.getByRole("button", { name: "Connect wallet" }).click();
   await page.waitForURL("**/dashboard");
@@ -70,17 +90,31 @@ async function newKey(page: Page): Promise<string> {
 }
 
 /** Withdraws every available balance in `asset` from the page; resolves to the recorded amount once confirmed. */
-async function withdrawAll(page: Page, wallet: TestWallet, asset: "ETH" | "USDC"): Promise<string> {
+async function withdrawAll(
+  page: Page,
+  wallet: TestWallet,
+  asset: "ETH" | "USDC",
+  opts: { address?: string; walletOnPayoutChain?: boolean } = {},
+): Promise<string> {
   await page.goto(`${base}/dashboard/withdrawals`);
-  await expect(page.getByTestId("withdrawal-destination")).toHaveText(wallet.account.address);
+  await expect(page.getByTestId("withdrawal-destination")).toHaveText(opts.address ?? wallet.account.address);
   await page.getByLabel("Payout asset").selectOption(asset.toLowerCase());
   await page.getByRole("button", { name: "Review withdrawal" }).click();
   const [shownAmount, shownAsset] = ((await page.getByTestId("quote-amount").textContent()) ?? "").split(" ");
   const shown = shownAmount.replaceAll(",", "");
   const before = wallet.signedTypedData.length;
+  const callsBefore = wallet.calls.length;
   await page.getByRole("button", { name: "Sign and withdraw" }).click();
   await expect(page.getByText(/Withdrawal of .* queued/)).toBeVisible();
   expect(wallet.signedTypedData.length).toBe(before + 1);
+  const calls = wallet.calls.slice(callsBefore);
+  if (opts.walletOnPayoutChain) expect(calls.filter((c) => c.startsWith("wallet_"))).toEqual([]);
+  else {
+    // The wallet (on chain 1) was moved to the payout chain before it was asked to sign.
+    const switched = calls.indexOf(`wallet_switchEthereumChain ${node.chainId}`);
+    expect(switched, calls.join(", ")).toBeGreaterThanOrEqual(0);
+    expect(calls.indexOf("eth_signTypedData_v4"), calls.join(", ")).toBeGreaterThan(switched);
+  }
   const row = page.getByTestId("withdrawal-row").filter({ hasText: `${shownAmount} ${shownAsset}` });
   await expect(row).toHaveCount(1);
   await expect(row.locator("[data-status]")).toHaveText("confirmed", { timeout: 120_000 });
@@ -112,4 +146,115 @@ test("withdraw profit in ETH and in an ERC-20 from the dashboard; the chain show
   // Nothing else moved: the ETH balance is still exactly the first withdrawal.
   expect(await node.publicClient.getBalance({ address: wallet.account.address })).toBe(parseEther(eth));
   await api.dispose();
+});
+
+/** A signed-in reseller with some available ETH profit (one finished order made with their key). */
+async function withProfit(page: Page, wallet: TestWallet, opts: InjectOptions = {}) {
+  await signInAt(page, wallet, opts);
+  const key = await newKey(page);
+  const api = await request.newContext({ baseURL: base });
+  await driveToFinished(api, key, (await createOrder(api, key, { from: "btc", to: "eth", amount: "0.05", address: ethAddress() })).id);
+  await api.dispose();
+  await page.goto(`${base}/dashboard/withdrawals`);
+  await page.getByRole("button", { name: "Review withdrawal" }).click();
+  await expect(page.getByTestId("quote-amount")).toBeVisible();
+}
+
+test("a wallet that does not know the payout chain is asked to add it, then to switch, then to sign", async ({ page }) => {
+  test.setTimeout(180_000);
+  const wallet = newWallet();
+  await withProfit(page, wallet);
+  const from = wallet.calls.length;
+  await page.getByRole("button", { name: "Sign and withdraw" }).click();
+  await expect(page.getByText(/Withdrawal of .* queued/)).toBeVisible();
+  const calls = wallet.calls.slice(from).filter((c) => c.startsWith("wallet_") || c === "eth_signTypedData_v4");
+  expect(calls).toEqual([`wallet_switchEthereumChain ${node.chainId}`, `wallet_addEthereumChain ${node.chainId}`, "eth_signTypedData_v4"]);
+});
+
+test("a refused chain switch queues nothing and says why", async ({ page }) => {
+  test.setTimeout(180_000);
+  const wallet = newWallet();
+  await withProfit(page, wallet, { knownChains: [1, node.chainId], refuseSwitch: true });
+  await expect(page.getByTestId("wallet-chain-note")).toHaveText(/Your wallet is on chain 1; signing will ask it to switch to Anvil/);
+  await page.getByRole("button", { name: "Sign and withdraw" }).click();
+  await expect(
+    page.getByText(/Your wallet refused to switch to Anvil \(chain id \d+\), the chain payouts are made on\. Nothing was queued\./),
+  ).toBeVisible();
+  expect(wallet.calls).not.toContain("eth_signTypedData_v4");
+  expect(wallet.signedTypedData).toEqual([]);
+  await page.reload();
+  await expect(page.getByText("No withdrawals yet")).toBeVisible();
+  await expect(page.getByTestId("balance-eth")).not.toContainText("being withdrawn");
+});
+
+test("a double click on Sign and withdraw asks the wallet once; a chain change while the page is open is noticed", async ({ page }) => {
+  test.setTimeout(180_000);
+  const wallet = newWallet();
+  await withProfit(page, wallet, { chainId: node.chainId });
+  const from = wallet.calls.length;
+  await expect(page.getByTestId("wallet-chain-note")).toHaveCount(0);
+  // The user moves the wallet to Ethereum while the page is open: the page notices.
+  await page.evaluate(() => (window as unknown as { __e2eWalletSetChain: (id: number) => void }).__e2eWalletSetChain(1));
+  await expect(page.getByTestId("wallet-chain-note")).toHaveText(/Your wallet is on chain 1/);
+  // Two clicks in one task, before React can re-render the button as disabled.
+  await page.getByRole("button", { name: "Sign and withdraw" }).evaluate((b: HTMLButtonElement) => {
+    b.click();
+    b.click();
+  });
+  await expect(page.getByText(/Withdrawal of .* queued/)).toBeVisible();
+  await expect(page.getByTestId("wallet-chain-note")).toHaveCount(0);
+  const calls = wallet.calls.slice(from);
+  expect(calls.filter((c) => c === "eth_signTypedData_v4")).toHaveLength(1);
+  expect(calls.filter((c) => c.startsWith("wallet_switchEthereumChain"))).toEqual([`wallet_switchEthereumChain ${node.chainId}`]);
+});
+
+test("a smart-contract wallet (ERC-1271) withdraws through the page; the contract checks the confirmation and receives the payout", async ({
+  page,
+}) => {
+  test.setTimeout(180_000);
+  const owner = newWallet();
+  const contract = getAddress(await node.deploy("ERC1271Wallet", [owner.account.address]));
+  // The wallet reports the contract's address and signs with its owner's key, on the payout chain.
+  await signInAt(page, owner, { address: contract, chainId: node.chainId });
+  const key = await newKey(page);
+  const api = await request.newContext({ baseURL: base });
+  await driveToFinished(api, key, (await createOrder(api, key, { from: "btc", to: "eth", amount: "0.05", address: ethAddress() })).id);
+  await api.dispose();
+  const usdc = await withdrawAll(page, owner, "USDC", { address: contract, walletOnPayoutChain: true });
+  expect(await node.publicClient.readContract({ address: token, abi: erc20Abi, functionName: "balanceOf", args: [contract] })).toBe(
+    parseUnits(usdc, 6),
+  );
+  expect(
+    await node.publicClient.readContract({ address: token, abi: erc20Abi, functionName: "balanceOf", args: [owner.account.address] }),
+  ).toBe(0n);
+});
+
+test("the reseller picks the payout chain: the wallet is moved to that chain and paid there", async ({ page }) => {
+  test.setTimeout(180_000);
+  const wallet = newWallet();
+  await signInAt(page, wallet);
+  const key = await newKey(page);
+  const api = await request.newContext({ baseURL: base });
+  await driveToFinished(api, key, (await createOrder(api, key, { from: "btc", to: "eth", amount: "0.05", address: ethAddress() })).id);
+  await api.dispose();
+  await page.goto(`${base}/dashboard/withdrawals`);
+  await page.getByLabel("Payout chain").selectOption(String(nodeB.chainId));
+  await expect(page.getByTestId("wallet-chain-note")).toHaveText(/switch to Anvil B \(chain id 31338\)/);
+  await page.getByRole("button", { name: "Review withdrawal" }).click();
+  await expect(page.getByTestId("withdrawal-quote")).toContainText(`on chain ${nodeB.chainId}`);
+  const shown = ((await page.getByTestId("quote-amount").textContent()) ?? "").split(" ")[0].replaceAll(",", "");
+  const from = wallet.calls.length;
+  await page.getByRole("button", { name: "Sign and withdraw" }).click();
+  await expect(page.getByText(/Withdrawal of .* queued/)).toBeVisible();
+  const calls = wallet.calls.slice(from).filter((c) => c.startsWith("wallet_") || c === "eth_signTypedData_v4");
+  expect(calls).toEqual([
+    `wallet_switchEthereumChain ${nodeB.chainId}`,
+    `wallet_addEthereumChain ${nodeB.chainId}`,
+    "eth_signTypedData_v4",
+  ]);
+  const row = page.getByTestId("withdrawal-row").first();
+  await expect(row.locator("[data-status]")).toHaveText("confirmed", { timeout: 120_000 });
+  await expect(row.getByTestId("withdrawal-network-fee")).toContainText("network fee");
+  expect(await nodeB.publicClient.getBalance({ address: wallet.account.address })).toBe(parseEther(shown));
+  expect(await node.publicClient.getBalance({ address: wallet.account.address })).toBe(0n);
 });

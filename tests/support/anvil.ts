@@ -46,6 +46,11 @@ export interface AnvilNode {
   publicClient: PublicClient;
   /** A wallet client that signs locally with `account` (default: accounts[0]). */
   walletClient(account?: PrivateKeyAccount): WalletClient;
+  /**
+   * A raw JSON-RPC call, for anvil's own methods: evm_setAutomine, evm_mine,
+   * anvil_setNextBlockBaseFeePerGas, evm_snapshot / evm_revert, anvil_reorg, anvil_dropTransaction.
+   */
+  rpc<T = unknown>(method: string, params?: unknown[]): Promise<T>;
   /** Deploys a contract of tests/support/contracts/artifacts.json; resolves to its address once mined. */
   deploy(contract: string, args?: readonly unknown[], from?: PrivateKeyAccount): Promise<Address>;
   /** Everything anvil printed (for failure messages). */
@@ -153,6 +158,8 @@ export async function startAnvil(
     accounts,
     publicClient,
     walletClient,
+    rpc: <T>(method: string, params: unknown[] = []) =>
+      (publicClient.request as (a: { method: string; params: unknown[] }) => Promise<T>)({ method, params }),
     async deploy(contract, deployArgs = [], from = accounts[0]) {
       const { abi, bytecode } = loadContract(contract);
       const hash = await walletClient(from).deployContract({ abi, bytecode, args: deployArgs, account: from, chain });

@@ -68,10 +68,16 @@ describe.each(["sqlite", "postgres"] as const)("evm payouts on %s", (kind) => {
     return db.withdrawal.findUniqueOrThrow({ where: { id } });
   }
 
+  /** Paid exactly once: the chain balance grew by exactly the amount, one transaction mined, and the network fee recorded is its receipt's. */
   async function expectPaidOnce(q: Awaited<ReturnType<typeof queue>>, asset: "eth" | "usdc", before: bigint) {
     expect(await chainBalance(asset, q.to)).toBe(before + q.base);
     const txs = await db.payoutTx.findMany({ where: { withdrawalId: q.w.id } });
-    expect(txs.filter((x) => x.status === "mined")).toHaveLength(1);
+    const mined = txs.filter((x) => x.status === "mined");
+    expect(mined).toHaveLength(1);
+    const w = await db.withdrawal.findUniqueOrThrow({ where: { id: q.w.id } });
+    const r = await node.publicClient.getTransactionReceipt({ hash: mined[0].hash as Hex });
+    expect(w.networkFee).toBe((r.gasUsed * r.effectiveGasPrice).toString());
+    expect(BigInt(w.networkFee!)).toBeGreaterThan(0n);
     expect(await getBalances(db, q.resellerId)).toEqual([{ currency: "eth", pending: "0", available: "0", reserved: "0" }]);
   }
 
@@ -166,6 +172,21 @@ describe.each(["sqlite", "postgres"] as const)("evm payouts on %s", (kind) => {
     const txs = await db.payoutTx.findMany({ where: { withdrawalId: q.w.id }, orderBy: { id: "asc" } });
     expect(txs.map((x) => x.status)).toEqual(["dropped", "mined"]);
     expect((await checkLedger(db)).violations).toEqual([]);
+  }, 60_000);
+
+  it("an ERC-20 payout's gas limit is its own estimate plus the margin, not a fixed 100,000", async () => {
+    const q = await queue("usdc");
+    const w = await runUntilFinal(q.w.id);
+    expect(w.status).toBe("confirmed");
+    const [tx] = await db.payoutTx.findMany({ where: { withdrawalId: q.w.id } });
+    const onChain = await node.publicClient.getTransaction({ hash: tx.hash as Hex });
+    expect(onChain.gas.toString()).toBe(tx.gasLimit);
+    // The limit is the estimate of this very transfer (what it then used) plus 20%.
+    const receipt = await node.publicClient.getTransactionReceipt({ hash: tx.hash as Hex });
+    expect(onChain.gas).not.toBe(100_000n);
+    expect(onChain.gas * 100n).toBeGreaterThanOrEqual(receipt.gasUsed * 120n);
+    expect(onChain.gas * 100n).toBeLessThanOrEqual(receipt.gasUsed * 125n);
+    await expectPaidOnce(q, "usdc", 0n);
   }, 60_000);
 
   it("a hot wallet too poor keeps the withdrawal queued with its reason; topped up, it pays", async () => {

@@ -38,8 +38,15 @@ describe("withdrawal webhook events", () => {
     for (let i = 0; i < 5; i++) await runWithdrawalsOnce(db, sender, { now: new Date(Date.now() + i * 10_000) });
     expect((await db.withdrawal.findUniqueOrThrow({ where: { id: w.id } })).status).toBe("confirmed");
 
-    const messages = await db.webhookMessage.findMany({ where: { subject: w.id }, orderBy: { createdAt: "asc" } });
-    const events = messages.map((m) => JSON.parse(m.payload));
+    // In the order they were written (the deliveries' ids): events of one pass share a createdAt,
+    // and messages with the same createdAt come back in the order of their random ids.
+    const written = await db.webhookDelivery.findMany({
+      where: { endpointId: all.endpoint.id },
+      include: { message: true },
+      orderBy: { id: "asc" },
+    });
+    expect(written.every((d) => d.message.subject === w.id)).toBe(true);
+    const events = written.map((d) => JSON.parse(d.message.payload));
     expect(events.map((e) => [e.type, e.data.previousStatus ?? null, e.data.status])).toEqual([
       ["withdrawal.created", null, "queued"],
       ["withdrawal.status_changed", "queued", "processing"],

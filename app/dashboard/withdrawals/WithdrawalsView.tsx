@@ -1,7 +1,8 @@
 "use client";
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useId, useState } from "react";
+import { useEffect, useId, useRef, useState } from "react";
+import { formatUnits } from "viem";
 import { confirmWithdrawalAction, quoteWithdrawalAction } from "@/app/dashboard/actions";
 import { callAction } from "@/app/dashboard/call-action";
 import { getWithdrawalsAction } from "@/app/dashboard/queries";
@@ -10,22 +11,9 @@ import { displayAmount, formatDateTime, formatUsd, shortAddress } from "@/compon
 import { Alert, Button, Card, CardHeader, EmptyState, PageHeader, StatusBadge } from "@/components/ui";
 import type { WithdrawalsView as View, WithdrawalQuote, WithdrawalRow } from "@/lib/dashboard/types";
 import { D } from "@/lib/money/decimal";
-
-interface Eip1193 {
-  request(args: { method: string; params?: unknown[] }): Promise<unknown>;
-}
+import { signTerms, watchWalletChain } from "./wallet";
 
 const ACTIVE = new Set(["queued", "processing", "sent"]);
-
-/** The connected wallet signs the quoted terms (EIP-712, eth_signTypedData_v4). */
-async function signTerms(wallet: string, quote: WithdrawalQuote): Promise<string> {
-  const eth = (window as unknown as { ethereum?: Eip1193 }).ethereum;
-  if (!eth) throw new Error("No wallet found in this browser: connect the wallet you signed in with to confirm.");
-  const accounts = (await eth.request({ method: "eth_requestAccounts" })) as string[];
-  if (!accounts.some((a) => a.toLowerCase() === wallet.toLowerCase()))
-    throw new Error(`Switch your wallet to ${wallet}: only the wallet you signed in with can confirm a withdrawal.`);
-  return (await eth.request({ method: "eth_signTypedData_v4", params: [wallet, quote.typedData] })) as string;
-}
 
 export function WithdrawalsView({ initial }: { initial: View }) {
   const qc = useQueryClient();
@@ -37,15 +25,24 @@ export function WithdrawalsView({ initial }: { initial: View }) {
   });
   const v = q.data ?? initial;
   const withdrawable = v.balances.filter((b) => new D(b.available).gt(0));
-  const [asset, setAsset] = useState(v.assets[0]?.ticker ?? "eth");
+  const [chainId, setChainId] = useState(v.chain.id);
+  const chain = v.chains.find((c) => c.id === chainId) ?? v.chain;
+  const [asset, setAsset] = useState(chain.assets[0]?.ticker ?? "eth");
   const [all, setAll] = useState(true);
   const [picked, setPicked] = useState<Set<string>>(new Set());
   const [quote, setQuote] = useState<WithdrawalQuote | null>(null);
   const [queued, setQueued] = useState<WithdrawalRow | null>(null);
   const assetId = useId();
+  const chainSelectId = useId();
+  // The wallet's active chain, followed while the page is open (chainChanged).
+  const [walletChain, setWalletChain] = useState<number | null>(null);
+  useEffect(() => watchWalletChain(setWalletChain), []);
+  // One signature request at a time: a second click before React re-renders the disabled
+  // button must not reach the wallet (the mutation's isPending is not set synchronously).
+  const signing = useRef(false);
 
   const review = useMutation({
-    mutationFn: () => callAction(quoteWithdrawalAction({ asset, currencies: all ? "all" : [...picked].sort() })),
+    mutationFn: () => callAction(quoteWithdrawalAction({ asset, currencies: all ? "all" : [...picked].sort(), chainId: chain.id })),
     onMutate: () => {
       setQuote(null);
       setQueued(null);
@@ -54,8 +51,11 @@ export function WithdrawalsView({ initial }: { initial: View }) {
   });
   const confirm = useMutation({
     mutationFn: async (qt: WithdrawalQuote) => {
-      const signature = await signTerms(v.wallet, qt);
+      const signature = await signTerms(v.wallet, qt, v.chains.find((c) => c.id === qt.chainId) ?? chain);
       return callAction(confirmWithdrawalAction({ nonce: qt.nonce, signature }));
+    },
+    onSettled: () => {
+      signing.current = false;
     },
     onSuccess: (w) => {
       setQuote(null);
@@ -115,7 +115,11 @@ export function WithdrawalsView({ initial }: { initial: View }) {
         </Card>
 
         <Card className="lg:col-span-3" aria-labelledby="request-title">
-          <CardHeader id="request-title" title="Request a withdrawal" description={`Minimum ${formatUsd(v.minUsd)} at reference prices.`} />
+          <CardHeader
+            id="request-title"
+            title="Request a withdrawal"
+            description={`Minimum ${formatUsd(chain.minUsd)} at reference prices.`}
+          />
           <form
             className="space-y-4 px-4 py-4 sm:px-5"
             onSubmit={(e) => {
@@ -129,10 +133,39 @@ export function WithdrawalsView({ initial }: { initial: View }) {
                 {v.wallet}
               </p>
               <p className="mt-1 text-xs text-zinc-500">
-                Chain id {v.chainId}
+                {chain.name} · chain id {chain.id}
                 {v.sender === "simulated" ? " · simulated payouts (this instance sends nothing on-chain)" : ""}
               </p>
+              {walletChain !== null && walletChain !== chain.id ? (
+                <p className="mt-1 text-xs text-amber-700" data-testid="wallet-chain-note">
+                  Your wallet is on chain {walletChain}; signing will ask it to switch to {chain.name} (chain id {chain.id}).
+                </p>
+              ) : null}
             </div>
+            {v.chains.length > 1 ? (
+              <div>
+                <label htmlFor={chainSelectId} className="block text-sm font-medium text-zinc-700">
+                  Payout chain
+                </label>
+                <select
+                  id={chainSelectId}
+                  value={chain.id}
+                  onChange={(e) => {
+                    const next = v.chains.find((c) => c.id === Number(e.target.value)) ?? v.chain;
+                    setChainId(next.id);
+                    setAsset(next.assets[0]?.ticker ?? "eth");
+                    reset();
+                  }}
+                  className="mt-1 rounded-md border border-zinc-300 px-3 py-2 text-sm shadow-sm"
+                >
+                  {v.chains.map((c) => (
+                    <option key={c.id} value={c.id}>
+                      {c.name} (chain id {c.id})
+                    </option>
+                  ))}
+                </select>
+              </div>
+            ) : null}
             <div>
               <label htmlFor={assetId} className="block text-sm font-medium text-zinc-700">
                 Payout asset
@@ -146,7 +179,7 @@ export function WithdrawalsView({ initial }: { initial: View }) {
                 }}
                 className="mt-1 rounded-md border border-zinc-300 px-3 py-2 text-sm shadow-sm"
               >
-                {v.assets.map((a) => (
+                {chain.assets.map((a) => (
                   <option key={a.ticker} value={a.ticker}>
                     {a.symbol}
                     {a.token ? ` (ERC-20 ${shortAddress(a.token)})` : " (native)"}
@@ -213,7 +246,14 @@ export function WithdrawalsView({ initial }: { initial: View }) {
                 until {formatDateTime(quote.expiresAt)}.
               </p>
               <div className="flex flex-wrap gap-3">
-                <Button disabled={confirm.isPending} onClick={() => confirm.mutate(quote)}>
+                <Button
+                  disabled={confirm.isPending}
+                  onClick={() => {
+                    if (signing.current) return;
+                    signing.current = true;
+                    confirm.mutate(quote);
+                  }}
+                >
                   {confirm.isPending ? "Waiting for your wallet…" : "Sign and withdraw"}
                 </Button>
                 <Button variant="ghost" onClick={reset}>
@@ -253,6 +293,12 @@ export function WithdrawalsView({ initial }: { initial: View }) {
                     <td className="px-2 py-2">
                       <StatusBadge status={w.status} />
                       {w.stateReason ? <div className="mt-1 max-w-xs text-xs text-zinc-500">{w.stateReason}</div> : null}
+                      {w.reorgs > 0 ? (
+                        <div className="mt-1 max-w-xs text-xs text-amber-700" data-testid="withdrawal-reorgs">
+                          Its block left the chain in a reorganisation {w.reorgs === 1 ? "once" : `${w.reorgs} times`}; it was sent again
+                          and is paid only once.
+                        </div>
+                      ) : null}
                     </td>
                     <td className="px-2 py-2 text-right tabular whitespace-nowrap" data-testid="withdrawal-amount">
                       <div>{displayAmount(w.amount, w.asset)}</div>
@@ -267,6 +313,11 @@ export function WithdrawalsView({ initial }: { initial: View }) {
                     </td>
                     <td className="px-2 py-2 text-xs text-zinc-600">
                       {w.fee} {w.asset.toUpperCase()}
+                      {w.networkFee !== null ? (
+                        <div data-testid="withdrawal-network-fee" title={`${w.networkFee} wei`}>
+                          network fee {displayAmount(formatUnits(BigInt(w.networkFee), 18))} {v.chain.nativeSymbol} (paid by the operator)
+                        </div>
+                      ) : null}
                     </td>
                     <td className="px-4 py-2 font-mono text-xs sm:px-5">
                       {w.txHash ? (

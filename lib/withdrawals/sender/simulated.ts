@@ -17,6 +17,9 @@ export function createSimulatedSender(chainId: number): PayoutSender {
     chainId,
     address: SIMULATED_HOT_WALLET,
     shortfall: async () => null,
+    gasLimit: async (p) => (p.token ? 65_000n : 21_000n),
+    fees: async () => ({ maxFeePerGas: 0n, maxPriorityFeePerGas: 0n }),
+    balance: async () => 2n ** 128n,
     pendingNonce: async () => 0,
     minedNonce: async () => 0,
     async sign(t: PayoutTransfer) {
@@ -25,9 +28,15 @@ export function createSimulatedSender(chainId: number): PayoutSender {
     },
     async broadcast(raw: Hex) {
       const hash = keccak256(raw);
-      if (!mined.has(hash)) mined.set(hash, { status: "success", blockNumber: block++ });
+      if (!mined.has(hash)) {
+        const n = block++;
+        // Nothing is paid: the network fee is 0.
+        mined.set(hash, { status: "success", blockNumber: n, blockHash: keccak256(stringToHex(`block ${n}`)), fee: 0n });
+      }
+      return "accepted" as const;
     },
     receipt: async (hash) => mined.get(hash) ?? null,
     blockNumber: async () => block,
+    blockHashAt: async (n) => (n < block ? keccak256(stringToHex(`block ${n}`)) : null),
   };
 }
