@@ -118,6 +118,7 @@ test("a site embeds the widget; the user exchanges through it; the order is the 
   await expect(page.locator('[data-testid="order-row"]').filter({ visible: true })).toHaveCount(1);
   await page.goto(`/dashboard/orders/${orderId}`);
   await expect(page.getByTestId("order-markup")).toHaveText("250 bps (2.5%)");
+  await expect(page.getByTestId("order-channel")).toHaveText("Widget Shop widget");
   // biome-ignore lint/performance/useDomNodeTextContent: Playwright's innerText is the rendered text
   expect((await page.getByTestId("order-profit").innerText()).replace(/,/g, "")).toBe(`${profit.toFixed()} ETH`);
   await page.goto("/dashboard");

@@ -190,6 +190,19 @@ describe("a widget's order", () => {
     expect(last.depositQr).toBeNull();
   });
 
+  it("a failed order's status shows the refund, with its hash linked to the explorer", async () => {
+    const { key, reseller } = await makeReseller();
+    const w = await createWidget(testDb(), { resellerId: reseller.id, input: { name: "Refunds" } });
+    const { token, order } = await widgetOrder(w.id);
+    // A deposit above the pair's maximum (reported with the reseller's key, the order being its own).
+    const dep = await api(`/sandbox/exchange/${order.id}/deposit`, { key, body: { amount: "10" } });
+    expect(dep.status, dep.text).toBe(200);
+    await pollUntil(order.id, ["failed"], { key });
+    const r = await hosted(`/orders/${order.id}`, { headers: { "x-order-token": token } });
+    expect(r.body).toMatchObject({ status: "failed", failureReason: "deposit_above_maximum", refund: { state: "sent", amount: 10 } });
+    expect(r.body.links.refund).toBe(`https://mempool.space/tx/${r.body.refund.hash}`);
+  });
+
   it("is refused like a v1 order when an address is wrong, and the address check says why as it is typed", async () => {
     const { reseller } = await makeReseller();
     const bad = await hosted("/orders", { body: { r: reseller.id, from: "btc", to: "eth", amount: "0.05", address: addressFor("btc") } });
