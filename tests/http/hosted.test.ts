@@ -280,13 +280,26 @@ describe("channels", () => {
     const total = stats.flatMap((s) => s.profit).reduce((a, p) => a.plus(p.amount), new D(0));
     expect(total.eq(settled.reduce((a, e) => a.plus(e.amount), new D(0)))).toBe(true);
 
-    const messages = await db.webhookMessage.findMany({ where: { resellerId: reseller.id, type: "order.created" } });
-    const channels = Object.fromEntries(messages.map((m) => [JSON.parse(m.payload).data.orderId, JSON.parse(m.payload).data.channel]));
-    expect(channels).toEqual({
+    // Every order event carries its order's channel: the creations, and the state changes after them.
+    await createEndpoint(db, { resellerId: reseller.id, url: "https://hooks.example.com/all", events: ["*"] });
+    const expected = {
       [keyed.body.id]: { type: "key", id: apiKey.id },
       [byWidget.order.id]: { type: "widget", id: w.id },
       [onPage.body.order.id]: { type: "page", id: null },
-    });
+    };
+    const created = await db.webhookMessage.findMany({ where: { resellerId: reseller.id, type: "order.created" } });
+    expect(Object.fromEntries(created.map((m) => [JSON.parse(m.payload).data.orderId, JSON.parse(m.payload).data.channel]))).toEqual(
+      expected,
+    );
+    // The page's order, deposited now that an endpoint takes every event, announces its state changes with its channel.
+    await hosted(`/orders/${onPage.body.order.id}/deposit`, { method: "POST", headers: { "x-order-token": onPage.body.token } });
+    await pollUntil(onPage.body.order.id, ["finished"], { key });
+    const changed = await db.webhookMessage.findMany({ where: { resellerId: reseller.id, type: "order.status_changed" } });
+    expect(changed.length).toBeGreaterThanOrEqual(4);
+    for (const m of changed) {
+      const data = JSON.parse(m.payload).data;
+      expect(data.channel).toEqual(expected[data.orderId]);
+    }
   });
 });
 
