@@ -29,7 +29,7 @@ const REASONS: Record<string, string> = {
   provider_failed: "The exchange could not be completed.",
 };
 
-function Field({ label, value, copy, mono = true }: { label: string; value: string; copy?: boolean; mono?: boolean }) {
+function Field({ label, value, copy, mono = true }: { label: string; value: string; copy?: string; mono?: boolean }) {
   const c = classes(useTheme().dark);
   return (
     <div className={`rounded-lg p-3 ${c.subtle}`}>
@@ -41,7 +41,7 @@ function Field({ label, value, copy, mono = true }: { label: string; value: stri
         >
           {value}
         </span>
-        {copy ? <CopyText text={value} label={label.toLowerCase()} /> : null}
+        {copy ? <CopyText text={copy} label={label.toLowerCase()} /> : null}
       </div>
     </div>
   );
@@ -161,10 +161,11 @@ export function OrderPanel({
           </h3>
           <div className="mt-3 grid gap-4 sm:grid-cols-[1fr_auto]">
             <div className="space-y-2">
-              <Field label="Amount" value={`${fmt(order.fromAmount)} ${order.from.symbol}`} mono={false} />
-              <CopyAmount amount={fmt(order.fromAmount)} />
-              <Field label={`Deposit address (${order.from.network})`} value={order.payinAddress} copy />
-              {order.payinExtraId ? <Field label={order.from.extraIdName ?? "Extra ID"} value={order.payinExtraId} copy /> : null}
+              <Field label="Amount" value={`${fmt(order.fromAmount)} ${order.from.symbol}`} copy={fmt(order.fromAmount)} mono={false} />
+              <Field label={`Deposit address (${order.from.network})`} value={order.payinAddress} copy={order.payinAddress} />
+              {order.payinExtraId ? (
+                <Field label={order.from.extraIdName ?? "Extra ID"} value={order.payinExtraId} copy={order.payinExtraId} />
+              ) : null}
             </div>
             {order.depositQr ? (
               // biome-ignore lint/performance/noImgElement: an inline SVG data URL made on the server; nothing for next/image to optimise
@@ -290,14 +291,6 @@ export function OrderPanel({
           {error}
         </p>
       ) : null}
-    </div>
-  );
-}
-
-function CopyAmount({ amount }: { amount: string }) {
-  return (
-    <div className="flex justify-end">
-      <CopyText text={amount} label="amount" />
     </div>
   );
 }

@@ -78,10 +78,12 @@ export async function getResellerOrder(db: Db, opts: { resellerId: string; order
     if (e instanceof AppError && e.code === "ORDER_NOT_FOUND") return null;
     throw e;
   }
-  const [apiKey, ledger] = await Promise.all([
+  const widgetId = parseChannel(o.channel)?.type === "widget" ? parseChannel(o.channel)?.id : null;
+  const [apiKey, widget, ledger] = await Promise.all([
     o.apiKeyId
       ? db.apiKey.findFirst({ where: { id: o.apiKeyId, resellerId: opts.resellerId }, select: { id: true, name: true, prefix: true } })
       : null,
+    widgetId ? db.widget.findFirst({ where: { id: widgetId, resellerId: opts.resellerId }, select: { id: true, name: true } }) : null,
     db.ledgerEntry.findMany({ where: { orderId: o.id, resellerId: opts.resellerId }, select: { kind: true, amount: true } }),
   ]);
   const settle = ledger.find((e) => e.kind === "order_profit_settle");
@@ -104,6 +106,7 @@ export async function getResellerOrder(db: Db, opts: { resellerId: string; order
     failureReason: failureReasonOf(o.failureReason),
     expiresAt: o.expiresAt.toISOString(),
     viaKey: apiKey,
+    viaWidget: widget,
     profitState: settle ? "available" : reversed || o.status === "failed" ? "reversed" : "pending",
     realisedProfit: settle ? settle.amount : null,
     toPriceUsd: currencyInfo(o.toCurrency).priceUsd,

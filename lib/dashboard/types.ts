@@ -126,6 +126,8 @@ export interface OrderDetail extends OrderRow {
   failureReason: FailureReason | null;
   expiresAt: string;
   viaKey: { id: string; name: string; prefix: string } | null;
+  /** The widget the order came through (its channel), when it did. */
+  viaWidget: { id: string; name: string } | null;
   /** Where the order's profit stands in the ledger. */
   profitState: "pending" | "available" | "reversed";
   /** Profit credited when the order finished (recomputed on the amount received); null before. */

@@ -118,6 +118,7 @@ test("a site embeds the widget; the user exchanges through it; the order is the 
   await expect(page.locator('[data-testid="order-row"]').filter({ visible: true })).toHaveCount(1);
   await page.goto(`/dashboard/orders/${orderId}`);
   await expect(page.getByTestId("order-markup")).toHaveText("250 bps (2.5%)");
+  await expect(page.getByTestId("order-channel")).toHaveText("Widget Shop widget");
   // biome-ignore lint/performance/useDomNodeTextContent: Playwright's innerText is the rendered text
   expect((await page.getByTestId("order-profit").innerText()).replace(/,/g, "")).toBe(`${profit.toFixed()} ETH`);
   await page.goto("/dashboard");
@@ -223,6 +224,20 @@ test("axe finds no serious or critical violations on the hosted page, the widget
       await p.getByTestId("amount").fill("0.1");
       await expect(p.getByTestId("estimate-to")).toBeVisible();
       await noSeriousViolations(p, `${what} at ${width}px`);
+      if (what === "widget") {
+        // The URL's theme and accent: dark page, the accent on the main button.
+        expect(await p.getByTestId("create-order").evaluate((b) => getComputedStyle(b).backgroundColor)).toBe("rgb(245, 158, 11)");
+        expect(await p.locator("main").evaluate((m) => getComputedStyle(m.parentElement as Element).backgroundColor)).toBe(
+          await p.evaluate(() => {
+            const probe = document.createElement("div");
+            probe.className = "bg-zinc-950";
+            document.body.append(probe);
+            const c = getComputedStyle(probe).backgroundColor;
+            probe.remove();
+            return c;
+          }),
+        );
+      }
       expect(await p.evaluate(() => document.documentElement.scrollWidth), `${what} at ${width}px scrolls sideways`).toBeLessThanOrEqual(
         width,
       );

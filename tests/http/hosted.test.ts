@@ -190,6 +190,19 @@ describe("a widget's order", () => {
     expect(last.depositQr).toBeNull();
   });
 
+  it("a failed order's status shows the refund, with its hash linked to the explorer", async () => {
+    const { key, reseller } = await makeReseller();
+    const w = await createWidget(testDb(), { resellerId: reseller.id, input: { name: "Refunds" } });
+    const { token, order } = await widgetOrder(w.id);
+    // A deposit above the pair's maximum (reported with the reseller's key, the order being its own).
+    const dep = await api(`/sandbox/exchange/${order.id}/deposit`, { key, body: { amount: "10" } });
+    expect(dep.status, dep.text).toBe(200);
+    await pollUntil(order.id, ["failed"], { key });
+    const r = await hosted(`/orders/${order.id}`, { headers: { "x-order-token": token } });
+    expect(r.body).toMatchObject({ status: "failed", failureReason: "deposit_above_maximum", refund: { state: "sent", amount: 10 } });
+    expect(r.body.links.refund).toBe(`https://mempool.space/tx/${r.body.refund.hash}`);
+  });
+
   it("is refused like a v1 order when an address is wrong, and the address check says why as it is typed", async () => {
     const { reseller } = await makeReseller();
     const bad = await hosted("/orders", { body: { r: reseller.id, from: "btc", to: "eth", amount: "0.05", address: addressFor("btc") } });
@@ -267,13 +280,26 @@ describe("channels", () => {
     const total = stats.flatMap((s) => s.profit).reduce((a, p) => a.plus(p.amount), new D(0));
     expect(total.eq(settled.reduce((a, e) => a.plus(e.amount), new D(0)))).toBe(true);
 
-    const messages = await db.webhookMessage.findMany({ where: { resellerId: reseller.id, type: "order.created" } });
-    const channels = Object.fromEntries(messages.map((m) => [JSON.parse(m.payload).data.orderId, JSON.parse(m.payload).data.channel]));
-    expect(channels).toEqual({
+    // Every order event carries its order's channel: the creations, and the state changes after them.
+    await createEndpoint(db, { resellerId: reseller.id, url: "https://hooks.example.com/all", events: ["*"] });
+    const expected = {
       [keyed.body.id]: { type: "key", id: apiKey.id },
       [byWidget.order.id]: { type: "widget", id: w.id },
       [onPage.body.order.id]: { type: "page", id: null },
-    });
+    };
+    const created = await db.webhookMessage.findMany({ where: { resellerId: reseller.id, type: "order.created" } });
+    expect(Object.fromEntries(created.map((m) => [JSON.parse(m.payload).data.orderId, JSON.parse(m.payload).data.channel]))).toEqual(
+      expected,
+    );
+    // The page's order, deposited now that an endpoint takes every event, announces its state changes with its channel.
+    await hosted(`/orders/${onPage.body.order.id}/deposit`, { method: "POST", headers: { "x-order-token": onPage.body.token } });
+    await pollUntil(onPage.body.order.id, ["finished"], { key });
+    const changed = await db.webhookMessage.findMany({ where: { resellerId: reseller.id, type: "order.status_changed" } });
+    expect(changed.length).toBeGreaterThanOrEqual(4);
+    for (const m of changed) {
+      const data = JSON.parse(m.payload).data;
+      expect(data.channel).toEqual(expected[data.orderId]);
+    }
   });
 });
 

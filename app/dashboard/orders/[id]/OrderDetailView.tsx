@@ -160,14 +160,20 @@ export function OrderDetailView({ initial }: { initial: OrderDetail }) {
                 {o.refund.hash ? <Mono>{o.refund.hash}</Mono> : null}
               </Row>
             ) : null}
-            <Row label="API key">
-              {o.viaKey ? (
-                <span>
-                  {o.viaKey.name} <span className="font-mono text-zinc-500">{o.viaKey.prefix}…</span>
-                </span>
-              ) : (
-                <span className="text-zinc-500">deleted key</span>
-              )}
+            <Row label="Channel">
+              <span data-testid="order-channel">
+                {o.viaKey ? (
+                  <>
+                    API key {o.viaKey.name} <span className="font-mono text-zinc-500">{o.viaKey.prefix}…</span>
+                  </>
+                ) : o.viaWidget ? (
+                  <>Widget {o.viaWidget.name}</>
+                ) : o.channel === "page" ? (
+                  <>Exchange page</>
+                ) : (
+                  <span className="text-zinc-500">deleted key</span>
+                )}
+              </span>
             </Row>
           </dl>
         </Card>
