@@ -25,6 +25,7 @@ export { getSettingsView } from "./dashboard/settings";
 export { getWithdrawalsView } from "./dashboard/withdrawals";
 export { closeDb, getDb } from "./db/client";
 export { migrate } from "./db/migrate";
+export { connectEngineStore } from "./engine";
 export { apiOnlyHandler, type NextHandler } from "./http/next-bridge";
 export { createAppServer, listen } from "./http/server";
 export { shutDown } from "./http/shutdown";
