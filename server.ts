@@ -1,5 +1,6 @@
 import {
   apiOnlyHandler,
+  connectEngineStore,
   connectRateLimitStore,
   createAppServer,
   ensureAuthSecret,
@@ -42,6 +43,8 @@ async function main() {
   const { applied } = await migrate(cfg.DATABASE_URL);
   if (applied.length) log.info({ applied }, "database migrated");
   await connectRateLimitStore(3000);
+  // ENGINE=providers with REDIS_URL: the shared quote cache, connected before the first estimate.
+  await connectEngineStore(5000);
   // The session secret is made here, at start, never by `next build` (lib/auth/secret.ts).
   if (cfg.SERVE_DASHBOARD) ensureAuthSecret();
   if (cfg.sandboxEnabled)

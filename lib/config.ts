@@ -149,6 +149,20 @@ const schema = z.object({
   /** Highest afftax (fee + markup, bps) sent to FixedFloat; its allowed range is undocumented. */
   FIXEDFLOAT_MAX_AFFTAX_BPS: int(300, 0),
   FIXEDFLOAT_QUOTES_PER_MINUTE: int(200, 1),
+  EXOLIX_ENABLED: bool.default(false),
+  EXOLIX_API_KEY: z.string().optional(),
+  EXOLIX_API_URL: z.string().url().default("https://exolix.com/api/v2"),
+  /** The partner share set on the Exolix account (bps); orders go there only when it covers fee + markup. */
+  EXOLIX_ACCOUNT_COMMISSION_BPS: int(0, 0),
+  /** Exolix documents no rate limit: a client-side budget all the same. */
+  EXOLIX_QUOTES_PER_MINUTE: int(300, 1),
+  SIMPLESWAP_ENABLED: bool.default(false),
+  SIMPLESWAP_API_KEY: z.string().optional(),
+  SIMPLESWAP_API_URL: z.string().url().default("https://api.simpleswap.io/v3"),
+  /** The reward set on the SimpleSwap key (bps, 40 to 200 as SimpleSwap allows); orders go there only when it covers fee + markup. */
+  SIMPLESWAP_ACCOUNT_COMMISSION_BPS: int(0, 0),
+  /** SimpleSwap documents no rate limit: a client-side budget all the same. */
+  SIMPLESWAP_QUOTES_PER_MINUTE: int(300, 1),
   /** Run the order worker inside the app process. */
   WORKER_IN_PROCESS: bool.default(true),
   WORKER_POLL_MS: int(500, 10),
@@ -342,6 +356,10 @@ type Settings = Pick<
   | "SIDESHIFT_ENABLED"
   | "FIXEDFLOAT_ENABLED"
   | "FIXEDFLOAT_MAX_AFFTAX_BPS"
+  | "EXOLIX_ENABLED"
+  | "EXOLIX_ACCOUNT_COMMISSION_BPS"
+  | "SIMPLESWAP_ENABLED"
+  | "SIMPLESWAP_ACCOUNT_COMMISSION_BPS"
 >;
 
 /** Each enabled provider's commission cap (ENGINE=providers; empty otherwise). */
@@ -354,6 +372,8 @@ export function providerCommissionCaps(c: Settings): ProviderCommissionCap[] {
   add(c.CHANGENOW_ENABLED, "changenow", "ChangeNOW", c.CHANGENOW_ACCOUNT_COMMISSION_BPS, "CHANGENOW_ACCOUNT_COMMISSION_BPS");
   add(c.SIDESHIFT_ENABLED, "sideshift", "SideShift", SIDESHIFT_MAX_COMMISSION_BPS, "SideShift's commissionRate cap (200 bps)");
   add(c.FIXEDFLOAT_ENABLED, "fixedfloat", "FixedFloat", c.FIXEDFLOAT_MAX_AFFTAX_BPS, "FIXEDFLOAT_MAX_AFFTAX_BPS");
+  add(c.EXOLIX_ENABLED, "exolix", "Exolix", c.EXOLIX_ACCOUNT_COMMISSION_BPS, "EXOLIX_ACCOUNT_COMMISSION_BPS");
+  add(c.SIMPLESWAP_ENABLED, "simpleswap", "SimpleSwap", c.SIMPLESWAP_ACCOUNT_COMMISSION_BPS, "SIMPLESWAP_ACCOUNT_COMMISSION_BPS");
   return out;
 }
 
@@ -388,14 +408,26 @@ export function describeMarkupRange(r: MarkupRange): string {
  * instead, naming the setting (docs/providers.md, "Settings that refuse to start").
  */
 function providerTraps(c: z.infer<typeof schema>): string[] {
-  return providerCommissionCaps(c)
-    .filter((p) => p.maxMarkupBps < 0)
-    .map((p) => {
-      const enable = `${p.provider.toUpperCase()}_ENABLED`;
-      if (p.setting.startsWith(p.provider.toUpperCase()))
-        return `${enable}=true with ${p.setting}=${p.capBps}, below PLATFORM_FEE_BPS=${c.PLATFORM_FEE_BPS}: ${p.label} could not take a single order. Set ${p.setting} to the commission ${p.provider === "changenow" ? "share set on your ChangeNOW partner account" : "FixedFloat accepts for your refcode"} (at least ${c.PLATFORM_FEE_BPS}), or set ${enable}=false`;
-      return `${enable}=true with PLATFORM_FEE_BPS=${c.PLATFORM_FEE_BPS}, above ${p.setting}: ${p.label} could not take a single order. Lower PLATFORM_FEE_BPS to ${p.capBps} or less, or set ${enable}=false`;
-    });
+  // SimpleSwap's reward per key is 0.4% to 2% [D]: any other stated value cannot be the key's.
+  const simpleswap =
+    c.ENGINE === "providers" &&
+    c.SIMPLESWAP_ENABLED &&
+    (c.SIMPLESWAP_ACCOUNT_COMMISSION_BPS < 40 || c.SIMPLESWAP_ACCOUNT_COMMISSION_BPS > 200)
+      ? [
+          `SIMPLESWAP_ENABLED=true with SIMPLESWAP_ACCOUNT_COMMISSION_BPS=${c.SIMPLESWAP_ACCOUNT_COMMISSION_BPS}: SimpleSwap sets a key's reward between 40 and 200 bps; state the one set on your key, or set SIMPLESWAP_ENABLED=false`,
+        ]
+      : [];
+  return [
+    ...simpleswap,
+    ...providerCommissionCaps(c)
+      .filter((p) => p.maxMarkupBps < 0)
+      .map((p) => {
+        const enable = `${p.provider.toUpperCase()}_ENABLED`;
+        if (p.setting.startsWith(p.provider.toUpperCase()))
+          return `${enable}=true with ${p.setting}=${p.capBps}, below PLATFORM_FEE_BPS=${c.PLATFORM_FEE_BPS}: ${p.label} could not take a single order. Set ${p.setting} to the commission ${p.provider === "fixedfloat" ? "FixedFloat accepts for your refcode" : `share set on your ${p.label} partner account`} (at least ${c.PLATFORM_FEE_BPS}), or set ${enable}=false`;
+        return `${enable}=true with PLATFORM_FEE_BPS=${c.PLATFORM_FEE_BPS}, above ${p.setting}: ${p.label} could not take a single order. Lower PLATFORM_FEE_BPS to ${p.capBps} or less, or set ${enable}=false`;
+      }),
+  ];
 }
 
 /** ENGINE=providers needs at least one enabled provider, each with its credentials. */
@@ -407,10 +439,12 @@ function checkProviders(c: z.infer<typeof schema>) {
   need(c.CHANGENOW_ENABLED, ["CHANGENOW_API_KEY"]);
   need(c.SIDESHIFT_ENABLED, ["SIDESHIFT_SECRET", "SIDESHIFT_AFFILIATE_ID"]);
   need(c.FIXEDFLOAT_ENABLED, ["FIXEDFLOAT_API_KEY", "FIXEDFLOAT_API_SECRET"]);
+  need(c.EXOLIX_ENABLED, ["EXOLIX_API_KEY"]);
+  need(c.SIMPLESWAP_ENABLED, ["SIMPLESWAP_API_KEY"]);
   if (missing.length) throw new Error(`invalid settings:\n  ENGINE=providers: set ${missing.join(", ")}`);
-  if (!c.CHANGENOW_ENABLED && !c.SIDESHIFT_ENABLED && !c.FIXEDFLOAT_ENABLED)
+  if (!c.CHANGENOW_ENABLED && !c.SIDESHIFT_ENABLED && !c.FIXEDFLOAT_ENABLED && !c.EXOLIX_ENABLED && !c.SIMPLESWAP_ENABLED)
     throw new Error(
-      "invalid settings:\n  ENGINE=providers: enable at least one provider (CHANGENOW_ENABLED, SIDESHIFT_ENABLED, FIXEDFLOAT_ENABLED)",
+      "invalid settings:\n  ENGINE=providers: enable at least one provider (CHANGENOW_ENABLED, SIDESHIFT_ENABLED, FIXEDFLOAT_ENABLED, EXOLIX_ENABLED, SIMPLESWAP_ENABLED)",
     );
   const traps = providerTraps(c);
   if (traps.length) throw new Error(`invalid settings:\n${traps.map((t) => `  ${t}`).join("\n")}`);

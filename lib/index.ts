@@ -27,6 +27,7 @@ export { getSettingsView } from "./dashboard/settings";
 export { getWithdrawalsView } from "./dashboard/withdrawals";
 export { closeDb, getDb } from "./db/client";
 export { migrate } from "./db/migrate";
+export { connectEngineStore } from "./engine";
 export { hostedCurrencies, hostedPage, hostedSandboxEnabled } from "./hosted/hosted";
 export { apiOnlyHandler, type NextHandler } from "./http/next-bridge";
 export { createAppServer, listen } from "./http/server";

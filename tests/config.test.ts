@@ -110,6 +110,21 @@ describe("provider settings that would refuse every order (issue 31)", () => {
       { SIDESHIFT_ENABLED: "true", PLATFORM_FEE_BPS: "250" },
       /SIDESHIFT_ENABLED=true with PLATFORM_FEE_BPS=250/,
     ],
+    [
+      "Exolix with its account commission left at 0",
+      { EXOLIX_ENABLED: "true", EXOLIX_API_KEY: "k" },
+      /EXOLIX_ACCOUNT_COMMISSION_BPS=0, below PLATFORM_FEE_BPS=25/,
+    ],
+    [
+      "SimpleSwap with a reward SimpleSwap cannot set (below 40 bps)",
+      { SIMPLESWAP_ENABLED: "true", SIMPLESWAP_API_KEY: "k", SIMPLESWAP_ACCOUNT_COMMISSION_BPS: "30" },
+      /SIMPLESWAP_ACCOUNT_COMMISSION_BPS=30: SimpleSwap sets a key's reward between 40 and 200 bps/,
+    ],
+    [
+      "SimpleSwap with a reward above 2%",
+      { SIMPLESWAP_ENABLED: "true", SIMPLESWAP_API_KEY: "k", SIMPLESWAP_ACCOUNT_COMMISSION_BPS: "250" },
+      /SIMPLESWAP_ACCOUNT_COMMISSION_BPS=250/,
+    ],
   ];
   for (const [name, env, message] of TRAPS)
     it(`refuses to start: ${name}`, () => {

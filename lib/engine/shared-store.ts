@@ -21,12 +21,12 @@ export interface SharedStore {
   whenReady(): Promise<boolean>;
 }
 
-/** Longest a first request waits for the first connection. */
-const FIRST_CONNECT_WAIT_MS = 2000;
+/** Longest the first requests wait for the first connection (after that, none waits until it is made). */
+const FIRST_CONNECT_WAIT_MS = 5000;
 
-const clients = new Map<string, { redis: Redis; whenReady: () => Promise<boolean> }>();
+const clients = new Map<string, { redis: Redis; whenReady: (waitMs?: number) => Promise<boolean> }>();
 
-function clientFor(url: string): { redis: Redis; whenReady: () => Promise<boolean> } {
+function clientFor(url: string): { redis: Redis; whenReady: (waitMs?: number) => Promise<boolean> } {
   const known = clients.get(url);
   if (known) return known;
   const log = getLogger();
@@ -50,13 +50,17 @@ function clientFor(url: string): { redis: Redis; whenReady: () => Promise<boolea
   void firstReady.then(() => {
     everReady = true;
   });
-  const whenReady = async () => {
+  // Once a first wait ran out, later requests do not wait for the first connection either.
+  let gaveUp = false;
+  const whenReady = async (waitMs = FIRST_CONNECT_WAIT_MS) => {
     if (redis.status === "ready") return true;
-    if (everReady) return false;
+    if (everReady || gaveUp) return false;
     let timer: NodeJS.Timeout | undefined;
-    await Promise.race([firstReady, new Promise<void>((r) => (timer = setTimeout(r, FIRST_CONNECT_WAIT_MS)))]);
+    await Promise.race([firstReady, new Promise<void>((r) => (timer = setTimeout(r, waitMs)))]);
     clearTimeout(timer);
-    return (redis.status as string) === "ready";
+    const ready = (redis.status as string) === "ready";
+    if (!ready) gaveUp = true;
+    return ready;
   };
   const client = { redis, whenReady };
   clients.set(url, client);
@@ -69,4 +73,9 @@ export function sharedStore(url: string | undefined, scope: string): SharedStore
   const { redis, whenReady } = clientFor(url);
   const prefix = `pq:${crypto.createHash("sha256").update(scope).digest("hex").slice(0, 16)}:`;
   return { redis, prefix, whenReady };
+}
+
+/** At server start: connect the quotes' Redis before the first request, waiting at most `waitMs` (an unreachable Redis does not stop the start). */
+export async function connectSharedStore(url: string | undefined, waitMs: number): Promise<void> {
+  if (url) await clientFor(url).whenReady(waitMs);
 }

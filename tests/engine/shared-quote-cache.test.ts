@@ -54,18 +54,16 @@ describe("shared quote cache", () => {
   it("an answer error is shared like a value; an outage is not kept", async () => {
     const [a, b] = [instance(), instance()];
     let fetches = 0;
-    await expect(
-      a.get("k2", async () => {
-        fetches++;
-        throw new Error("answer: too low");
-      }),
-    ).rejects.toThrow("answer: too low");
-    await expect(
-      b.get("k2", async () => {
-        fetches++;
-        return 1;
-      }),
-    ).rejects.toThrow("answer: too low");
+    const refuse = async (): Promise<number> => {
+      fetches++;
+      throw new Error("answer: too low");
+    };
+    const quote = async () => {
+      fetches++;
+      return 1;
+    };
+    await expect(a.get("k2", refuse)).rejects.toThrow("answer: too low");
+    await expect(b.get("k2", quote)).rejects.toThrow("answer: too low");
     expect(fetches).toBe(1);
   });
 

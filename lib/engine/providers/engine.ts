@@ -30,10 +30,12 @@ import type {
   UpstreamStatus,
 } from "../types";
 import { ChangeNowAdapter } from "./changenow";
+import { ExolixAdapter } from "./exolix";
 import { FixedFloatAdapter } from "./fixedfloat";
 import { isProviderError, ProviderError } from "./http";
 import { getMapping } from "./mapping";
 import { SideShiftAdapter } from "./sideshift";
+import { SimpleSwapAdapter } from "./simpleswap";
 import { syncProvider } from "./sync";
 import type { CreatedSwap, ProviderAdapter, ProviderName, ProviderQuote, StatusReason, SwapReading } from "./types";
 
@@ -99,6 +101,26 @@ export function createAdapters(cfg: Config): ProviderAdapter[] {
         timeoutMs,
       }),
     );
+  if (cfg.EXOLIX_API_KEY)
+    out.push(
+      new ExolixAdapter({
+        baseUrl: cfg.EXOLIX_API_URL,
+        apiKey: cfg.EXOLIX_API_KEY,
+        accountCommissionBps: cfg.EXOLIX_ACCOUNT_COMMISSION_BPS,
+        quotesPerMinute: cfg.EXOLIX_QUOTES_PER_MINUTE,
+        timeoutMs,
+      }),
+    );
+  if (cfg.SIMPLESWAP_API_KEY)
+    out.push(
+      new SimpleSwapAdapter({
+        baseUrl: cfg.SIMPLESWAP_API_URL,
+        apiKey: cfg.SIMPLESWAP_API_KEY,
+        accountCommissionBps: cfg.SIMPLESWAP_ACCOUNT_COMMISSION_BPS,
+        quotesPerMinute: cfg.SIMPLESWAP_QUOTES_PER_MINUTE,
+        timeoutMs,
+      }),
+    );
   return out;
 }
 
@@ -106,6 +128,8 @@ const enabledIn = (cfg: Config): Record<ProviderName, boolean> => ({
   changenow: cfg.CHANGENOW_ENABLED,
   sideshift: cfg.SIDESHIFT_ENABLED,
   fixedfloat: cfg.FIXEDFLOAT_ENABLED,
+  exolix: cfg.EXOLIX_ENABLED,
+  simpleswap: cfg.SIMPLESWAP_ENABLED,
 });
 
 export class ProvidersEngine implements Engine {
@@ -145,7 +169,14 @@ export class ProvidersEngine implements Engine {
    * prefix of the providers' endpoints (two deployments on one Redis never read each other's quotes).
    */
   private sharedStore(cfg: Config): { store: SharedStore; lockMs: number } | null {
-    const scope = [cfg.CHANGENOW_API_URL, cfg.SIDESHIFT_API_URL, cfg.FIXEDFLOAT_API_URL, String(cfg.PLATFORM_FEE_BPS)].join("|");
+    const scope = [
+      cfg.CHANGENOW_API_URL,
+      cfg.SIDESHIFT_API_URL,
+      cfg.FIXEDFLOAT_API_URL,
+      cfg.EXOLIX_API_URL,
+      cfg.SIMPLESWAP_API_URL,
+      String(cfg.PLATFORM_FEE_BPS),
+    ].join("|");
     const store = sharedStore(cfg.REDIS_URL, scope);
     return store ? { store, lockMs: cfg.PROVIDERS_HTTP_TIMEOUT_MS + 1000 } : null;
   }

@@ -1,8 +1,10 @@
 import "server-only";
 import { z } from "zod";
 import changenow from "./mappings/changenow.json";
+import exolix from "./mappings/exolix.json";
 import fixedfloat from "./mappings/fixedfloat.json";
 import sideshift from "./mappings/sideshift.json";
+import simpleswap from "./mappings/simpleswap.json";
 import type { ProviderAsset, ProviderName } from "./types";
 
 // The versioned mapping files: registry ticker -> the provider's asset id. What a provider
@@ -32,6 +34,8 @@ const MAPPINGS: Record<ProviderName, ProviderMapping> = {
   changenow: load("changenow", changenow),
   sideshift: load("sideshift", sideshift),
   fixedfloat: load("fixedfloat", fixedfloat),
+  exolix: load("exolix", exolix),
+  simpleswap: load("simpleswap", simpleswap),
 };
 
 export const getMapping = (name: ProviderName): ProviderMapping => MAPPINGS[name];

@@ -5,7 +5,7 @@ import type { Dec } from "@/lib/money/decimal";
 // (decimals, registry-independent asset ids from the mapping file), and one error type whose
 // kind says what the engine should do about it.
 
-export const PROVIDER_NAMES = ["changenow", "sideshift", "fixedfloat"] as const;
+export const PROVIDER_NAMES = ["changenow", "sideshift", "fixedfloat", "exolix", "simpleswap"] as const;
 export type ProviderName = (typeof PROVIDER_NAMES)[number];
 
 /** A provider's id of an asset, as its mapping file writes it (e.g. {ticker, network} for ChangeNOW). */
