@@ -186,4 +186,27 @@ describe.each(["sqlite", "postgres"] as const)("fee bumping on %s", (kind) => {
     await expectPaidOnce(q);
     expect((await db.withdrawal.findUniqueOrThrow({ where: { id: q.w.id } })).stateReason).toBeNull();
   }, 120_000);
+
+  it("the database records at most one paying transaction per hot wallet and nonce, and each replacement number once", async () => {
+    // Last in the file: its withdrawal stays queued.
+    const q = await queue();
+    const row = (replacement: number, hash: string, paidNonce: number | null) => ({
+      withdrawalId: q.w.id,
+      chainId: 999,
+      fromAddress: "0xhot",
+      accountNonce: 7,
+      replacement,
+      rawTx: "0x",
+      hash,
+      status: paidNonce === null ? "signed" : "mined",
+      paidNonce,
+    });
+    await db.payoutTx.create({ data: row(0, `0xa-${kind}`, 7) });
+    await expect(db.payoutTx.create({ data: row(1, `0xb-${kind}`, 7) })).rejects.toThrow();
+    await expect(db.payoutTx.create({ data: row(0, `0xc-${kind}`, null) })).rejects.toThrow();
+    await db.payoutTx.create({ data: row(1, `0xd-${kind}`, null) });
+    await db.payoutTx.create({ data: row(2, `0xe-${kind}`, null) });
+    expect(await db.payoutTx.count({ where: { chainId: 999 } })).toBe(3);
+    await db.payoutTx.deleteMany({ where: { chainId: 999 } });
+  });
 });
