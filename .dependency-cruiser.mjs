@@ -18,6 +18,8 @@ const LAYERS = [
   ["observability"],
   ["ratelimit"],
   ["engine"],
+  // Live prices: asked of the engine.
+  ["prices"],
   ["quotes"],
   ["ledger"],
   ["keys"],

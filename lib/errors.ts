@@ -45,6 +45,7 @@ export const ERROR_CODES = [
   "UNSUPPORTED_MEDIA_TYPE",
   "RATE_ID_USED",
   "FORBIDDEN_ORIGIN",
+  "PRICE_UNAVAILABLE",
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];
@@ -62,6 +63,8 @@ export const DASHBOARD_ONLY_CODES: readonly ErrorCode[] = [
   "INVALID_WITHDRAWAL_STATE",
   "WITHDRAWAL_TOO_SMALL",
   "PAYOUT_ASSET_UNAVAILABLE",
+  // A withdrawal quote without a fresh live price (lib/prices).
+  "PRICE_UNAVAILABLE",
   // server.ts, for requests bound for Next (lib/http/next-guard.ts).
   "FORBIDDEN_ORIGIN",
 ];

@@ -46,6 +46,7 @@ export const HTTP_STATUS: Record<ErrorCode, number> = {
   UNSUPPORTED_MEDIA_TYPE: 415,
   RATE_ID_USED: 409,
   FORBIDDEN_ORIGIN: 403,
+  PRICE_UNAVAILABLE: 503,
 };
 
 export interface ErrorBody {

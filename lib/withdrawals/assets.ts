@@ -5,8 +5,8 @@ import { getCurrency } from "@/lib/currencies";
 import { AppError } from "@/lib/errors";
 
 // The assets a withdrawal can be paid in: the chain's native ETH always, and the ERC-20s the
-// operator enabled in PAYOUT_TOKENS (ticker=contract). Decimals, precision and the reference
-// price come from the currency registry.
+// operator enabled in PAYOUT_TOKENS (ticker=contract). Decimals and precision come from the
+// currency registry; prices are live (lib/prices), asked when a withdrawal is quoted.
 
 export interface PayoutAsset {
   ticker: string;
@@ -15,7 +15,6 @@ export interface PayoutAsset {
   decimals: number;
   /** Decimal places a withdrawal amount keeps. */
   precision: number;
-  priceUsd: string | null;
   /** The ERC-20 contract; null for the native asset. */
   token: Address | null;
 }
@@ -41,7 +40,7 @@ export function payoutAssets(): PayoutAsset[] {
   for (const [ticker, token] of [[NATIVE_ASSET, null] as const, ...tokens]) {
     const c = getCurrency(ticker);
     if (!c) continue; // a ticker the registry does not know cannot be priced
-    out.push({ ticker, symbol: c.symbol, decimals: c.decimals, precision: c.precision, priceUsd: c.priceUsd ?? null, token });
+    out.push({ ticker, symbol: c.symbol, decimals: c.decimals, precision: c.precision, token });
   }
   return out;
 }
@@ -49,7 +48,7 @@ export function payoutAssets(): PayoutAsset[] {
 /** The enabled payout asset `ticker`, or PAYOUT_ASSET_UNAVAILABLE. */
 export function payoutAsset(ticker: string): PayoutAsset {
   const a = payoutAssets().find((x) => x.ticker === ticker);
-  if (!a?.priceUsd) throw new AppError("PAYOUT_ASSET_UNAVAILABLE", `Withdrawals cannot be paid in ${ticker}.`);
+  if (!a) throw new AppError("PAYOUT_ASSET_UNAVAILABLE", `Withdrawals cannot be paid in ${ticker}.`);
   return a;
 }
 

@@ -20,6 +20,7 @@ const ELSEWHERE = {
   WITHDRAWAL_TOO_SMALL: "dashboard only (tests/withdrawals/withdrawals.test.ts)",
   PAYOUT_ASSET_UNAVAILABLE: "dashboard only (tests/withdrawals/withdrawals.test.ts)",
   FORBIDDEN_ORIGIN: "dashboard only (tests/http/hardening/probe.test.ts)",
+  PRICE_UNAVAILABLE: "dashboard only (tests/prices/live-prices.test.ts)",
 } as const satisfies Partial<Record<ErrorCode, string>>;
 
 const order = (over: Record<string, unknown> = {}) => ({ from: "btc", to: "eth", amount: "0.01", address: addressFor("eth"), ...over });
