@@ -45,15 +45,15 @@ export async function getWithdrawalsView(db: Db, opts: { resellerId: string }): 
   const assetTickers = chains.flatMap((c) => payoutAssets(c.chainId).map((a) => a.ticker));
   const priced = await pricedCurrencies([...balances.map((b) => b.currency), ...assetTickers], opts.resellerId);
   const info = new Map(priced.map((c) => [c.ticker, c]));
-  const views = chains.map((c) => chainInfo(c, info));
   return {
     wallet: getAddress(reseller.walletAddress),
     chainId: cfg.PAYOUT_CHAIN_ID,
-    chain: views[0],
-    chains: views,
+    // Separate objects, not shared references: the page's payload (React Flight) stays plain.
+    chain: chainInfo(chains[0], info),
+    chains: chains.map((c) => chainInfo(c, info)),
     sender: cfg.PAYOUT_SENDER,
     minUsd: cfg.WITHDRAWAL_MIN_USD,
-    assets: views[0].assets,
+    assets: chainInfo(chains[0], info).assets,
     currencies: priced,
     balances: balances.map((b) => {
       const price = info.get(b.currency)?.priceUsd ?? null;
