@@ -18,6 +18,8 @@ const LAYERS = [
   ["observability"],
   ["ratelimit"],
   ["engine"],
+  // Live prices: asked of the engine.
+  ["prices"],
   ["quotes"],
   ["ledger"],
   // Channels (API keys, widgets, the hosted page): their markup and the widgets' settings.

@@ -2,7 +2,7 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import { defineConfig } from "vitest/config";
 
-// The tests Stryker runs against mutants of lib/domain, lib/quotes, lib/orders, lib/ledger and lib/money
+// The tests Stryker runs against mutants of lib/domain, lib/quotes, lib/orders, lib/ledger, lib/money and lib/prices
 // (stryker.config.mjs): the in-process tests of those folders, on real SQLite and PostgreSQL.
 const alias = {
   "@": path.resolve(import.meta.dirname),
@@ -14,7 +14,7 @@ export default defineConfig({
   test: {
     // tests/db: the PostgreSQL-only read of GET /exchange/{id} and opening of an order (short tests).
     include: [
-      "tests/{domain,quotes,orders,ledger,money}/**/*.test.ts",
+      "tests/{domain,quotes,orders,ledger,money,prices}/**/*.test.ts",
       "tests/withdrawals/withdrawals.test.ts",
       "tests/db/order-read.test.ts",
       "tests/db/open-order-in-one.test.ts",

@@ -48,3 +48,12 @@ export function formatUsd(s: string | null | undefined): string {
 
 export const shortId = (id: string) => (id.length > 12 ? `${id.slice(0, 8)}…${id.slice(-4)}` : id);
 export const shortAddress = (a: string) => (a.length > 14 ? `${a.slice(0, 6)}…${a.slice(-4)}` : a);
+
+/**
+ * Where and when a USD figure's price came from, for the line under it: every USD value the
+ * dashboard shows is at a live price (lib/prices) and says so. Empty without a price.
+ */
+export function priceNote(p: { priceSource: string | null; priceDate: string | null } | undefined): string {
+  if (!p?.priceSource || !p.priceDate) return "";
+  return `price: ${p.priceSource}, ${formatDateTimeSeconds(p.priceDate)}`;
+}

@@ -120,6 +120,19 @@ const schema = z.object({
   PROVIDERS_HTTP_TIMEOUT_MS: int(10_000, 50),
   /** How long a quote is reused for its pair, amount band and commission. */
   PROVIDERS_QUOTE_CACHE_SECONDS: z.coerce.number().min(0).default(30),
+  /**
+   * Live prices (lib/prices): how long a price is reused for its pair. With ENGINE=providers a
+   * price is the engine's best quote for a reference amount, so this bounds how often prices
+   * spend the providers' quote budgets.
+   */
+  PRICES_CACHE_SECONDS: z.coerce.number().min(0).default(30),
+  /** Live prices: the oldest price a withdrawal quote may use; with no fresher one it is refused (PRICE_UNAVAILABLE). */
+  PRICES_MAX_AGE_SECONDS: z.coerce.number().min(1).default(120),
+  /** Live prices, ENGINE=providers: the USD stablecoin (registry ticker) whose quotes give USD values, taken at 1 USD. */
+  PRICES_USD_ASSET: z
+    .string()
+    .regex(/^[a-z0-9]+$/, "expected a registry ticker")
+    .default("usdc"),
   /** How long a provider that failed or timed out is skipped. */
   PROVIDERS_COOLDOWN_SECONDS: z.coerce.number().min(0).default(30),
   /** First delay between status reads of an open upstream order; it grows as the order ages. */
@@ -271,7 +284,7 @@ const schema = z.object({
   PAYOUT_CHAINS: z.string().default(""),
   /** Block explorer base URL; a withdrawal links to <url>/tx/<hash>. */
   PAYOUT_EXPLORER_URL: z.union([z.literal(""), z.string().url()]).optional(),
-  /** Smallest withdrawal, in USD at reference prices (decimal). */
+  /** Smallest withdrawal, in USD at live prices (decimal). */
   WITHDRAWAL_MIN_USD: z
     .string()
     .regex(/^\d+(\.\d+)?$/, "expected a decimal number of US dollars")
@@ -305,6 +318,11 @@ export function getConfig(): Config {
   }
   const c = parsed.data;
   if (c.ENGINE === "providers") checkProviders(c);
+  // A price from the engine may come out of its quote cache, so it counts as that much older (lib/prices).
+  if (c.ENGINE === "providers" && c.PRICES_MAX_AGE_SECONDS <= c.PROVIDERS_QUOTE_CACHE_SECONDS + c.PRICES_CACHE_SECONDS)
+    throw new Error(
+      "invalid settings:\n  PRICES_MAX_AGE_SECONDS must exceed PROVIDERS_QUOTE_CACHE_SECONDS + PRICES_CACHE_SECONDS (a fresh price would be too old)",
+    );
   if (c.PAYOUT_SENDER === "evm" && (!c.PAYOUT_RPC_URL || !c.PAYOUT_PRIVATE_KEY))
     throw new Error("invalid settings:\n  PAYOUT_SENDER=evm: set PAYOUT_RPC_URL and PAYOUT_PRIVATE_KEY");
   try {

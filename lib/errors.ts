@@ -46,6 +46,7 @@ export const ERROR_CODES = [
   "RATE_ID_USED",
   "FORBIDDEN_ORIGIN",
   "PAYOUT_CHAIN_UNAVAILABLE",
+  "PRICE_UNAVAILABLE",
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];
@@ -64,6 +65,8 @@ export const DASHBOARD_ONLY_CODES: readonly ErrorCode[] = [
   "WITHDRAWAL_TOO_SMALL",
   "PAYOUT_ASSET_UNAVAILABLE",
   "PAYOUT_CHAIN_UNAVAILABLE",
+  // A withdrawal quote without a fresh live price (lib/prices).
+  "PRICE_UNAVAILABLE",
   // server.ts, for requests bound for Next (lib/http/next-guard.ts).
   "FORBIDDEN_ORIGIN",
 ];

@@ -6,7 +6,7 @@ import { useId, useState } from "react";
 import { callAction } from "@/app/dashboard/call-action";
 import { getEarningsAction, getOverviewAction } from "@/app/dashboard/queries";
 import { queryKeys } from "@/app/dashboard/query-keys";
-import { displayAmount, formatDay, formatUsd } from "@/components/format";
+import { displayAmount, formatDay, formatUsd, priceNote } from "@/components/format";
 import { Alert, Card, CardHeader, cx, EmptyState, PageHeader, StatusBadge } from "@/components/ui";
 import { type ChannelStat, type EarningsSeries, type Overview, PERIODS, type PeriodDays } from "@/lib/dashboard/types";
 import { ORDER_STATES } from "@/lib/domain/order-states";
@@ -41,7 +41,7 @@ export function OverviewView({ initial }: { initial: { overview: Overview; earni
   const chartTickers = e.currencies.map((c) => c.ticker);
   const chartView = view === "usd" || chartTickers.includes(view) ? view : "usd";
   const viewId = useId();
-  const priceDate = currencies.find((c) => c.priceDate)?.priceDate;
+  const priced = currencies.filter((c) => c.priceSource);
   const failed = overview.isError ? overview.error : earnings.isError ? earnings.error : null;
 
   return (
@@ -50,8 +50,18 @@ export function OverviewView({ initial }: { initial: { overview: Overview; earni
         title="Overview"
         description={
           <>
-            Profit from your orders, in each currency and in US dollars at reference prices
-            {priceDate ? ` (${priceDate})` : ""}. Days are UTC. Your markup is {bpsToPercent(o.markupBps)}.
+            Profit from your orders, in each currency and in US dollars at live prices. Days are UTC. Your markup is{" "}
+            {bpsToPercent(o.markupBps)}.
+            {o.unpriced.length ? (
+              <span className="mt-1 block text-xs text-amber-700" data-testid="unpriced">
+                No live price now for {o.unpriced.map((t) => t.toUpperCase()).join(", ")}: left out of the US dollar totals.
+              </span>
+            ) : null}
+            {priced.length ? (
+              <span className="mt-1 block text-xs" data-testid="price-notes">
+                {priced.map((c) => `${c.ticker.toUpperCase()} ${priceNote(c)}`).join(" · ")}
+              </span>
+            ) : null}
           </>
         }
         actions={<PeriodPicker value={days} onChange={setDays} />}

@@ -4,7 +4,10 @@ import type { CurrencyInfo } from "./types";
 
 const cache = new Map<string, CurrencyInfo>();
 
-/** Display facts and reference price of a ticker; a ticker the registry no longer lists still renders. */
+/**
+ * Display facts of a ticker; a ticker the registry no longer lists still renders. The price
+ * fields are empty here: prices are live (lib/prices), never the registry's dated snapshot.
+ */
 export function currencyInfo(ticker: string): CurrencyInfo {
   const hit = cache.get(ticker);
   if (hit) return hit;
@@ -15,8 +18,16 @@ export function currencyInfo(ticker: string): CurrencyInfo {
     c = undefined;
   }
   const info: CurrencyInfo = c
-    ? { ticker, symbol: c.symbol, name: c.name, precision: c.precision, priceUsd: c.priceUsd ?? null, priceDate: c.priceDate ?? null }
-    : { ticker, symbol: ticker.toUpperCase(), name: ticker.toUpperCase(), precision: 8, priceUsd: null, priceDate: null };
+    ? { ticker, symbol: c.symbol, name: c.name, precision: c.precision, priceUsd: null, priceDate: null, priceSource: null }
+    : {
+        ticker,
+        symbol: ticker.toUpperCase(),
+        name: ticker.toUpperCase(),
+        precision: 8,
+        priceUsd: null,
+        priceDate: null,
+        priceSource: null,
+      };
   cache.set(ticker, info);
   return info;
 }

@@ -37,13 +37,19 @@ export interface GeneratedAddress {
   extraId: string | null;
 }
 
-/** A currency's display facts and reference price, as the dashboard shows them (lib/currencies/info.ts). */
+/**
+ * A currency's display facts (lib/currencies/info.ts) and its live USD price, as the dashboard
+ * shows them (filled by lib/dashboard/prices.ts from lib/prices; null when there is none).
+ */
 export interface CurrencyInfo {
   ticker: string;
   symbol: string;
   name: string;
   precision: number;
-  /** Reference USD price as a decimal string; null when the registry has no price. */
+  /** Live USD price as a decimal string; null without one. */
   priceUsd: string | null;
+  /** When that price was true (ISO time). */
   priceDate: string | null;
+  /** Where it came from ("simulated engine ...", "providers: best quote for ..."). */
+  priceSource: string | null;
 }

@@ -1,23 +1,26 @@
 import "server-only";
-import { currencyInfo } from "@/lib/currencies/info";
 import { type Db, driverOf, queryOnPool, sql } from "@/lib/db/client";
 import { readInSlices, sqliteValue, statementOf, withDecimalSum } from "@/lib/db/sqlite-direct";
 import { D, type Dec, formatAmount } from "@/lib/money/decimal";
 import { usdValue } from "@/lib/money/usd";
 import { DAY_MS, daysOf, describePeriod, periodOf, utcDay } from "./period";
+import { pricedCurrencies } from "./prices";
 import type { EarningsDay, EarningsSeries } from "./types";
 
 /**
  * Realised earnings of one reseller per UTC day over the last `days` days (today included):
  * the profit credited to `available` when an order finished, per currency and in USD at
- * reference prices. Every day of the period is present, so the chart's axis has no gaps.
+ * today's live prices (each currency says its price's source and time). Every day of the period is present, so the chart's axis has no gaps.
  */
 export async function getEarningsSeries(db: Db, opts: { resellerId: string; days: number; now?: Date }): Promise<EarningsSeries> {
   const now = opts.now ?? new Date();
   const period = periodOf(opts.days, now);
   const settled = await settledByDay(db, opts.resellerId, period.start, now);
 
-  const currencies = [...new Set(settled.map((e) => e.currency))].sort().map(currencyInfo);
+  const currencies = await pricedCurrencies(
+    settled.map((e) => e.currency),
+    opts.resellerId,
+  );
   const price = new Map(currencies.map((c) => [c.ticker, c.priceUsd]));
   const byDay = new Map<string, Map<string, Dec>>(daysOf(period).map((d) => [d, new Map()]));
   const earnedBy = new Map<string, Dec>();

@@ -1,10 +1,11 @@
 import "server-only";
 import { parseChannel } from "@/lib/channels/channels";
-import { currencyInfo } from "@/lib/currencies/info";
 import type { Db, Order } from "@/lib/db/client";
 import { failureReasonOf, ORDER_STATES, orderStateOf } from "@/lib/domain/order-states";
 import { AppError } from "@/lib/errors";
 import { getOrderForReseller, listOrders } from "@/lib/orders/get-order";
+import { getPrices, USD } from "@/lib/prices/prices";
+import { priceScope } from "./prices";
 import type { OrderDetail, OrderList, OrderRow } from "./types";
 
 // Orders read models over lib/orders, always scoped by the reseller: an order of another
@@ -79,12 +80,13 @@ export async function getResellerOrder(db: Db, opts: { resellerId: string; order
     throw e;
   }
   const widgetId = parseChannel(o.channel)?.type === "widget" ? parseChannel(o.channel)?.id : null;
-  const [apiKey, widget, ledger] = await Promise.all([
+  const [apiKey, widget, ledger, price] = await Promise.all([
     o.apiKeyId
       ? db.apiKey.findFirst({ where: { id: o.apiKeyId, resellerId: opts.resellerId }, select: { id: true, name: true, prefix: true } })
       : null,
     widgetId ? db.widget.findFirst({ where: { id: widgetId, resellerId: opts.resellerId }, select: { id: true, name: true } }) : null,
     db.ledgerEntry.findMany({ where: { orderId: o.id, resellerId: opts.resellerId }, select: { kind: true, amount: true } }),
+    getPrices().tryPrice(o.toCurrency, USD, { scope: priceScope(opts.resellerId) }),
   ]);
   const settle = ledger.find((e) => e.kind === "order_profit_settle");
   const reversed = ledger.some((e) => e.kind === "order_profit_reverse");
@@ -109,7 +111,9 @@ export async function getResellerOrder(db: Db, opts: { resellerId: string; order
     viaWidget: widget,
     profitState: settle ? "available" : reversed || o.status === "failed" ? "reversed" : "pending",
     realisedProfit: settle ? settle.amount : null,
-    toPriceUsd: currencyInfo(o.toCurrency).priceUsd,
+    toPriceUsd: price?.rate ?? null,
+    toPriceDate: price?.at.toISOString() ?? null,
+    toPriceSource: price?.source ?? null,
     events: o.events.map((e) => ({ status: e.status, note: e.note, at: e.at.toISOString() })),
   };
 }

@@ -1,5 +1,4 @@
 import "server-only";
-import { currencyInfo } from "@/lib/currencies/info";
 import type { Db } from "@/lib/db/client";
 import { readInSlices } from "@/lib/db/sqlite-direct";
 import { ORDER_STATES, type OrderState } from "@/lib/domain/order-states";
@@ -7,11 +6,12 @@ import { getBalances } from "@/lib/ledger/ledger";
 import { D, formatAmount } from "@/lib/money/decimal";
 import { usdValue } from "@/lib/money/usd";
 import { DAY_MS, describePeriod, periodOf } from "./period";
+import { pricedCurrencies } from "./prices";
 import type { Overview } from "./types";
 
 /**
  * The Overview read model of one reseller: balances (pending vs available) with USD values
- * at reference prices, and the orders created in the last `days` UTC days by state. Exact
+ * at live prices (each currency says its price's source and time), and the orders created in the last `days` UTC days by state. Exact
  * decimals throughout. The earnings by day are their own read (earnings.ts).
  */
 export async function getOverview(db: Db, opts: { resellerId: string; days: number; now?: Date }): Promise<Overview> {
@@ -34,7 +34,10 @@ export async function getOverview(db: Db, opts: { resellerId: string; days: numb
     ),
   ]);
 
-  const currencies = [...new Set(balances.map((b) => b.currency))].sort().map(currencyInfo);
+  const currencies = await pricedCurrencies(
+    balances.map((b) => b.currency),
+    resellerId,
+  );
   const price = new Map(currencies.map((c) => [c.ticker, c.priceUsd]));
   let pendingUsd = new D(0);
   let availableUsd = new D(0);
@@ -58,6 +61,7 @@ export async function getOverview(db: Db, opts: { resellerId: string; days: numb
     currencies,
     balances: balanceRows,
     totals: { pendingUsd: formatAmount(pendingUsd), availableUsd: formatAmount(availableUsd) },
+    unpriced: currencies.filter((c) => c.priceUsd === null).map((c) => c.ticker),
     orderCounts,
     ordersInPeriod,
     markupBps: reseller?.markupBps ?? 0,

@@ -5,6 +5,8 @@ import type { Db } from "@/lib/db/client";
 import { applyRate } from "@/lib/domain/quote-math";
 import { getEngine } from "@/lib/engine";
 import { D, formatAmount } from "@/lib/money/decimal";
+import { getPrices, USD } from "@/lib/prices/prices";
+import { priceScope } from "./prices";
 import type { MarkupSample, SettingsView } from "./types";
 
 // The sample order of the markup page: a real pair priced by the configured engine, with
@@ -24,13 +26,16 @@ async function sample(resellerId: string): Promise<MarkupSample | null> {
       if (!from || !to || !from.isAvailable || !to.isAvailable) continue;
       const terms = await getEngine().quote({ from, to, fromAmount: new D(amount) }, { scope: `reseller:${resellerId}` });
       const q = applyRate(new D(amount), terms.rate, to.precision, 0);
+      const price = await getPrices().tryPrice(toT, USD, { scope: priceScope(resellerId) });
       return {
         from: fromT,
         to: toT,
         fromAmount: amount,
         rawToAmount: formatAmount(q.rawToAmount),
         toPrecision: to.precision,
-        toPriceUsd: to.priceUsd ?? null,
+        toPriceUsd: price?.rate ?? null,
+        toPriceDate: price?.at.toISOString() ?? null,
+        toPriceSource: price?.source ?? null,
       };
     } catch {
       // try the next pair

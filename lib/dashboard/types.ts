@@ -31,7 +31,7 @@ export interface EarningsDay {
   date: string;
   /** Realised profit per currency that day (native units, decimal strings). */
   amounts: Record<string, string>;
-  /** The same in USD at reference prices (decimal strings). */
+  /** The same in USD at live prices (decimal strings; the series' currencies say which). */
   usd: Record<string, string>;
   totalUsd: string;
 }
@@ -48,7 +48,9 @@ export interface Overview {
   /** The currencies of the balances. */
   currencies: CurrencyInfo[];
   balances: BalanceRow[];
+  /** Sums of the balances that have a live price; `unpriced` lists those left out (no price now). */
   totals: { pendingUsd: string; availableUsd: string };
+  unpriced: string[];
   /** Orders created in the period, by state. */
   orderCounts: Record<OrderState, number>;
   ordersInPeriod: number;
@@ -63,7 +65,7 @@ export interface EarningsSeries {
   days: EarningsDay[];
   /** Profit realised in the period, per currency. */
   earned: { currency: string; amount: string; usd: string | null }[];
-  /** All of it in USD at reference prices. */
+  /** All of it in USD at live prices. */
   totalUsd: string;
 }
 
@@ -132,7 +134,10 @@ export interface OrderDetail extends OrderRow {
   profitState: "pending" | "available" | "reversed";
   /** Profit credited when the order finished (recomputed on the amount received); null before. */
   realisedProfit: string | null;
+  /** The destination currency's live USD price, its time (ISO) and source; null without one. */
   toPriceUsd: string | null;
+  toPriceDate: string | null;
+  toPriceSource: string | null;
   events: OrderEventRow[];
 }
 
@@ -143,7 +148,10 @@ export interface MarkupSample {
   /** Output before markup (after the platform fee), at the destination precision. */
   rawToAmount: string;
   toPrecision: number;
+  /** The destination currency's live USD price, its time (ISO) and source; null without one. */
   toPriceUsd: string | null;
+  toPriceDate: string | null;
+  toPriceSource: string | null;
 }
 
 export interface SettingsView {
@@ -176,7 +184,10 @@ export type ActionResult<T> = { ok: true; data: T } | { ok: false; error: Action
 export interface PayoutAssetInfo {
   ticker: string;
   symbol: string;
+  /** Live USD price, its time (ISO) and source; null without one. */
   priceUsd: string | null;
+  priceDate: string | null;
+  priceSource: string | null;
   /** ERC-20 contract; null for the chain's native asset. */
   token: string | null;
 }
@@ -207,6 +218,8 @@ export interface WithdrawalsView {
   sender: "simulated" | "evm";
   minUsd: string;
   assets: PayoutAssetInfo[];
+  /** The balances' and assets' currencies with the live prices their USD values use. */
+  currencies: CurrencyInfo[];
   balances: BalanceRow[];
   withdrawals: WithdrawalRow[];
 }

@@ -47,6 +47,7 @@ export const HTTP_STATUS: Record<ErrorCode, number> = {
   RATE_ID_USED: 409,
   FORBIDDEN_ORIGIN: 403,
   PAYOUT_CHAIN_UNAVAILABLE: 503,
+  PRICE_UNAVAILABLE: 503,
 };
 
 export interface ErrorBody {

@@ -1,12 +1,13 @@
 import "server-only";
 import { type Db, providerOf, type Tx } from "@/lib/db/client";
 import { D, type Dec } from "@/lib/money/decimal";
-import { BUCKETS, type Bucket, ENTRY_KINDS } from "./ledger";
+import { isAccountName } from "./accounts";
+import { BUCKETS, type Bucket, ENTRY_KINDS, JOURNAL_KINDS } from "./ledger";
 
 // The ledger's integrity check, for the operator (`npm run cli -- ledger:check`) and for the
 // test suites (after every HTTP test file). Each invariant is a named function over one
 // consistent snapshot of the database; new money flows (withdrawals) add theirs to
-// LEDGER_INVARIANTS. Everything is streamed in pages, so memory grows with the number of
+// LEDGER_INVARIANTS. The last one is double entry's: every journal sums to zero. Everything is streamed in pages, so memory grows with the number of
 // balances, not with the length of the ledger.
 
 export interface LedgerViolation {
@@ -32,6 +33,7 @@ const CANONICAL_AMOUNT = /^-?(?:0|[1-9]\d*)(?:\.\d*[1-9])?$/;
 
 type EntryRow = {
   id: number;
+  journalId: string | null;
   resellerId: string;
   orderId: string | null;
   withdrawalId: string | null;
@@ -51,6 +53,57 @@ async function* entries(tx: Tx, where: { orderId?: { in: string[] }; withdrawalI
     after = page[page.length - 1].id;
   }
 }
+
+type LineRow = { id: number; journalId: string | null; currency: string; amount: string };
+
+/** Every line of every journal, reseller entries and operator lines, a page at a time (oldest first per table). */
+async function* journalLines(tx: Tx): AsyncGenerator<LineRow & { table: "entry" | "line"; account: string }> {
+  for await (const e of entries(tx)) yield { ...e, table: "entry", account: `reseller:${e.resellerId}:${e.bucket}` };
+  let after = 0;
+  for (;;) {
+    const page = await tx.journalLine.findMany({ where: { id: { gt: after } }, orderBy: { id: "asc" }, take: PAGE });
+    for (const l of page) yield { ...l, table: "line" };
+    if (page.length < PAGE) return;
+    after = page[page.length - 1].id;
+  }
+}
+
+const journalsBalanced: LedgerInvariant = {
+  name: "every journal has two or more lines that sum to zero in every currency, and every line has a journal",
+  async check(tx, report) {
+    // Per journal: its lines counted, and their sums per currency.
+    const seen = new Map<string, { lines: number; sums: Map<string, Dec> }>();
+    for await (const l of journalLines(tx)) {
+      const tag = l.table === "entry" ? `entry ${l.id}` : `line ${l.id}`;
+      if (l.table === "line" && !isAccountName(l.account)) report(`${tag} is booked to an unknown account '${l.account}'`);
+      if (l.table === "line" && (!CANONICAL_AMOUNT.test(l.amount) || new D(l.amount).isZero())) report(`${tag} has amount '${l.amount}'`);
+      if (!l.journalId) {
+        report(`${tag} belongs to no journal`);
+        continue;
+      }
+      const j = seen.get(l.journalId) ?? { lines: 0, sums: new Map<string, Dec>() };
+      j.lines++;
+      j.sums.set(l.currency, (j.sums.get(l.currency) ?? new D(0)).plus(l.amount));
+      seen.set(l.journalId, j);
+    }
+    let after = "";
+    for (;;) {
+      const page = await tx.journal.findMany({ where: { id: { gt: after } }, orderBy: { id: "asc" }, take: PAGE });
+      for (const j of page) {
+        const s = seen.get(j.id);
+        seen.delete(j.id);
+        if (!(JOURNAL_KINDS as readonly string[]).includes(j.kind)) report(`journal ${j.id} has unknown kind '${j.kind}'`);
+        const n = s?.lines ?? 0;
+        if (n < 2 || n !== j.lines) report(`journal ${j.id} (${j.kind}) has ${n} lines, it says ${j.lines}`);
+        for (const [currency, sum] of s?.sums ?? [])
+          if (!sum.isZero()) report(`journal ${j.id} (${j.kind}) does not balance in ${currency}: its lines sum to ${sum.toFixed()}`);
+      }
+      if (page.length < PAGE) break;
+      after = page[page.length - 1].id;
+    }
+    for (const id of seen.keys()) report(`lines of journal ${id} have no journal row`);
+  },
+};
 
 const entriesWellFormed: LedgerInvariant = {
   name: "entries are well formed",
@@ -206,7 +259,13 @@ const withdrawalsBalanced: LedgerInvariant = {
 };
 
 /** The invariants `checkLedger` runs by default, in order. */
-export const LEDGER_INVARIANTS: LedgerInvariant[] = [entriesWellFormed, balancesMatchEntries, orderProfitPostedOnce, withdrawalsBalanced];
+export const LEDGER_INVARIANTS: LedgerInvariant[] = [
+  entriesWellFormed,
+  balancesMatchEntries,
+  orderProfitPostedOnce,
+  withdrawalsBalanced,
+  journalsBalanced,
+];
 
 /**
  * Runs every invariant over one snapshot (REPEATABLE READ on PostgreSQL; one read transaction

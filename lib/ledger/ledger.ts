@@ -1,33 +1,66 @@
 import "server-only";
+import { getCurrency } from "@/lib/currencies";
 import { type Db, providerOf, type Tx } from "@/lib/db/client";
-import { D, type Dec, formatAmount } from "@/lib/money/decimal";
+import { newId } from "@/lib/ids";
+import { D, type Dec, floorAmount, formatAmount } from "@/lib/money/decimal";
+import { CONVERSION, NETWORK_FEES, providerPending, providerReceivable, REVENUE, treasury, WORLD } from "./accounts";
 
-// The reseller ledger. Entries are append-only (the database refuses UPDATE and DELETE on
-// them); each belongs to one bucket of one (reseller, currency) balance. The Balance row of
-// that pair holds the sum of its entries per bucket and is changed in the same transaction as
-// the entries, by an update that refuses to take any bucket below zero. Reads of balances are
-// one row per currency, never a sum over the whole history.
+// The double-entry ledger (docs/ledger.md). Every posting is a journal of two or more lines that
+// sum to zero in every currency, across named accounts: each reseller's pending, available and
+// reserved balances (LedgerEntry rows, one bucket each), and the operator's accounts (JournalLine
+// rows: platform revenue, each provider's commission, the hot wallet per chain and asset,
+// conversion, network fees, the outside world). Amounts are credits: positive is what the operator
+// owes (a reseller's balance, revenue earned), negative what it holds or is owed.
 //
-// Everything here runs inside the caller's transaction (`tx`): a state change and the money
-// it moves commit together or not at all.
+// Journals, lines and entries are append-only (the database refuses UPDATE and DELETE), and the
+// database refuses a journal whose lines do not sum to zero (an insert trigger on the Journal
+// row, on both databases), so the Journal row is written after its lines. The Balance row
+// of a (reseller, currency) holds the sum of its entries per bucket, changed in the same
+// transaction by an update that refuses to take any bucket below zero.
+//
+// Pending profit and withdrawal reservations are two-phase: pending (an order's expected profit
+// and the provider commission behind it; a withdrawal's reserved balances), then posted (the
+// order finished, the withdrawal paid) or voided (failed).
+//
+// Everything here runs inside the caller's transaction (`tx`): a state change and the money it
+// moves commit together or not at all.
 
 export const BUCKETS = ["pending", "available", "reserved"] as const;
 export type Bucket = (typeof BUCKETS)[number];
 
-/** Why an entry was posted. An order posts each kind at most once (unique orderId + kind). */
+/** Why a reseller's entry was posted. An order posts each kind at most once (unique orderId + kind). */
 export const ENTRY_KINDS = [
   "order_profit_pending",
   "order_profit_release",
   "order_profit_settle",
   "order_profit_reverse",
-  // A withdrawal (lib/withdrawals), once per balance and bucket: available -> reserved when
-  // queued; reserved paid out when confirmed; reserved -> available when it fails.
+  // A withdrawal, once per balance and bucket: available -> reserved when queued; reserved paid
+  // out when confirmed; reserved -> available when it fails.
   "withdrawal_reserve",
   "withdrawal_settle",
   "withdrawal_restore",
 ] as const;
 export type EntryKind = (typeof ENTRY_KINDS)[number];
 
+/** Why a journal was posted. */
+export const JOURNAL_KINDS = [
+  // An order: its expected profit and the provider commission behind it pending at creation;
+  // posted when it finishes (commission = reseller profit + platform revenue), voided when it fails.
+  "order_created",
+  "order_finished",
+  "order_failed",
+  // A withdrawal: reserved when queued, paid when confirmed, the reservation voided when it fails.
+  "withdrawal_queued",
+  "withdrawal_confirmed",
+  "withdrawal_failed",
+  // Money into or out of the books by hand (the operator funding the hot wallet; tests).
+  "adjustment",
+  // Entries posted before journals existed, migrated one journal each (a withdrawal's: one per kind).
+  ...ENTRY_KINDS.map((k) => `migrated:${k}` as const),
+] as const;
+export type JournalKind = (typeof JOURNAL_KINDS)[number];
+
+/** A line of a reseller's balance. */
 export interface Posting {
   resellerId: string;
   currency: string;
@@ -37,6 +70,22 @@ export interface Posting {
   amount: Dec;
   orderId?: string | null;
   withdrawalId?: string | null;
+}
+
+/** A line of one of the operator's accounts (lib/ledger/accounts.ts). */
+export interface AccountLine {
+  account: string;
+  currency: string;
+  /** Signed amount; a zero line is skipped. */
+  amount: Dec;
+}
+
+export interface JournalEntry {
+  kind: JournalKind;
+  orderId?: string | null;
+  withdrawalId?: string | null;
+  postings: Posting[];
+  lines: AccountLine[];
 }
 
 export interface Balance {
@@ -57,7 +106,15 @@ export class InsufficientBalanceError extends Error {
   }
 }
 
-/** Canonical text of a balance or entry amount ("0", never "-0"). */
+/** A journal whose lines do not sum to zero in every currency: a bug; nothing is written. */
+export class UnbalancedJournalError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "UnbalancedJournalError";
+  }
+}
+
+/** Canonical text of a balance or line amount ("0", never "-0"). */
 const text = (x: Dec) => (x.isZero() ? "0" : formatAmount(x));
 
 type Deltas = Record<Bucket, Dec>;
@@ -85,8 +142,6 @@ async function applyDeltasPostgres(tx: Tx, resellerId: string, currency: string,
  * values read, so a broken assumption fails loudly instead of losing an update.
  */
 async function applyDeltasSqlite(tx: Tx, resellerId: string, currency: string, d: Deltas, now: Date): Promise<boolean> {
-  // One statement takes the lock, creates the row when missing and returns it (the no-op
-  // update makes RETURNING give the existing row too).
   const [row] = await tx.$queryRaw<{ pending: string; available: string; reserved: string }[]>`
     INSERT INTO "Balance" ("resellerId", "currency", "updatedAt") VALUES (${resellerId}, ${currency}, ${now})
     ON CONFLICT ("resellerId", "currency") DO UPDATE SET "updatedAt" = "updatedAt"
@@ -105,24 +160,34 @@ async function applyDeltasSqlite(tx: Tx, resellerId: string, currency: string, d
   return true;
 }
 
+/** Throws UnbalancedJournalError unless the lines sum to zero in every currency. */
+export function assertBalanced(kind: string, lines: { currency: string; amount: Dec }[]): void {
+  const sums = new Map<string, Dec>();
+  for (const l of lines) sums.set(l.currency, (sums.get(l.currency) ?? new D(0)).plus(l.amount));
+  for (const [currency, s] of sums)
+    if (!s.isZero()) throw new UnbalancedJournalError(`journal ${kind} does not balance in ${currency}: its lines sum to ${s.toFixed()}`);
+  if (lines.length === 1) throw new UnbalancedJournalError(`journal ${kind} has one line`);
+}
+
 /**
- * Appends entries and moves the matching balances, atomically, inside the caller's
- * transaction. Throws InsufficientBalanceError when a bucket would go below zero (e.g. a
- * reservation larger than what is available): the caller's transaction then rolls back.
- * Balances are locked in (reseller, currency) order, so two transactions touching the same
- * balances cannot deadlock.
- *
- * Reserving is a posting pair in one call: available -x and reserved +x.
+ * Posts one journal, atomically, inside the caller's transaction: the resellers' entries and
+ * balances, the operator's lines, then the journal row. Zero lines are skipped; a journal left
+ * with none posts nothing. Throws UnbalancedJournalError before writing anything when the lines
+ * do not sum to zero in every currency, and InsufficientBalanceError when a bucket would go
+ * below zero (the caller's transaction then rolls back). Balances are locked in (reseller,
+ * currency) order, so two transactions touching the same balances cannot deadlock.
  *
  * On SQLite, call it before the transaction reads anything, or after it wrote something: a
  * transaction that read first cannot take the write lock once another process has committed
  * since its read (SQLITE_BUSY); it fails then, it never loses an update.
  */
-export async function post(tx: Tx, postings: Posting[], now = new Date()): Promise<void> {
-  const live = postings.filter((p) => !p.amount.isZero());
-  if (!live.length) return;
+export async function postJournal(tx: Tx, j: JournalEntry, now = new Date()): Promise<string | null> {
+  const postings = j.postings.filter((p) => !p.amount.isZero());
+  const lines = j.lines.filter((l) => !l.amount.isZero());
+  if (!postings.length && !lines.length) return null;
+  assertBalanced(j.kind, [...postings, ...lines]);
   const groups = new Map<string, { resellerId: string; currency: string; d: Deltas }>();
-  for (const p of live) {
+  for (const p of postings) {
     if (!(BUCKETS as readonly string[]).includes(p.bucket)) throw new Error(`unknown bucket ${p.bucket}`);
     const key = JSON.stringify([p.resellerId, p.currency]);
     const g = groups.get(key) ?? { resellerId: p.resellerId, currency: p.currency, d: zero() };
@@ -134,18 +199,48 @@ export async function post(tx: Tx, postings: Posting[], now = new Date()): Promi
     const g = groups.get(key)!;
     if (!(await apply(tx, g.resellerId, g.currency, g.d, now))) throw new InsufficientBalanceError(g.resellerId, g.currency);
   }
-  await tx.ledgerEntry.createMany({
-    data: live.map((p) => ({
-      resellerId: p.resellerId,
-      orderId: p.orderId ?? null,
-      withdrawalId: p.withdrawalId ?? null,
-      currency: p.currency,
-      bucket: p.bucket,
-      kind: p.kind,
-      amount: text(p.amount),
+  const journalId = newId();
+  if (postings.length)
+    await tx.ledgerEntry.createMany({
+      data: postings.map((p) => ({
+        journalId,
+        resellerId: p.resellerId,
+        orderId: p.orderId ?? null,
+        withdrawalId: p.withdrawalId ?? null,
+        currency: p.currency,
+        bucket: p.bucket,
+        kind: p.kind,
+        amount: text(p.amount),
+        createdAt: now,
+      })),
+    });
+  if (lines.length)
+    await tx.journalLine.createMany({
+      data: lines.map((l) => ({ journalId, account: l.account, currency: l.currency, amount: text(l.amount), createdAt: now })),
+    });
+  // Last: on SQLite its insert trigger sums the lines written above.
+  await tx.journal.create({
+    data: {
+      id: journalId,
+      kind: j.kind,
+      orderId: j.orderId ?? null,
+      withdrawalId: j.withdrawalId ?? null,
+      lines: postings.length + lines.length,
       createdAt: now,
-    })),
+    },
   });
+  return journalId;
+}
+
+/**
+ * Reseller postings by hand: whatever they do not balance among themselves, per currency, is
+ * booked against the outside world (an operator's adjustment; tests that need a balance).
+ */
+export function post(tx: Tx, postings: Posting[], now = new Date()): Promise<string | null> {
+  const sums = new Map<string, Dec>();
+  for (const p of postings) sums.set(p.currency, (sums.get(p.currency) ?? new D(0)).plus(p.amount));
+  const world = [...sums].map(([currency, s]) => ({ account: WORLD, currency, amount: s.neg() }));
+  return postJournal(tx, { kind: "adjustment", postings, lines: world }, now);
 }
 
 /** A reseller's balances, one row per currency that ever had an entry, by ticker. */
@@ -154,13 +249,58 @@ export async function getBalances(db: Db | Tx, resellerId: string): Promise<Bala
   return rows.map((r) => ({ currency: r.currency, pending: r.pending, available: r.available, reserved: r.reserved }));
 }
 
-// An order's profit: pending at creation, released and settled into available when the
-// order finishes (on the amount actually received), reversed when it fails.
+// ---- orders -----------------------------------------------------------------------------------
+// At creation the expected profit is pending for the reseller, against the provider's pending
+// commission. When the order finishes, that is voided and the real split posted, on the amount
+// actually received: the provider owes its commission, which is the reseller's profit plus the
+// platform's revenue. When it fails, the pending pair is voided.
 
-interface OrderForLedger {
+export interface OrderForLedger {
   id: string;
   resellerId: string | null;
   toCurrency: string;
+  /** The upstream provider that holds the swap; null: the simulated engine. */
+  provider?: string | null;
+  /** Output before markup and its platform fee: the platform's revenue is computed from them. */
+  rawToAmount?: string;
+  platformFeeBps?: number;
+}
+
+/**
+ * The platform's fee on an order, in its destination currency: the engine's rate is the market
+ * rate less the fee, so the output before markup (`rawToAmount`) is (1 - fee) of the market's,
+ * and the fee is rawToAmount x fee / (1 - fee), rounded down to the currency's precision.
+ */
+export function platformRevenue(rawToAmount: string, platformFeeBps: number, precision: number): Dec {
+  if (platformFeeBps <= 0) return new D(0);
+  return floorAmount(new D(rawToAmount).mul(platformFeeBps).div(10_000 - platformFeeBps), precision);
+}
+
+/** The journal of a new order: its expected profit pending, against the provider's pending commission. */
+export function pendingProfitJournal(order: OrderForLedger, profit: Dec): JournalEntry {
+  const postings: Posting[] = order.resellerId
+    ? [
+        {
+          resellerId: order.resellerId,
+          currency: order.toCurrency,
+          orderId: order.id,
+          bucket: "pending",
+          kind: "order_profit_pending",
+          amount: profit,
+        },
+      ]
+    : [];
+  return {
+    kind: "order_created",
+    orderId: order.id,
+    postings,
+    lines: order.resellerId ? [{ account: providerPending(order.provider ?? null), currency: order.toCurrency, amount: profit.neg() }] : [],
+  };
+}
+
+/** At creation: the expected profit, pending until the order finishes. */
+export function recordPendingProfit(tx: Tx, order: OrderForLedger, profit: Dec, now?: Date) {
+  return postJournal(tx, pendingProfitJournal(order, profit), now);
 }
 
 async function pendingOfOrder(tx: Tx, orderId: string): Promise<Dec> {
@@ -168,45 +308,106 @@ async function pendingOfOrder(tx: Tx, orderId: string): Promise<Dec> {
   return rows.reduce((s, r) => s.plus(r.amount), new D(0));
 }
 
-const orderPosting = (order: OrderForLedger, bucket: Bucket, kind: EntryKind, amount: Dec): Posting[] =>
-  order.resellerId ? [{ resellerId: order.resellerId, currency: order.toCurrency, orderId: order.id, bucket, kind, amount }] : [];
-
-/** At creation: the expected profit, pending until the order finishes. */
-export function recordPendingProfit(tx: Tx, order: OrderForLedger, profit: Dec, now?: Date) {
-  return post(tx, orderPosting(order, "pending", "order_profit_pending", profit), now);
-}
-
-/** On finished: release what was pending and credit the profit earned on the amount actually received. */
+/**
+ * On finished: the pending pair voided; the profit earned on the amount actually received
+ * credited, the platform's revenue booked, and the provider's commission (their sum) receivable.
+ */
 export async function settleProfit(tx: Tx, order: OrderForLedger, earned: Dec, now?: Date) {
-  if (!order.resellerId) return;
-  const pending = await pendingOfOrder(tx, order.id);
-  await post(
+  const revenue =
+    order.rawToAmount !== undefined && order.platformFeeBps !== undefined
+      ? platformRevenue(order.rawToAmount, order.platformFeeBps, getCurrency(order.toCurrency)?.precision ?? 8)
+      : new D(0);
+  const pending = order.resellerId ? await pendingOfOrder(tx, order.id) : new D(0);
+  const provider = order.provider ?? null;
+  const postings: Posting[] = order.resellerId
+    ? [
+        {
+          resellerId: order.resellerId,
+          currency: order.toCurrency,
+          orderId: order.id,
+          bucket: "pending",
+          kind: "order_profit_release",
+          amount: pending.neg(),
+        },
+        {
+          resellerId: order.resellerId,
+          currency: order.toCurrency,
+          orderId: order.id,
+          bucket: "available",
+          kind: "order_profit_settle",
+          amount: earned,
+        },
+      ]
+    : [];
+  const credited = order.resellerId ? earned : new D(0);
+  await postJournal(
     tx,
-    [
-      ...orderPosting(order, "pending", "order_profit_release", pending.neg()),
-      ...orderPosting(order, "available", "order_profit_settle", earned),
-    ],
+    {
+      kind: "order_finished",
+      orderId: order.id,
+      postings,
+      lines: [
+        { account: providerPending(provider), currency: order.toCurrency, amount: pending },
+        { account: REVENUE, currency: order.toCurrency, amount: revenue },
+        { account: providerReceivable(provider), currency: order.toCurrency, amount: credited.plus(revenue).neg() },
+      ],
+    },
     now,
   );
 }
 
-/** On failed: the pending profit is reversed; nothing becomes available. */
+/** On failed: the pending pair is voided; nothing becomes available, no commission is owed. */
 export async function reverseProfit(tx: Tx, order: OrderForLedger, now?: Date) {
   if (!order.resellerId) return;
-  await post(tx, orderPosting(order, "pending", "order_profit_reverse", (await pendingOfOrder(tx, order.id)).neg()), now);
+  const pending = await pendingOfOrder(tx, order.id);
+  await postJournal(
+    tx,
+    {
+      kind: "order_failed",
+      orderId: order.id,
+      postings: [
+        {
+          resellerId: order.resellerId,
+          currency: order.toCurrency,
+          orderId: order.id,
+          bucket: "pending",
+          kind: "order_profit_reverse",
+          amount: pending.neg(),
+        },
+      ],
+      lines: [{ account: providerPending(order.provider ?? null), currency: order.toCurrency, amount: pending }],
+    },
+    now,
+  );
 }
 
-// A withdrawal's balances, per leg (one currency each): available -> reserved when it is
-// queued; the reserved amount paid out when it is confirmed; reserved -> available when it fails.
+// ---- withdrawals ------------------------------------------------------------------------------
+// Queued: each leg's amount available -> reserved (the pending phase). Confirmed (posted): the
+// reserved legs leave the reseller into conversion at the recorded rates; the payout asset
+// leaves conversion into what the hot wallet paid out (a same-asset leg goes straight); an
+// optional network fee from the receipt moves from the hot wallet to network fees. Failed
+// (voided): reserved -> available.
 
-interface WithdrawalForLedger {
+export interface WithdrawalForLedger {
   id: string;
   resellerId: string;
   legs: { currency: string; amount: string }[];
 }
 
-/** Each leg's amount into `moves`' buckets (+1 in, -1 out), in that order, as entries of `kind`. */
-const withdrawalPostings = (w: WithdrawalForLedger, kind: EntryKind, moves: [Bucket, 1 | -1][]): Posting[] =>
+export interface PaidWithdrawal extends WithdrawalForLedger {
+  asset: string;
+  chainId: number;
+  /** What the wallet received, in the payout asset. */
+  amount: string;
+}
+
+/** A network fee actually paid (from the receipt), in the chain's native asset. */
+export interface NetworkFee {
+  asset: string;
+  amount: Dec;
+}
+
+const legPostings = (w: WithdrawalForLedger, kind: EntryKind, moves: [Bucket, 1 | -1][]): Posting[] =>
   w.legs.flatMap((l) =>
     moves.map(([bucket, sign]): Posting => {
       const amount = new D(l.amount);
@@ -214,31 +415,82 @@ const withdrawalPostings = (w: WithdrawalForLedger, kind: EntryKind, moves: [Buc
     }),
   );
 
+const feeLines = (chainId: number, fee: NetworkFee | null | undefined): AccountLine[] =>
+  fee && !fee.amount.isZero()
+    ? [
+        { account: NETWORK_FEES, currency: fee.asset, amount: fee.amount.neg() },
+        { account: treasury(chainId, fee.asset), currency: fee.asset, amount: fee.amount },
+      ]
+    : [];
+
 /** Queued: reserves the legs (available -> reserved); InsufficientBalanceError when available no longer covers one. */
 export function reserveWithdrawal(tx: Tx, w: WithdrawalForLedger, now?: Date) {
-  return post(
+  return postJournal(
     tx,
-    withdrawalPostings(w, "withdrawal_reserve", [
-      ["available", -1],
-      ["reserved", 1],
-    ]),
+    {
+      kind: "withdrawal_queued",
+      withdrawalId: w.id,
+      postings: legPostings(w, "withdrawal_reserve", [
+        ["available", -1],
+        ["reserved", 1],
+      ]),
+      lines: [],
+    },
     now,
   );
 }
 
-/** Confirmed: the reserved legs are paid out. */
-export function settleWithdrawal(tx: Tx, w: WithdrawalForLedger, now?: Date) {
-  return post(tx, withdrawalPostings(w, "withdrawal_settle", [["reserved", -1]]), now);
+/** Confirmed: the reserved legs are paid out of the hot wallet (and the network fee, when the receipt gave one). */
+export function settleWithdrawal(tx: Tx, w: PaidWithdrawal, now?: Date, fee?: NetworkFee | null) {
+  const converted = w.legs.filter((l) => l.currency !== w.asset);
+  const sameAsset = w.legs.filter((l) => l.currency === w.asset).reduce((s, l) => s.plus(l.amount), new D(0));
+  const paid = new D(w.amount);
+  return postJournal(
+    tx,
+    {
+      kind: "withdrawal_confirmed",
+      withdrawalId: w.id,
+      postings: legPostings(w, "withdrawal_settle", [["reserved", -1]]),
+      lines: [
+        ...converted.map((l) => ({ account: CONVERSION, currency: l.currency, amount: new D(l.amount) })),
+        { account: CONVERSION, currency: w.asset, amount: paid.minus(sameAsset).neg() },
+        { account: treasury(w.chainId, w.asset), currency: w.asset, amount: paid },
+        ...feeLines(w.chainId, fee),
+      ],
+    },
+    now,
+  );
 }
 
-/** Failed: the reserved legs go back to available. */
-export function restoreWithdrawal(tx: Tx, w: WithdrawalForLedger, now?: Date) {
-  return post(
+/** Failed: the reserved legs go back to available (and a reverted payout's network fee, when the receipt gave one). */
+export function restoreWithdrawal(tx: Tx, w: WithdrawalForLedger & { chainId?: number }, now?: Date, fee?: NetworkFee | null) {
+  return postJournal(
     tx,
-    withdrawalPostings(w, "withdrawal_restore", [
-      ["reserved", -1],
-      ["available", 1],
-    ]),
+    {
+      kind: "withdrawal_failed",
+      withdrawalId: w.id,
+      postings: legPostings(w, "withdrawal_restore", [
+        ["reserved", -1],
+        ["available", 1],
+      ]),
+      lines: w.chainId === undefined ? [] : feeLines(w.chainId, fee),
+    },
+    now,
+  );
+}
+
+/** Money put into the hot wallet by the operator, from outside the books. */
+export function recordTreasuryDeposit(tx: Tx, d: { chainId: number; asset: string; amount: Dec }, now?: Date) {
+  return postJournal(
+    tx,
+    {
+      kind: "adjustment",
+      postings: [],
+      lines: [
+        { account: treasury(d.chainId, d.asset), currency: d.asset, amount: d.amount.neg() },
+        { account: WORLD, currency: d.asset, amount: d.amount },
+      ],
+    },
     now,
   );
 }

@@ -1,5 +1,7 @@
 import "server-only";
 import { type Db, type Order, queryOnPool, sql } from "@/lib/db/client";
+import { newId } from "@/lib/ids";
+import { providerPending } from "@/lib/ledger/accounts";
 import { D } from "@/lib/money/decimal";
 
 /**
@@ -10,8 +12,8 @@ import { D } from "@/lib/money/decimal";
  * - the order gets its deposit and engine terms, and its claim is cleared (only while the
  *   caller's claim holds and no deposit was set: the same conditions as the general path);
  * - its first timeline event, "waiting" at its creation time;
- * - the reseller's pending profit: one ledger entry and its Balance row, as lib/ledger's post()
- *   books a single positive pending posting (a positive delta cannot take a bucket below zero,
+ * - the reseller's pending profit: its journal (the entry, the provider's pending commission
+ *   against it, the journal row) and its Balance row, as lib/ledger's recordPendingProfit books it (a positive delta cannot take a bucket below zero,
  *   so the upsert needs no guard; a zero profit posts nothing, as post() skips it).
  *
  * It applies only when there is nothing to announce: a reseller with an enabled webhook endpoint
@@ -23,6 +25,9 @@ export async function openOrderPostgres(db: Db, order: Order, token: string, now
   // Profit is rawToAmount - toAmount, never negative (and Balance's CHECK would refuse the
   // statement if it were); keyless orders carry no markup, hence no profit, and no reseller.
   const pending = order.resellerId !== null && new D(order.profit).gt(0);
+  // Its journal (lib/ledger's pendingProfitJournal): the entry and the provider's pending commission
+  // against it; the Journal row's AFTER trigger, at the end of the statement, sees both and sums them.
+  const journalId = newId();
   // On the pool, not through Prisma: its CPU per statement was half of what a POST /exchange cost (bench/README.md).
   const rows = await queryOnPool<{ id: number }>(
     db,
@@ -47,9 +52,20 @@ export async function openOrderPostgres(db: Db, order: Order, token: string, now
         DO UPDATE SET "pending" = "Balance"."pending" + EXCLUDED."pending", "updatedAt" = EXCLUDED."updatedAt"
       RETURNING 1
     ), entry AS (
-      INSERT INTO "LedgerEntry" ("resellerId", "orderId", "currency", "bucket", "kind", "amount", "createdAt")
-      SELECT ${order.resellerId}::text, "id", ${order.toCurrency}::text, 'pending', 'order_profit_pending', ${order.profit}::numeric, ${now}::timestamp(3)
+      INSERT INTO "LedgerEntry" ("journalId", "resellerId", "orderId", "currency", "bucket", "kind", "amount", "createdAt")
+      SELECT ${journalId}::text, ${order.resellerId}::text, "id", ${order.toCurrency}::text, 'pending', 'order_profit_pending', ${order.profit}::numeric, ${now}::timestamp(3)
       FROM o WHERE ${pending}
+      RETURNING 1
+    ), line AS (
+      INSERT INTO "JournalLine" ("journalId", "account", "currency", "amount", "createdAt")
+      SELECT ${journalId}::text, ${providerPending(order.provider)}::text, ${order.toCurrency}::text, -(${order.profit}::numeric), ${now}::timestamp(3)
+      FROM o WHERE ${pending}
+      RETURNING 1
+    ), journal AS (
+      -- Reading entry's and line's rows makes them run first: the journal row comes after its lines.
+      INSERT INTO "Journal" ("id", "kind", "orderId", "lines", "createdAt")
+      SELECT ${journalId}::text, 'order_created', o."id", 2, ${now}::timestamp(3)
+      FROM o, entry, line
       RETURNING 1
     )
     SELECT "id" FROM ev`,

@@ -1,6 +1,8 @@
 import "server-only";
 import type { Db, Order } from "@/lib/db/client";
 import { sqliteValue, statementOf, writeOnSqlite } from "@/lib/db/sqlite-direct";
+import { newId } from "@/lib/ids";
+import { providerPending } from "@/lib/ledger/accounts";
 import { D, formatAmount } from "@/lib/money/decimal";
 
 const OPEN = `UPDATE "Order" SET
@@ -14,8 +16,12 @@ const EVENT = `INSERT INTO "OrderEvent" ("orderId", "status", "at") VALUES (?, '
 const BALANCE = `INSERT INTO "Balance" ("resellerId", "currency", "updatedAt") VALUES (?, ?, ?)
   ON CONFLICT ("resellerId", "currency") DO UPDATE SET "updatedAt" = "updatedAt" RETURNING "pending"`;
 const PENDING = `UPDATE "Balance" SET "pending" = ?, "updatedAt" = ? WHERE "resellerId" = ? AND "currency" = ? AND "pending" = ?`;
-const ENTRY = `INSERT INTO "LedgerEntry" ("resellerId", "orderId", "currency", "bucket", "kind", "amount", "createdAt")
-  VALUES (?, ?, ?, 'pending', 'order_profit_pending', ?, ?)`;
+// The pending profit's journal (lib/ledger's pendingProfitJournal): the entry, the provider's pending
+// commission against it, then the journal row, last (its trigger sums the two lines).
+const ENTRY = `INSERT INTO "LedgerEntry" ("journalId", "resellerId", "orderId", "currency", "bucket", "kind", "amount", "createdAt")
+  VALUES (?, ?, ?, ?, 'pending', 'order_profit_pending', ?, ?)`;
+const LINE = `INSERT INTO "JournalLine" ("journalId", "account", "currency", "amount", "createdAt") VALUES (?, ?, ?, ?, ?)`;
+const JOURNAL = `INSERT INTO "Journal" ("id", "kind", "orderId", "lines", "createdAt") VALUES (?, 'order_created', ?, 2, ?)`;
 
 /**
  * SQLite: opens a reserved order in one synchronous transaction on the writer connection
@@ -26,8 +32,8 @@ const ENTRY = `INSERT INTO "LedgerEntry" ("resellerId", "orderId", "currency", "
  * - the order gets its deposit and engine terms, and its claim is cleared (only while the
  *   caller's claim holds and no deposit was set: the same conditions as the general path);
  * - its first timeline event, "waiting" at its creation time;
- * - the reseller's pending profit: one ledger entry and its Balance row, as lib/ledger's post()
- *   books a single positive pending posting on SQLite (the sum made with decimal.js: SQLite's
+ * - the reseller's pending profit: its journal (the entry, the provider's pending commission
+ *   against it, the journal row) and its Balance row, as lib/ledger's recordPendingProfit books it on SQLite (the sum made with decimal.js: SQLite's
  *   own arithmetic goes through floats; a positive amount cannot take the bucket below zero).
  *
  * It applies only when there is nothing to announce: a reseller with an enabled webhook
@@ -70,7 +76,10 @@ export async function openOrderSqlite(db: Db, order: Order, token: string, now: 
       );
       // The write lock is ours since BEGIN IMMEDIATE: nobody changed the row since it was read.
       if (moved.changes !== 1) throw new Error(`balance of ${order.resellerId} in ${order.toCurrency} changed under a write lock`);
-      statementOf(conn, ENTRY).run(order.resellerId, order.id, order.toCurrency, order.profit, v(now));
+      const journalId = newId();
+      statementOf(conn, ENTRY).run(journalId, order.resellerId, order.id, order.toCurrency, order.profit, v(now));
+      statementOf(conn, LINE).run(journalId, providerPending(order.provider), order.toCurrency, formatAmount(profit.neg()), v(now));
+      statementOf(conn, JOURNAL).run(journalId, order.id, v(now));
     }
     return true;
   });

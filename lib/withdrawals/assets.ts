@@ -6,8 +6,8 @@ import { payoutChain } from "./chains";
 
 // The assets a withdrawal can be paid in on a chain: the chain's native ETH always, and the
 // ERC-20s the operator enabled there (PAYOUT_TOKENS, or the chain's tokens in PAYOUT_CHAINS:
-// ticker=contract). Decimals, precision and the reference
-// price come from the currency registry.
+// ticker=contract). Decimals and precision come from the currency registry; prices are live
+// (lib/prices), asked when a withdrawal is quoted.
 
 export interface PayoutAsset {
   ticker: string;
@@ -16,7 +16,6 @@ export interface PayoutAsset {
   decimals: number;
   /** Decimal places a withdrawal amount keeps. */
   precision: number;
-  priceUsd: string | null;
   /** The ERC-20 contract; null for the native asset. */
   token: Address | null;
 }
@@ -42,7 +41,7 @@ export function payoutAssets(chainId?: number): PayoutAsset[] {
   for (const [ticker, token] of [[NATIVE_ASSET, null] as const, ...tokens]) {
     const c = getCurrency(ticker);
     if (!c) continue; // a ticker the registry does not know cannot be priced
-    out.push({ ticker, symbol: c.symbol, decimals: c.decimals, precision: c.precision, priceUsd: c.priceUsd ?? null, token });
+    out.push({ ticker, symbol: c.symbol, decimals: c.decimals, precision: c.precision, token });
   }
   return out;
 }
@@ -50,7 +49,7 @@ export function payoutAssets(chainId?: number): PayoutAsset[] {
 /** The enabled payout asset `ticker` of a chain, or PAYOUT_ASSET_UNAVAILABLE. */
 export function payoutAsset(ticker: string, chainId?: number): PayoutAsset {
   const a = payoutAssets(chainId).find((x) => x.ticker === ticker);
-  if (!a?.priceUsd) throw new AppError("PAYOUT_ASSET_UNAVAILABLE", `Withdrawals cannot be paid in ${ticker}.`);
+  if (!a) throw new AppError("PAYOUT_ASSET_UNAVAILABLE", `Withdrawals cannot be paid in ${ticker}.`);
   return a;
 }
 

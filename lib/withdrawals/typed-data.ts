@@ -18,12 +18,16 @@ export interface WithdrawalTerms {
   amount: string;
   amountBaseUnits: string;
   usdValue: string;
+  /** The payout asset's USD price, its source and time (absent in quotes made before live prices). */
   assetPriceUsd: string;
+  assetPriceSource?: string;
+  assetPricedAt?: string;
   fee: string;
   feePolicy: string;
   /** Unix seconds after which the confirmation is refused. */
   expiresAt: number;
-  legs: { currency: string; amount: string; rate: string; priceUsd: string }[];
+  /** Per balance: the rate, and where and when its price came from (null time: same asset, no price). */
+  legs: { currency: string; amount: string; rate: string; priceUsd: string; priceSource?: string; pricedAt?: string | null }[];
 }
 
 export const WITHDRAWAL_DOMAIN_NAME = "Reseller Exchange withdrawal";

@@ -23,6 +23,9 @@ export interface WithdrawalLegRow {
   amount: string;
   /** Payout asset per unit of `currency`. */
   rate: string;
+  /** Where the rate came from ("same asset": one to one) and when (ISO; null: no price was needed or it was not recorded). */
+  priceSource: string | null;
+  pricedAt: string | null;
 }
 
 export interface WithdrawalRow {
@@ -64,6 +67,10 @@ export interface WithdrawalQuote {
   fee: string;
   feePolicy: string;
   legs: WithdrawalLegRow[];
+  /** The payout asset's USD price (which values `usdValue`), its source and time. */
+  assetPriceUsd: string;
+  assetPriceSource: string;
+  assetPricedAt: string;
   /** The eth_signTypedData_v4 argument (JSON) the wallet signs to confirm. */
   typedData: string;
 }

@@ -1,13 +1,14 @@
 import "server-only";
 import crypto from "node:crypto";
 import { getAddress, parseUnits } from "viem";
-import { currencyInfo } from "@/lib/currencies/info";
+import { getConfig } from "@/lib/config";
 import type { Db } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 import { newId } from "@/lib/ids";
 import { getBalances, InsufficientBalanceError, reserveWithdrawal } from "@/lib/ledger/ledger";
 import { D, type Dec, floorAmount, formatAmount } from "@/lib/money/decimal";
 import { usdValue } from "@/lib/money/usd";
+import { getPrices, type Price, USD } from "@/lib/prices/prices";
 import { announceWithdrawal } from "./announce";
 import { payoutAsset, tokenOrZero } from "./assets";
 import { payoutChain } from "./chains";
@@ -17,8 +18,8 @@ import { toWithdrawalRow, WITH_LEGS } from "./serialize-withdrawal";
 import { typedDataJson, verifyWithdrawalSignature, type WithdrawalTerms } from "./typed-data";
 import type { WithdrawalQuote, WithdrawalRow } from "./types";
 
-// Withdrawals: a reseller's available profit, converted at reference prices into a payout
-// asset and paid on-chain to the wallet they signed in with (and to no other).
+// Withdrawals: a reseller's available profit, converted at live prices (lib/prices; a balance
+// held in the payout asset one to one) into a payout asset and paid on-chain to the wallet they signed in with (and to no other).
 //
 //   quoteWithdrawal    the terms and the EIP-712 typed data to sign, under a single-use nonce
 //   confirmWithdrawal  verifies the wallet's signature of those terms; in ONE transaction it
@@ -55,27 +56,58 @@ export async function quoteWithdrawal(
   const chain = payoutChain(opts.chainId);
   const reseller = await db.reseller.findUniqueOrThrow({ where: { id: opts.resellerId } });
   const asset = payoutAsset(opts.asset, chain.chainId);
-  const assetPrice = asset.priceUsd!;
-  const balances = await getBalances(db, opts.resellerId);
+  const prices = getPrices();
+  // Live prices no older than PRICES_MAX_AGE_SECONDS, asked in the reseller's scope (the sandbox's market moves are per caller).
+  const ask = { scope: `reseller:${opts.resellerId}`, maxAgeMs: getConfig().PRICES_MAX_AGE_SECONDS * 1000 };
+  const balances = (await getBalances(db, opts.resellerId)).filter(
+    (b) => new D(b.available).gt(0) && (opts.currencies === "all" || opts.currencies.includes(b.currency)),
+  );
   const wanted = opts.currencies === "all" ? null : new Set(opts.currencies);
-  const legs: WithdrawalTerms["legs"] = [];
-  for (const b of balances) {
-    if (wanted && !wanted.has(b.currency)) continue;
-    const price = currencyInfo(b.currency).priceUsd;
-    if (new D(b.available).lte(0)) continue;
-    if (!price) {
-      if (wanted) throw new AppError("CURRENCY_UNAVAILABLE", `${b.currency} has no reference price to convert it at.`);
-      continue;
-    }
-    const rate = new D(price).div(assetPrice).toDecimalPlaces(RATE_PLACES, D.ROUND_DOWN);
-    legs.push({ currency: b.currency, amount: b.available, rate: formatAmount(rate), priceUsd: price });
-  }
   if (wanted)
     for (const c of wanted)
-      if (!legs.some((l) => l.currency === c))
+      if (!balances.some((b) => b.currency === c))
         throw new AppError("INSUFFICIENT_BALANCE", `There is no available ${c} balance to withdraw.`);
+  // The asset's USD price values the withdrawal (its minimum); PRICE_UNAVAILABLE without a fresh one.
+  const assetUsd = await prices.price(asset.ticker, USD, ask);
+  const legs: WithdrawalTerms["legs"] = [];
+  let unpriced: AppError | null = null;
+  for (const b of balances) {
+    if (b.currency === asset.ticker) {
+      // The balance is held in the payout asset: paid one to one, no conversion, no price.
+      legs.push({
+        currency: b.currency,
+        amount: b.available,
+        rate: "1",
+        priceUsd: assetUsd.rate,
+        priceSource: "same asset",
+        pricedAt: null,
+      });
+      continue;
+    }
+    let price: Price;
+    try {
+      price = await prices.price(b.currency, asset.ticker, ask);
+    } catch (e) {
+      // Asked by name: refused. "All": the others are still paid, but a withdrawal of nothing says why.
+      if (wanted || !(e instanceof AppError && e.code === "PRICE_UNAVAILABLE")) throw e;
+      unpriced = e;
+      continue;
+    }
+    const rate = new D(price.rate).toDecimalPlaces(RATE_PLACES, D.ROUND_DOWN);
+    legs.push({
+      currency: b.currency,
+      amount: b.available,
+      rate: formatAmount(rate),
+      // The currency's USD price implied by the rate and the asset's USD price (informational).
+      priceUsd: formatAmount(rate.mul(assetUsd.rate).toDecimalPlaces(RATE_PLACES, D.ROUND_DOWN)),
+      priceSource: price.source,
+      pricedAt: price.at.toISOString(),
+    });
+  }
   const amount = amountOfLegs(legs, asset.precision);
-  const usd = usdValue(amount, assetPrice)!;
+  const usd = usdValue(amount, assetUsd.rate)!;
+  if (!legs.length && unpriced) throw unpriced;
+  // The chain's own minimum (PAYOUT_CHAINS; the first chain's is WITHDRAWAL_MIN_USD), at the live price.
   if (!legs.length || amount.lte(0) || usd.lt(chain.minUsd))
     throw new AppError("WITHDRAWAL_TOO_SMALL", `A withdrawal must be worth at least ${chain.minUsd} USD.`, {
       minUsd: chain.minUsd,
@@ -91,7 +123,9 @@ export async function quoteWithdrawal(
     amount: formatAmount(amount),
     amountBaseUnits: parseUnits(formatAmount(amount), asset.decimals).toString(),
     usdValue: formatAmount(usd),
-    assetPriceUsd: assetPrice,
+    assetPriceUsd: assetUsd.rate,
+    assetPriceSource: assetUsd.source,
+    assetPricedAt: assetUsd.at.toISOString(),
     fee: "0",
     feePolicy: FEE_POLICY,
     expiresAt: Math.floor((now.getTime() + QUOTE_TTL_MS) / 1000),
@@ -110,7 +144,16 @@ export async function quoteWithdrawal(
     usdValue: terms.usdValue,
     fee: terms.fee,
     feePolicy: terms.feePolicy,
-    legs: legs.map((l) => ({ currency: l.currency, amount: l.amount, rate: l.rate })),
+    legs: legs.map((l) => ({
+      currency: l.currency,
+      amount: l.amount,
+      rate: l.rate,
+      priceSource: l.priceSource ?? null,
+      pricedAt: l.pricedAt ?? null,
+    })),
+    assetPriceUsd: assetUsd.rate,
+    assetPriceSource: assetUsd.source,
+    assetPricedAt: assetUsd.at.toISOString(),
     typedData: typedDataJson(terms),
   };
 }
@@ -191,6 +234,11 @@ export async function confirmWithdrawal(
                 rate: l.rate,
                 priceUsd: l.priceUsd,
                 assetPriceUsd: terms.assetPriceUsd,
+                // Quotes made before live prices carry no source or time.
+                priceSource: l.priceSource ?? null,
+                pricedAt: l.pricedAt ? new Date(l.pricedAt) : null,
+                assetPriceSource: terms.assetPriceSource ?? null,
+                assetPricedAt: terms.assetPricedAt ? new Date(terms.assetPricedAt) : null,
               })),
             },
           },

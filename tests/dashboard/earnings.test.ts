@@ -4,6 +4,7 @@ import { createDb } from "@/lib/db/client";
 import { withDecimalSum } from "@/lib/db/sqlite-direct";
 import { D } from "@/lib/money/decimal";
 import { countTurns } from "../support/event-loop";
+import { rawJournal } from "../support/ledger";
 import { queryPlan, type TempDb, tempDatabase } from "../support/sqlite-db";
 
 // The earnings series sums in the database (lib/dashboard/earnings.ts): exactly, per UTC day
@@ -39,24 +40,22 @@ describe.each(["sqlite", "postgres"] as const)("getEarningsSeries on %s", (kind)
       amount,
       createdAt: new Date(createdAt),
     });
-    await t.db.ledgerEntry.createMany({
-      data: [
-        // Floats would make these 0.30000000000000004 and lose the last of the 18 places.
-        entry("2026-11-23T00:00:00.000Z", "0.1"),
-        entry("2026-11-23T11:59:59.999Z", "0.2"),
-        entry("2026-11-22T23:59:59.999Z", "0.000000000000000001"),
-        entry("2026-11-22T00:00:00.000Z", "1234567890.123456789012345678"),
-        entry("2026-11-22T08:00:00.000Z", "0.00000001", { currency: "btc" }),
-        // The first day of a 7-day period, and the moment before it.
-        entry("2026-11-17T00:00:00.000Z", "5"),
-        entry("2026-11-16T23:59:59.999Z", "7"),
-        // Not realised profit, or not this reseller's.
-        entry("2026-11-23T01:00:00.000Z", "100", { bucket: "pending", kind: "order_profit_pending" }),
-        entry("2026-11-23T01:00:00.000Z", "-3", { kind: "withdrawal_settle" }),
-        entry("2026-11-23T02:00:00.000Z", "50", { bucket: "pending" }),
-        entry("2026-11-23T01:00:00.000Z", "1000", { resellerId: "other" }),
-      ],
-    });
+    await rawJournal(t.db, [
+      // Floats would make these 0.30000000000000004 and lose the last of the 18 places.
+      entry("2026-11-23T00:00:00.000Z", "0.1"),
+      entry("2026-11-23T11:59:59.999Z", "0.2"),
+      entry("2026-11-22T23:59:59.999Z", "0.000000000000000001"),
+      entry("2026-11-22T00:00:00.000Z", "1234567890.123456789012345678"),
+      entry("2026-11-22T08:00:00.000Z", "0.00000001", { currency: "btc" }),
+      // The first day of a 7-day period, and the moment before it.
+      entry("2026-11-17T00:00:00.000Z", "5"),
+      entry("2026-11-16T23:59:59.999Z", "7"),
+      // Not realised profit, or not this reseller's.
+      entry("2026-11-23T01:00:00.000Z", "100", { bucket: "pending", kind: "order_profit_pending" }),
+      entry("2026-11-23T01:00:00.000Z", "-3", { kind: "withdrawal_settle" }),
+      entry("2026-11-23T02:00:00.000Z", "50", { bucket: "pending" }),
+      entry("2026-11-23T01:00:00.000Z", "1000", { resellerId: "other" }),
+    ]);
   });
   afterAll(async () => t?.cleanup());
 
@@ -83,13 +82,11 @@ describe.each(["sqlite", "postgres"] as const)("getEarningsSeries on %s", (kind)
   it("leaves out profit dated after today (a writer's clock ahead); counts an unpriced currency in its unit, not in USD", async () => {
     const r = `skew-${kind}`;
     await t.db.reseller.create({ data: { id: r, walletAddress: `0x${"d4".repeat(20)}` } });
-    await t.db.ledgerEntry.createMany({
-      data: [
-        settled(r, "2026-11-23T10:00:00.000Z", "2"),
-        settled(r, "2026-11-24T00:30:00.000Z", "999"), // tomorrow, by this clock
-        settled(r, "2026-11-23T09:00:00.000Z", "4", "zzz"), // a ticker the registry does not list: no reference price
-      ],
-    });
+    await rawJournal(t.db, [
+      settled(r, "2026-11-23T10:00:00.000Z", "2"),
+      settled(r, "2026-11-24T00:30:00.000Z", "999"), // tomorrow, by this clock
+      settled(r, "2026-11-23T09:00:00.000Z", "4", "zzz"), // a ticker the registry does not list: no price
+    ]);
     const s = await getEarningsSeries(t.db, { resellerId: r, days: 7, now: NOW });
     expect(s.days.map((d) => d.date).at(-1)).toBe("2026-11-23");
     const today = s.days.at(-1)!;
@@ -111,8 +108,7 @@ describe.each(["sqlite", "postgres"] as const)("getEarningsSeries on %s", (kind)
   it("a closed day is summed once per process; today and the last hour's days are read every time", async () => {
     const r = `cache-${kind}`;
     await t.db.reseller.create({ data: { id: r, walletAddress: `0x${"c3".repeat(20)}` } });
-    const credit = (createdAt: string, amount: string, currency = "eth") =>
-      t.db.ledgerEntry.create({ data: settled(r, createdAt, amount, currency) });
+    const credit = (createdAt: string, amount: string, currency = "eth") => rawJournal(t.db, [settled(r, createdAt, amount, currency)]);
     const byDay = async (days: number, now: Date) =>
       Object.fromEntries(
         (await getEarningsSeries(t.db, { resellerId: r, days, now })).days
@@ -168,8 +164,7 @@ describe.each(["sqlite", "postgres"] as const)("getEarningsSeries on %s", (kind)
     try {
       const ids = Array.from({ length: MAX_KEPT_RESELLERS + 1 }, (_, i) => `lru-${kind}-${i}`);
       await own.reseller.createMany({ data: ids.map((id, i) => ({ id, walletAddress: `0x${i.toString(16).padStart(40, "e")}` })) });
-      const credit = (resellerId: string, amount: string) =>
-        own.ledgerEntry.create({ data: settled(resellerId, "2026-11-20T10:00:00.000Z", amount) });
+      const credit = (resellerId: string, amount: string) => rawJournal(own, [settled(resellerId, "2026-11-20T10:00:00.000Z", amount)]);
       const earned = async (resellerId: string) =>
         (await getEarningsSeries(own, { resellerId, days: 7, now: NOW })).earned.map((e) => e.amount).join();
       const [first, ...others] = ids;
@@ -198,9 +193,10 @@ describe("the earnings read on SQLite", () => {
     const t = await tempDatabase("sqlite");
     try {
       await t.db.reseller.create({ data: { id: "me", walletAddress: `0x${"a1".repeat(20)}` } });
-      await t.db.ledgerEntry.createMany({
-        data: [0, 1, 2, 3, 4, 5, 6].map((d) => settled("me", new Date(NOW.getTime() - d * 86_400_000), `${d + 1}`)),
-      });
+      await rawJournal(
+        t.db,
+        [0, 1, 2, 3, 4, 5, 6].map((d) => settled("me", new Date(NOW.getTime() - d * 86_400_000), `${d + 1}`)),
+      );
       // Turns of the event loop while the series is read: better-sqlite3 reads on it, so a read
       // in one statement (1.1 s for 90 days at 1M orders) would let none happen.
       const loop = countTurns();

@@ -117,6 +117,8 @@ test("an order made with the key, driven to finished, shows in Orders and its pr
   const ethRow = visible(page, "balance-row-eth");
   await expect(ethRow.getByTestId("available")).toHaveText(profit.toFixed());
   await expect(page.getByTestId("stat-available")).not.toContainText("$0.00");
+  // Every USD figure says where and when its price came from (the simulated engine's live rates).
+  await expect(page.getByTestId("price-notes")).toContainText(/ETH price: simulated engine \(snapshot moved by the sandbox\), .+ UTC/);
   await expect(page.getByTestId("count-finished")).toContainText("1");
   await expect(page.getByTestId("earnings-chart")).toBeVisible();
   await api.dispose();

@@ -3,6 +3,7 @@ import type { Db } from "@/lib/db/client";
 import { checkLedger, LEDGER_INVARIANTS, type LedgerInvariant } from "@/lib/ledger/check";
 import { InsufficientBalanceError, post, recordPendingProfit, reverseProfit, settleProfit } from "@/lib/ledger/ledger";
 import { D } from "@/lib/money/decimal";
+import { rawJournal } from "../support/ledger";
 import { orderRow } from "../support/orders";
 import { type TempDb, tempDatabase } from "../support/sqlite-db";
 
@@ -45,14 +46,17 @@ describe.each(DATABASES)("ledger check on %s", (kind) => {
         ...over,
       },
     });
-  const rawEntry = (data: {
+  const rawEntry = async (data: {
     resellerId: string;
     currency?: string;
     bucket?: string;
     kind?: string;
     amount: string;
     orderId?: string | null;
-  }) => db.ledgerEntry.create({ data: { currency: "xmr", bucket: "available", kind: "order_profit_settle", orderId: null, ...data } });
+  }) => {
+    const { ids } = await rawJournal(db, [{ currency: "xmr", bucket: "available", kind: "order_profit_settle", orderId: null, ...data }]);
+    return { id: ids[0] };
+  };
   const messages = async (invariants: LedgerInvariant[], maxViolations?: number) =>
     (await checkLedger(db, { invariants, maxViolations })).violations.map((v) => v.message);
 
@@ -69,15 +73,16 @@ describe.each(DATABASES)("ledger check on %s", (kind) => {
   it("sums balances over several pages of entries, exactly", async () => {
     const r = await reseller();
     const count = 4_100;
-    await db.ledgerEntry.createMany({
-      data: Array.from({ length: count }, () => ({
+    await rawJournal(
+      db,
+      Array.from({ length: count }, () => ({
         resellerId: r,
         currency: "eth",
         bucket: "available",
         kind: "order_profit_settle",
         amount: "0.001",
       })),
-    });
+    );
     await db.balance.create({ data: { resellerId: r, currency: "eth", available: "4.1" } });
     expect(await checkLedger(db)).toEqual({ ok: true, violations: [] });
     // One entry more, on the last page only, is seen.
@@ -445,9 +450,13 @@ describe.each(DATABASES)("ledger check on %s", (kind) => {
     const foreign = await mk("queued", {}, [["btc", "1"]]);
     await move(foreign, "withdrawal_reserve", "1", "btc");
     await move(foreign, "withdrawal_reserve", "1", "xmr", other);
-    const stray = await db.ledgerEntry.create({
-      data: { resellerId: r, currency: "xmr", bucket: "available", kind: "order_profit_settle", amount: "1", withdrawalId: queued },
-    });
+    const stray = {
+      id: (
+        await rawJournal(db, [
+          { resellerId: r, currency: "xmr", bucket: "available", kind: "order_profit_settle", amount: "1", withdrawalId: queued },
+        ])
+      ).ids[0],
+    };
 
     const got = (await messages(inv, 1000)).filter((m) => !before.includes(m));
     expect(got[0]).toBe("1 entries mix withdrawal kinds and withdrawal ids");

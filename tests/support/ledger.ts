@@ -1,6 +1,8 @@
+import crypto from "node:crypto";
 import { afterAll } from "vitest";
-import type { Db } from "@/lib/db/client";
+import type { Db, Prisma } from "@/lib/db/client";
 import { checkLedger } from "@/lib/ledger/check";
+import { D } from "@/lib/money/decimal";
 
 /** Throws with the first broken ledger invariant (and how many were found), if any. */
 export async function assertLedgerConsistent(db: Db): Promise<void> {
@@ -13,4 +15,38 @@ export async function assertLedgerConsistent(db: Db): Promise<void> {
 /** Registers a check of the whole ledger after the current test file (the HTTP suites' setup file does this for every file). */
 export function checkLedgerAfterFile(db: () => Db): void {
   afterAll(async () => assertLedgerConsistent(db()), 120_000);
+}
+
+/**
+ * Writes reseller entries around lib/ledger (no Balance rows are moved), as one journal the
+ * database accepts: whatever they do not balance per currency is booked against the outside
+ * world. For tests that need a ledger broken on purpose, or history dated at will.
+ */
+export async function rawJournal(
+  db: Db,
+  entries: Omit<Prisma.LedgerEntryCreateManyInput, "journalId">[],
+): Promise<{ journalId: string; ids: number[] }> {
+  const journalId = `raw-${crypto.randomUUID()}`;
+  const sums = new Map<string, InstanceType<typeof D>>();
+  for (const e of entries) sums.set(e.currency, (sums.get(e.currency) ?? new D(0)).plus(String(e.amount)));
+  const lines = [...sums]
+    .filter(([, s]) => !s.isZero())
+    .map(([currency, s]) => ({ journalId, account: "world", currency, amount: s.neg().toFixed() }));
+  // A journal has two lines at least: an entry that balances alone (a zero, on purpose) gets a pair that cancels out.
+  if (entries.length + lines.length < 2)
+    lines.push(
+      { journalId, account: "world", currency: entries[0].currency, amount: "1" },
+      { journalId, account: "world", currency: entries[0].currency, amount: "-1" },
+    );
+  const ids: number[] = [];
+  await db.$transaction(
+    async (tx) => {
+      await tx.ledgerEntry.createMany({ data: entries.map((e) => ({ ...e, journalId })) });
+      for (const e of await tx.ledgerEntry.findMany({ where: { journalId }, orderBy: { id: "asc" }, select: { id: true } })) ids.push(e.id);
+      if (lines.length) await tx.journalLine.createMany({ data: lines });
+      await tx.journal.create({ data: { id: journalId, kind: "adjustment", lines: entries.length + lines.length } });
+    },
+    { timeout: 300_000, maxWait: 300_000 },
+  );
+  return { journalId, ids };
 }

@@ -6,7 +6,7 @@ import { setMarkupAction } from "@/app/dashboard/actions";
 import { callAction } from "@/app/dashboard/call-action";
 import { getSettingsAction } from "@/app/dashboard/queries";
 import { queryKeys } from "@/app/dashboard/query-keys";
-import { displayAmount, formatUsd } from "@/components/format";
+import { displayAmount, formatUsd, priceNote } from "@/components/format";
 import { Alert, Button, Card, CardHeader, PageHeader } from "@/components/ui";
 import type { SettingsView as Settings } from "@/lib/dashboard/types";
 import { applyRate } from "@/lib/domain/quote-math";
@@ -223,7 +223,11 @@ function Example({ s, bps }: { s: Settings; bps: number }) {
           <dt className="font-medium text-zinc-900">Your profit</dt>
           <dd className="text-right font-semibold text-emerald-700" data-testid="example-profit">
             {displayAmount(formatAmount(m.profit), to)}
-            {profitUsd ? <span className="block text-xs font-normal text-zinc-500">≈ {formatUsd(formatAmount(profitUsd))}</span> : null}
+            {profitUsd ? (
+              <span className="block text-xs font-normal text-zinc-500">
+                ≈ {formatUsd(formatAmount(profitUsd))} ({priceNote({ priceSource: sample.toPriceSource, priceDate: sample.toPriceDate })})
+              </span>
+            ) : null}
           </dd>
         </div>
       </dl>

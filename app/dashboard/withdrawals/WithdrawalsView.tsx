@@ -7,7 +7,7 @@ import { confirmWithdrawalAction, quoteWithdrawalAction } from "@/app/dashboard/
 import { callAction } from "@/app/dashboard/call-action";
 import { getWithdrawalsAction } from "@/app/dashboard/queries";
 import { queryKeys } from "@/app/dashboard/query-keys";
-import { displayAmount, formatDateTime, formatUsd, shortAddress } from "@/components/format";
+import { displayAmount, formatDateTime, formatUsd, priceNote, shortAddress } from "@/components/format";
 import { Alert, Button, Card, CardHeader, EmptyState, PageHeader, StatusBadge } from "@/components/ui";
 import type { WithdrawalsView as View, WithdrawalQuote, WithdrawalRow } from "@/lib/dashboard/types";
 import { D } from "@/lib/money/decimal";
@@ -74,7 +74,7 @@ export function WithdrawalsView({ initial }: { initial: View }) {
     <>
       <PageHeader
         title="Withdrawals"
-        description="Withdraw available profit to the wallet you signed in with. Balances are converted at reference prices into the payout asset and sent on-chain."
+        description="Withdraw available profit to the wallet you signed in with. Balances are converted at live prices into the payout asset (one to one when they are held in it) and sent on-chain."
       />
       <div className="grid gap-6 lg:grid-cols-5">
         <Card className="lg:col-span-2" aria-labelledby="balances-title">
@@ -95,7 +95,9 @@ export function WithdrawalsView({ initial }: { initial: View }) {
                       <td className="px-4 py-2 font-medium uppercase sm:px-5">{b.currency}</td>
                       <td className="px-2 py-2 text-right tabular">
                         <div>{displayAmount(b.available)}</div>
-                        <div className="text-xs text-zinc-500">{formatUsd(b.availableUsd)}</div>
+                        <div className="text-xs text-zinc-500" title={priceNote(v.currencies.find((c) => c.ticker === b.currency))}>
+                          {formatUsd(b.availableUsd)}
+                        </div>
                         {new D(b.reserved).gt(0) ? (
                           <div className="text-xs text-amber-700">{displayAmount(b.reserved)} being withdrawn</div>
                         ) : null}
@@ -115,11 +117,7 @@ export function WithdrawalsView({ initial }: { initial: View }) {
         </Card>
 
         <Card className="lg:col-span-3" aria-labelledby="request-title">
-          <CardHeader
-            id="request-title"
-            title="Request a withdrawal"
-            description={`Minimum ${formatUsd(chain.minUsd)} at reference prices.`}
-          />
+          <CardHeader id="request-title" title="Request a withdrawal" description={`Minimum ${formatUsd(chain.minUsd)} at live prices.`} />
           <form
             className="space-y-4 px-4 py-4 sm:px-5"
             onSubmit={(e) => {
@@ -234,10 +232,18 @@ export function WithdrawalsView({ initial }: { initial: View }) {
                 {displayAmount(quote.amount, quote.asset)}{" "}
                 <span className="text-base font-normal text-zinc-500">≈ {formatUsd(quote.usdValue)}</span>
               </p>
+              <p className="text-xs text-zinc-500" data-testid="quote-usd-price">
+                {quote.asset.toUpperCase()} at {formatUsd(quote.assetPriceUsd)} (
+                {priceNote({ priceSource: quote.assetPriceSource, priceDate: quote.assetPricedAt })})
+              </p>
               <ul className="text-sm text-zinc-700">
                 {quote.legs.map((l) => (
                   <li key={l.currency}>
                     {displayAmount(l.amount, l.currency)} at {l.rate} {quote.asset.toUpperCase()}/{l.currency.toUpperCase()}
+                    <span className="text-xs text-zinc-500">
+                      {" "}
+                      ({l.pricedAt ? priceNote({ priceSource: l.priceSource, priceDate: l.pricedAt }) : "same asset, one to one"})
+                    </span>
                   </li>
                 ))}
               </ul>

@@ -5,7 +5,7 @@ import type { ReactNode } from "react";
 import { callAction } from "@/app/dashboard/call-action";
 import { getOrderAction } from "@/app/dashboard/queries";
 import { queryKeys } from "@/app/dashboard/query-keys";
-import { displayAmount, formatDateTimeSeconds, formatUsd, shortId } from "@/components/format";
+import { displayAmount, formatDateTimeSeconds, formatUsd, priceNote, shortId } from "@/components/format";
 import { Alert, Card, CardHeader, cx, StatusBadge, TextLink } from "@/components/ui";
 import { CopyButton } from "@/components/ui/CopyButton";
 import type { OrderDetail } from "@/lib/dashboard/types";
@@ -117,7 +117,9 @@ export function OrderDetailView({ initial }: { initial: OrderDetail }) {
                 {displayAmount(profit, to)}
               </span>
               {profitUsd ? (
-                <span className="block text-xs text-zinc-500">≈ {formatUsd(formatAmount(profitUsd))} at reference prices</span>
+                <span className="block text-xs text-zinc-500">
+                  ≈ {formatUsd(formatAmount(profitUsd))} ({priceNote({ priceSource: o.toPriceSource, priceDate: o.toPriceDate })})
+                </span>
               ) : null}
             </Row>
           </dl>

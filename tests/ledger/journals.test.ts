@@ -1,0 +1,293 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Db } from "@/lib/db/client";
+import { CONVERSION, NETWORK_FEES, providerPending, providerReceivable, REVENUE, treasury, WORLD } from "@/lib/ledger/accounts";
+import { checkLedger } from "@/lib/ledger/check";
+import {
+  getBalances,
+  platformRevenue,
+  postJournal,
+  recordPendingProfit,
+  recordTreasuryDeposit,
+  reserveWithdrawal,
+  restoreWithdrawal,
+  reverseProfit,
+  settleProfit,
+  settleWithdrawal,
+  UnbalancedJournalError,
+} from "@/lib/ledger/ledger";
+import { D } from "@/lib/money/decimal";
+import { type TempDb, tempDatabase } from "../support/sqlite-db";
+
+// The double-entry journals on both real databases: each posting is a journal whose lines sum
+// to zero per currency, across the resellers' balances and the operator's accounts; the
+// database itself refuses an unbalanced journal, a line added to a written journal, a line
+// without a journal, and any change to what was written.
+
+const DATABASES = process.env.MUTATION_RUN === "1" ? (["sqlite"] as const) : (["sqlite", "postgres"] as const);
+
+describe.each(DATABASES)("journals on %s", (kind) => {
+  let t: TempDb;
+  let db: Db;
+  let n = 0;
+  const reseller = async () => {
+    const id = `j${++n}`;
+    await db.reseller.create({ data: { id, walletAddress: `0x${n.toString(16).padStart(40, "d")}` } });
+    return id;
+  };
+  /** Every account's balance from the operator's lines, per currency. */
+  const accounts = async () => {
+    const rows = await db.journalLine.findMany();
+    const out: Record<string, string> = {};
+    const sums = new Map<string, InstanceType<typeof D>>();
+    for (const r of rows) sums.set(`${r.account} ${r.currency}`, (sums.get(`${r.account} ${r.currency}`) ?? new D(0)).plus(r.amount));
+    for (const [k, v] of [...sums].sort()) if (!v.isZero()) out[k] = v.toFixed();
+    return out;
+  };
+  const refused = async (p: Promise<unknown>) => {
+    try {
+      await p;
+    } catch (e) {
+      return String((e as Error).message);
+    }
+    return "accepted";
+  };
+
+  beforeAll(async () => {
+    t = await tempDatabase(kind);
+    db = t.db;
+  });
+  afterAll(async () => t.cleanup());
+
+  it("an order created then finished: pending against the provider's pending commission, then commission = profit + revenue", async () => {
+    const r = await reseller();
+    const order = { id: `o-${r}`, resellerId: r, toCurrency: "eth", provider: "changenow", rawToAmount: "2", platformFeeBps: 25 };
+    await db.order.create({
+      data: {
+        ...order,
+        fromCurrency: "btc",
+        fromAmount: "0.1",
+        rate: "20",
+        rawToAmount: "2",
+        toAmount: "1.97",
+        platformFeeBps: 25,
+        markupBps: 150,
+        profit: "0.03",
+        payinAddress: "x",
+        payoutAddress: "y",
+        status: "waiting",
+        expiresAt: new Date(),
+      },
+    });
+    await db.$transaction((tx) => recordPendingProfit(tx, order, new D("0.03")));
+    expect(await accounts()).toEqual({ [`${providerPending("changenow")} eth`]: "-0.03" });
+    // Finished on a smaller deposit: 0.025 earned; revenue 2 x 25 / 9975 rounded down to 8 places.
+    const revenue = platformRevenue("2", 25, 8);
+    expect(revenue.toFixed()).toBe("0.00501253");
+    // As the worker does: the order is re-priced on the deposit and finished, its profit settled, in one transaction.
+    await db.$transaction(async (tx) => {
+      await tx.order.update({ where: { id: order.id }, data: { status: "finished", profit: "0.025" } });
+      await settleProfit(tx, order, new D("0.025"));
+    });
+    expect(await accounts()).toEqual({
+      [`${REVENUE} eth`]: "0.00501253",
+      [`${providerReceivable("changenow")} eth`]: "-0.03001253",
+    });
+    expect(await getBalances(db, r)).toEqual([{ currency: "eth", pending: "0", available: "0.025", reserved: "0" }]);
+    const journals = await db.journal.findMany({ where: { orderId: order.id }, orderBy: { createdAt: "asc" } });
+    expect(journals.map((j) => [j.kind, j.lines])).toEqual([
+      ["order_created", 2],
+      ["order_finished", 5],
+    ]);
+    expect((await checkLedger(db)).violations).toEqual([]);
+  });
+
+  it("an order created then failed: the pending pair is voided, nothing is owed", async () => {
+    const before = await accounts();
+    const r = await reseller();
+    const order = { id: `f-${r}`, resellerId: r, toCurrency: "xmr", provider: null, rawToAmount: "50", platformFeeBps: 25 };
+    await db.order.create({
+      data: {
+        ...order,
+        fromCurrency: "btc",
+        fromAmount: "1",
+        rate: "50",
+        rawToAmount: "50",
+        toAmount: "49.25",
+        platformFeeBps: 25,
+        markupBps: 150,
+        profit: "0.75",
+        payinAddress: "x",
+        payoutAddress: "y",
+        status: "waiting",
+        expiresAt: new Date(),
+      },
+    });
+    await db.$transaction((tx) => recordPendingProfit(tx, order, new D("0.75")));
+    expect((await accounts())[`${providerPending(null)} xmr`]).toBe("-0.75");
+    await db.$transaction((tx) => reverseProfit(tx, order));
+    expect(await accounts()).toEqual(before);
+    expect(await getBalances(db, r)).toEqual([{ currency: "xmr", pending: "0", available: "0", reserved: "0" }]);
+  });
+
+  it("a withdrawal queued then confirmed: reserved, converted at the recorded amounts, paid out of the hot wallet (with its network fee)", async () => {
+    const r = await reseller();
+    await db.$transaction((tx) => recordTreasuryDeposit(tx, { chainId: 31337, asset: "eth", amount: new D(10) }));
+    await db.$transaction((tx) =>
+      postJournal(tx, {
+        kind: "adjustment",
+        postings: [
+          { resellerId: r, currency: "btc", bucket: "available", kind: "order_profit_settle", amount: new D("0.01") },
+          { resellerId: r, currency: "eth", bucket: "available", kind: "order_profit_settle", amount: new D("0.5") },
+        ],
+        lines: [
+          { account: WORLD, currency: "btc", amount: new D("-0.01") },
+          { account: WORLD, currency: "eth", amount: new D("-0.5") },
+        ],
+      }),
+    );
+    const before = await accounts();
+    const wd = await db.withdrawal.create({
+      data: {
+        id: `w-${r}`,
+        resellerId: r,
+        status: "queued",
+        asset: "eth",
+        decimals: 18,
+        chainId: 31337,
+        destination: "0x01",
+        amount: "0.7",
+        usdValue: "2100",
+        feePolicy: "p",
+        fee: "0",
+        confirmationNonce: `n-${r}`,
+        legs: {
+          create: [
+            { currency: "btc", amount: "0.01", rate: "20", priceUsd: "60000", assetPriceUsd: "3000" },
+            { currency: "eth", amount: "0.5", rate: "1", priceUsd: "3000", assetPriceUsd: "3000" },
+          ],
+        },
+      },
+    });
+    const w = {
+      id: wd.id,
+      resellerId: r,
+      asset: "eth",
+      chainId: 31337,
+      amount: "0.7",
+      legs: [
+        { currency: "btc", amount: "0.01" },
+        { currency: "eth", amount: "0.5" },
+      ],
+    };
+    await db.$transaction((tx) => reserveWithdrawal(tx, w));
+    expect(await accounts()).toEqual(before); // the reservation is the reseller's own
+    await db.$transaction((tx) => settleWithdrawal(tx, w, undefined, { asset: "eth", amount: new D("0.000021") }));
+    expect(await accounts()).toEqual({
+      ...before,
+      [`${CONVERSION} btc`]: "0.01",
+      [`${CONVERSION} eth`]: "-0.2",
+      [`${NETWORK_FEES} eth`]: "-0.000021",
+      [`${treasury(31337, "eth")} eth`]: "-9.299979",
+    });
+    expect(await getBalances(db, r)).toEqual([
+      { currency: "btc", pending: "0", available: "0", reserved: "0" },
+      { currency: "eth", pending: "0", available: "0", reserved: "0" },
+    ]);
+  });
+
+  it("a withdrawal queued then failed: the reservation is voided", async () => {
+    const r = await reseller();
+    await db.$transaction((tx) =>
+      postJournal(tx, {
+        kind: "adjustment",
+        postings: [{ resellerId: r, currency: "eth", bucket: "available", kind: "order_profit_settle", amount: new D("0.5") }],
+        lines: [{ account: WORLD, currency: "eth", amount: new D("-0.5") }],
+      }),
+    );
+    const before = await accounts();
+    const w = { id: `wf-${r}`, resellerId: r, legs: [{ currency: "eth", amount: "0.5" }] };
+    await db.withdrawal.create({
+      data: {
+        id: w.id,
+        resellerId: r,
+        status: "queued",
+        asset: "eth",
+        decimals: 18,
+        chainId: 31337,
+        destination: "0x01",
+        amount: "0.5",
+        usdValue: "1",
+        feePolicy: "p",
+        fee: "0",
+        confirmationNonce: `nf-${r}`,
+        legs: { create: [{ currency: "eth", amount: "0.5", rate: "1", priceUsd: "1", assetPriceUsd: "1" }] },
+      },
+    });
+    await db.$transaction((tx) => reserveWithdrawal(tx, w));
+    expect((await getBalances(db, r))[0]).toMatchObject({ available: "0", reserved: "0.5" });
+    await db.$transaction((tx) => restoreWithdrawal(tx, w));
+    expect((await getBalances(db, r))[0]).toMatchObject({ available: "0.5", reserved: "0" });
+    expect(await accounts()).toEqual(before);
+    await db.withdrawal.update({ where: { id: w.id }, data: { status: "failed" } });
+  });
+
+  it("the code refuses an unbalanced journal before writing anything", async () => {
+    const r = await reseller();
+    const p = db.$transaction((tx) =>
+      postJournal(tx, {
+        kind: "adjustment",
+        postings: [{ resellerId: r, currency: "eth", bucket: "available", kind: "order_profit_settle", amount: new D("1") }],
+        lines: [{ account: WORLD, currency: "eth", amount: new D("-0.999999999999999999") }],
+      }),
+    );
+    await expect(p).rejects.toBeInstanceOf(UnbalancedJournalError);
+    await expect(p).rejects.toThrow("does not balance in eth: its lines sum to 0.000000000000000001");
+    expect(await getBalances(db, r)).toEqual([]);
+  });
+
+  it("the database refuses an unbalanced journal, a line without a journal or for a written one, and any change", async () => {
+    const r = await reseller();
+    const insert = async (jid: string, lines: [string, string][], count = lines.length + 1) =>
+      db.$transaction(async (tx) => {
+        await tx.ledgerEntry.create({
+          data: { journalId: jid, resellerId: r, currency: "eth", bucket: "available", kind: "order_profit_settle", amount: "1" },
+        });
+        for (const [currency, amount] of lines) await tx.journalLine.create({ data: { journalId: jid, account: WORLD, currency, amount } });
+        // Raw, so that the database's own message comes back (Prisma words SQLite's trigger errors as a foreign key's).
+        await tx.$executeRawUnsafe(
+          `INSERT INTO "Journal" ("id", "kind", "lines", "createdAt") VALUES ('${jid}', 'adjustment', ${count}, CURRENT_TIMESTAMP)`,
+        );
+      });
+    // Off by 10^-18, in another currency, a line short of what it says, a single line.
+    expect(await refused(insert(`${r}-a`, [["eth", "-0.999999999999999999"]]))).toMatch(/balance/i);
+    expect(await refused(insert(`${r}-b`, [["btc", "-1"]]))).toMatch(/balance/i);
+    expect(await refused(insert(`${r}-c`, [["eth", "-1"]], 3))).toMatch(/balance|lines/i);
+    expect(await refused(insert(`${r}-d`, []))).toMatch(/balance|lines/i);
+    // Balanced across several lines, exactly: accepted.
+    expect(
+      await refused(
+        insert(`${r}-ok`, [
+          ["eth", "-0.333333333333333333"],
+          ["eth", "-0.666666666666666667"],
+        ]),
+      ),
+    ).toBe("accepted");
+    // A line for a journal already written; a line that belongs to none.
+    expect(await refused(db.journalLine.create({ data: { journalId: `${r}-ok`, account: WORLD, currency: "eth", amount: "0" } }))).not.toBe(
+      "accepted",
+    );
+    expect(
+      await refused(
+        db.ledgerEntry.create({ data: { resellerId: r, currency: "eth", bucket: "available", kind: "order_profit_settle", amount: "1" } }),
+      ),
+    ).not.toBe("accepted");
+    // Append-only.
+    expect(await refused(db.$executeRawUnsafe(`UPDATE "Journal" SET "kind" = 'x' WHERE "id" = '${r}-ok'`))).toMatch(/append-only/);
+    expect(await refused(db.$executeRawUnsafe(`DELETE FROM "Journal" WHERE "id" = '${r}-ok'`))).toMatch(/append-only/);
+    expect(await refused(db.$executeRawUnsafe(`UPDATE "JournalLine" SET "amount" = '5'`))).toMatch(/append-only/);
+    expect(await refused(db.$executeRawUnsafe(`DELETE FROM "JournalLine"`))).toMatch(/append-only/);
+    if (kind === "postgres") expect(await refused(db.$executeRawUnsafe(`TRUNCATE "JournalLine" CASCADE`))).toMatch(/append-only/);
+    // Nothing of the refused journals was kept: the balance is only the accepted one's (it had no Balance row: checked below).
+    expect(await db.journal.count({ where: { id: { startsWith: r } } })).toBe(1);
+  });
+});
