@@ -23,6 +23,7 @@ import {
 } from "@/lib/resellers/resellers";
 import { hotWalletHealth } from "@/lib/withdrawals/health";
 import { getPayoutSenders } from "@/lib/withdrawals/sender";
+import { reconcile, recordHotWalletDeposit } from "@/lib/withdrawals/reconcile";
 import { listWithdrawals, retryWithdrawal } from "@/lib/withdrawals/withdrawals";
 
 // The operator's command line: a thin adapter over lib/. Run with `npm run cli -- <command>`,
@@ -40,6 +41,9 @@ const USAGE = `usage: npm run cli -- <command> [options]
   key:revoke <keyId|keyPrefix>                revoke a key at once
   balances <wallet|resellerId>                profit per currency: pending, available and reserved
   ledger:check                                check every ledger invariant; prints the first violation, exits 1 on any
+  reconcile [--asset <ticker>]                the books against the world: treasury vs the hot wallet on chain, owed to
+                                              resellers vs treasury (USD, live prices), commission per provider; exits 1 on a difference
+  treasury:deposit <asset> <amount>           book money put into the hot wallet from outside (a top-up)
   orders:stuck                                flag and list upstream orders still open past PROVIDERS_STUCK_AFTER_MINUTES
   upstream:orphans                            list upstream exchanges no order points to (after a crash: abandoned, or unknown)
   withdrawals:list [wallet|resellerId]        the hot wallet's balances (PAYOUT_LOW_BALANCE), then the latest withdrawals
@@ -84,7 +88,7 @@ async function main(args: string[]) {
   const { positionals, values } = parseArgs({
     args,
     allowPositionals: true,
-    options: { markup: { type: "string" }, name: { type: "string" }, help: { type: "boolean", short: "h" } },
+    options: { markup: { type: "string" }, name: { type: "string" }, asset: { type: "string" }, help: { type: "boolean", short: "h" } },
   });
   const [cmd, a, b] = positionals;
   if (!cmd || values.help) return console.log(USAGE);
@@ -199,6 +203,24 @@ async function main(args: string[]) {
             `at ${i.createdAt.toISOString()}`,
           ].join("  "),
         );
+      break;
+    }
+    case "reconcile": {
+      const report = await reconcile(db, values.asset ? { assets: [values.asset] } : {});
+      for (const l of report.lines)
+        console.log(`${l.check.padEnd(10)} ${l.name}: books ${l.books}${l.actual === null ? "" : `, actual ${l.actual}`}`);
+      if (report.ok) {
+        console.log("reconciled: no difference");
+        break;
+      }
+      for (const d of report.differences) console.error(`DIFFERENCE ${d}`);
+      process.exitCode = 1;
+      break;
+    }
+    case "treasury:deposit": {
+      if (!a || !b) throw new Error("usage: treasury:deposit <asset> <amount>");
+      await recordHotWalletDeposit(db, { asset: a, amount: b });
+      console.log(`booked ${b} ${a} into the hot wallet's treasury account`);
       break;
     }
     case "orders:stuck": {

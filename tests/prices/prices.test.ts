@@ -2,10 +2,10 @@ import { describe, expect, it } from "vitest";
 import { type Config, getConfig } from "@/lib/config";
 import { getCurrency } from "@/lib/currencies";
 import { SimulatedEngine } from "@/lib/engine/simulated";
-import type { Engine, PairTerms, QuoteRequest } from "@/lib/engine/types";
+import type { Engine, EngineContext, PairTerms, QuoteRequest } from "@/lib/engine/types";
 import { AppError } from "@/lib/errors";
 import { D } from "@/lib/money/decimal";
-import { PriceBook, referenceAmount, snapshotReadCount, USD } from "@/lib/prices/prices";
+import { getPrices, PriceBook, referenceAmount, snapshotReadCount, USD } from "@/lib/prices/prices";
 import { withSettings } from "../support/settings";
 
 // The price book over a stand-in engine (what it asks, how often, and what it answers) and
@@ -17,11 +17,13 @@ const btc = getCurrency("btc")!;
 /** An engine that quotes `rates[from>to]` and records every request; `gate` holds its answers until released. */
 function stubEngine(rates: Record<string, string>) {
   const asked: QuoteRequest[] = [];
+  const scopes: string[] = [];
   let release: (() => void) | null = null;
   let gate: Promise<void> | null = null;
-  const engine: Engine & { asked: QuoteRequest[]; hold(): void; letGo(): void; down: boolean } = {
+  const engine: Engine & { asked: QuoteRequest[]; scopes: string[]; hold(): void; letGo(): void; down: boolean } = {
     name: "providers",
     asked,
+    scopes,
     down: false,
     hold() {
       gate = new Promise((r) => {
@@ -32,8 +34,9 @@ function stubEngine(rates: Record<string, string>) {
       release?.();
       gate = null;
     },
-    async quote(req: QuoteRequest): Promise<PairTerms> {
+    async quote(req: QuoteRequest, ctx: EngineContext): Promise<PairTerms> {
       asked.push(req);
+      scopes.push(ctx.scope);
       if (gate) await gate;
       if (engine.down) throw new AppError("ENGINE_UNAVAILABLE", "No exchange provider answered in time; try again later.");
       const rate = rates[`${req.from.ticker}>${req.to.ticker}`];
@@ -182,6 +185,52 @@ describe("live prices from an upstream engine", () => {
     const book = new PriceBook(engine, cfg(), clock());
     await expect(book.price("btc", "eth")).rejects.toThrow("boom");
     await expect(book.tryPrice("btc", "eth")).rejects.toThrow("boom");
+  });
+
+  it("asks in the caller's scope (default: prices), and says why a price is missing", async () => {
+    const engine = stubEngine({ "btc>eth": "20" });
+    const book = new PriceBook(engine, cfg({ PRICES_CACHE_SECONDS: 0 }), clock());
+    await book.price("btc", "eth", { scope: "reseller:r9" });
+    await book.price("btc", "eth");
+    expect(engine.scopes).toEqual(["reseller:r9", "prices"]);
+    expect((await book.price("nosuchcoin", "eth").catch((e) => e)).message).toMatch(/nosuchcoin is not in the registry/);
+    expect((await book.price("btc", "nosuchcoin").catch((e) => e)).message).toMatch(/nosuchcoin is not in the registry/);
+    const sim = new PriceBook(new SimulatedEngine(), cfg(), clock());
+    expect((await sim.price("btc", "nosuchcoin").catch((e) => e)).message).toMatch(/nosuchcoin is not in the registry/);
+    expect((await sim.price("nosuchcoin", USD).catch((e) => e)).message).toMatch(/nosuchcoin is not in the registry/);
+  });
+
+  it("freshness at the edges: the cache counts the engine's own cache; a price exactly the maximum age is fresh", async () => {
+    const engine = stubEngine({ "btc>eth": "20" });
+    const c = clock();
+    // Cached for 30 s after the engine's answer, which may itself be 10 s old: fresh until 40 s after its time.
+    const book = new PriceBook(engine, cfg({ PRICES_CACHE_SECONDS: 30, PROVIDERS_QUOTE_CACHE_SECONDS: 10 }), c);
+    await book.price("btc", "eth");
+    c.advance(25_000);
+    await book.price("btc", "eth");
+    expect(engine.asked).toHaveLength(1);
+    // The maximum age: exactly that old is fresh, a millisecond more is asked again.
+    const strict = new PriceBook(engine, cfg({ PRICES_CACHE_SECONDS: 300, PROVIDERS_QUOTE_CACHE_SECONDS: 0 }), c);
+    await strict.price("btc", "eth");
+    c.advance(60_000);
+    await strict.price("btc", "eth", { maxAgeMs: 60_000 });
+    expect(engine.asked).toHaveLength(2);
+    c.advance(1);
+    await strict.price("btc", "eth", { maxAgeMs: 60_000 });
+    expect(engine.asked).toHaveLength(3);
+    // An engine answer as old as the maximum age is still fresh enough; older is refused, saying how old.
+    expect(
+      (await new PriceBook(engine, cfg({ PROVIDERS_QUOTE_CACHE_SECONDS: 60 }), c).price("btc", "eth", { maxAgeMs: 60_000 })).rate,
+    ).toBe("20");
+    const err = await new PriceBook(engine, cfg({ PROVIDERS_QUOTE_CACHE_SECONDS: 61 }), c)
+      .price("btc", "eth", { maxAgeMs: 60_000 })
+      .catch((e) => e);
+    expect(err.message).toMatch(/the newest is from \d{4}-/);
+  });
+
+  it("one price book per engine", () => {
+    expect(getPrices()).toBe(getPrices());
+    expect(getPrices().engineOf()).toBeInstanceOf(SimulatedEngine);
   });
 
   it("usdPrices: one price per ticker, null where there is none", async () => {

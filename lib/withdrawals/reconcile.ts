@@ -1,0 +1,162 @@
+import "server-only";
+import { type Address, createPublicClient, erc20Abi, formatUnits, http, parseUnits } from "viem";
+import { privateKeyToAccount } from "viem/accounts";
+import { getConfig } from "@/lib/config";
+import type { Db } from "@/lib/db/client";
+import { AppError } from "@/lib/errors";
+import { treasury } from "@/lib/ledger/accounts";
+import { recordTreasuryDeposit } from "@/lib/ledger/ledger";
+import { D, type Dec, formatAmount } from "@/lib/money/decimal";
+import { usdValue } from "@/lib/money/usd";
+import { getPrices, USD } from "@/lib/prices/prices";
+import { type PayoutAsset, payoutAsset, payoutAssets } from "./assets";
+
+// Reconciliation (`npm run cli -- reconcile`, docs/ledger.md): the books against the world.
+//
+//   treasury     each payout asset's treasury account (what the books say the hot wallet holds)
+//                against the hot wallet's balance on chain (PAYOUT_SENDER=evm), in base units;
+//   solvency     what resellers are owed (available + reserved), at live prices, against what the
+//                treasury holds, in USD;
+//   commission   what each provider owes in commission, per currency (reported, not compared).
+//
+// Any difference is named; the CLI exits non-zero on one.
+
+export interface ReconcileLine {
+  check: "treasury" | "solvency" | "commission";
+  name: string;
+  books: string;
+  actual: string | null;
+}
+
+export interface ReconcileReport {
+  ok: boolean;
+  lines: ReconcileLine[];
+  /** One sentence per difference. */
+  differences: string[];
+}
+
+/** Each account's balance (sum of its lines), per currency, for accounts starting with `prefix`. */
+async function accountSums(db: Db, prefix: string): Promise<Map<string, Dec>> {
+  const out = new Map<string, Dec>();
+  let after = 0;
+  for (;;) {
+    const page = await db.journalLine.findMany({
+      where: { account: { startsWith: prefix }, id: { gt: after } },
+      orderBy: { id: "asc" },
+      take: 5000,
+      select: { id: true, account: true, currency: true, amount: true },
+    });
+    for (const l of page) {
+      const key = `${l.account} ${l.currency}`;
+      out.set(key, (out.get(key) ?? new D(0)).plus(l.amount));
+    }
+    if (page.length < 5000) return out;
+    after = page[page.length - 1].id;
+  }
+}
+
+/** The hot wallet's balance of an asset on the payout chain, in base units. */
+export type ChainReader = (asset: PayoutAsset, wallet: Address) => Promise<bigint>;
+
+function evmReader(rpcUrl: string): ChainReader {
+  const client = createPublicClient({ transport: http(rpcUrl) });
+  return (asset, wallet) =>
+    asset.token
+      ? client.readContract({ address: asset.token, abi: erc20Abi, functionName: "balanceOf", args: [wallet] })
+      : client.getBalance({ address: wallet });
+}
+
+export async function reconcile(db: Db, opts: { assets?: string[]; readChain?: ChainReader } = {}): Promise<ReconcileReport> {
+  const cfg = getConfig();
+  const lines: ReconcileLine[] = [];
+  const differences: string[] = [];
+  const assets = payoutAssets().filter((a) => !opts.assets || opts.assets.includes(a.ticker));
+  const treasuries = await accountSums(db, "treasury:");
+  /** What the books say the hot wallet holds: the treasury account's balance, negated (amounts are credits). */
+  const held = new Map(
+    assets.map((a) => [a.ticker, (treasuries.get(`${treasury(cfg.PAYOUT_CHAIN_ID, a.ticker)} ${a.ticker}`) ?? new D(0)).neg()]),
+  );
+
+  // Treasury against the chain, to the base unit.
+  const readChain = opts.readChain ?? (cfg.PAYOUT_SENDER === "evm" && cfg.PAYOUT_RPC_URL ? evmReader(cfg.PAYOUT_RPC_URL) : null);
+  const wallet = cfg.PAYOUT_PRIVATE_KEY ? privateKeyToAccount(cfg.PAYOUT_PRIVATE_KEY as `0x${string}`).address : null;
+  for (const a of assets) {
+    const name = treasury(cfg.PAYOUT_CHAIN_ID, a.ticker);
+    const books = held.get(a.ticker)!;
+    if (!readChain || !wallet) {
+      lines.push({ check: "treasury", name, books: formatAmount(books), actual: null });
+      continue;
+    }
+    const onChain = await readChain(a, wallet);
+    const actual = formatUnits(onChain, a.decimals);
+    lines.push({ check: "treasury", name, books: formatAmount(books), actual });
+    let booked: bigint | null = null;
+    try {
+      booked = parseUnits(formatAmount(books), a.decimals);
+    } catch {
+      booked = null; // more places than the asset has: cannot match
+    }
+    if (booked !== onChain)
+      differences.push(
+        `${name}: the books hold ${formatAmount(books)} ${a.ticker}, the hot wallet ${wallet.toLowerCase()} holds ${actual} (difference ${formatAmount(new D(actual).minus(books))})`,
+      );
+  }
+
+  // Solvency: owed to resellers (available + reserved) at live prices, against the treasury, in USD.
+  if (!opts.assets) {
+    const balances = await db.balance.findMany({ select: { currency: true, available: true, reserved: true } });
+    const owed = new Map<string, Dec>();
+    for (const b of balances) owed.set(b.currency, (owed.get(b.currency) ?? new D(0)).plus(b.available).plus(b.reserved));
+    const prices = getPrices();
+    let owedUsd = new D(0);
+    let heldUsd = new D(0);
+    const unpriced: string[] = [];
+    for (const [currency, amount] of [...owed].sort(([x], [y]) => x.localeCompare(y))) {
+      if (amount.isZero()) continue;
+      const p = await prices.tryPrice(currency, USD);
+      if (p) owedUsd = owedUsd.plus(usdValue(amount, p.rate)!);
+      else unpriced.push(currency);
+    }
+    for (const a of assets) {
+      const amount = held.get(a.ticker)!;
+      if (amount.isZero()) continue;
+      const p = await prices.tryPrice(a.ticker, USD);
+      if (p) heldUsd = heldUsd.plus(usdValue(amount, p.rate)!);
+      else unpriced.push(a.ticker);
+    }
+    lines.push({
+      check: "solvency",
+      name: "owed to resellers vs treasury (USD)",
+      books: formatAmount(owedUsd),
+      actual: formatAmount(heldUsd),
+    });
+    if (unpriced.length)
+      differences.push(`solvency: no live price for ${[...new Set(unpriced)].join(", ")}: the solvency line cannot be drawn`);
+    else if (heldUsd.lt(owedUsd))
+      differences.push(
+        `solvency: resellers are owed ${formatAmount(owedUsd)} USD, the treasury holds ${formatAmount(heldUsd)} USD (short ${formatAmount(owedUsd.minus(heldUsd))})`,
+      );
+
+    // Commission receivable per provider and currency (negative balances: owed to the operator).
+    for (const [key, sum] of [...(await accountSums(db, "provider:"))].sort(([x], [y]) => x.localeCompare(y))) {
+      const [account, currency] = key.split(" ");
+      if (!account.endsWith(":receivable") || sum.isZero()) continue;
+      lines.push({ check: "commission", name: `${account} ${currency}`, books: formatAmount(sum.neg()), actual: null });
+    }
+  }
+  return { ok: differences.length === 0, lines, differences };
+}
+
+/**
+ * Books money the operator put into the hot wallet from outside (`treasury:deposit`): the
+ * treasury account of the asset against the outside world. Reconciliation compares the
+ * treasury with the chain, so every top-up must be booked (and a withdrawal from the hot
+ * wallet booked as a negative deposit).
+ */
+export async function recordHotWalletDeposit(db: Db, opts: { asset: string; amount: string; now?: Date }): Promise<void> {
+  const asset = payoutAsset(opts.asset);
+  const amount = new D(opts.amount);
+  if (!amount.isFinite() || amount.isZero() || amount.decimalPlaces() > asset.decimals)
+    throw new AppError("INVALID_AMOUNT", `The amount must be a non-zero decimal with at most ${asset.decimals} places.`);
+  await db.$transaction((tx) => recordTreasuryDeposit(tx, { chainId: getConfig().PAYOUT_CHAIN_ID, asset: asset.ticker, amount }, opts.now));
+}
