@@ -22,8 +22,8 @@ import {
   setMarkup,
 } from "@/lib/resellers/resellers";
 import { hotWalletHealth } from "@/lib/withdrawals/health";
-import { getPayoutSenders } from "@/lib/withdrawals/sender";
 import { reconcile, recordHotWalletDeposit } from "@/lib/withdrawals/reconcile";
+import { getPayoutSenders } from "@/lib/withdrawals/sender";
 import { listWithdrawals, retryWithdrawal } from "@/lib/withdrawals/withdrawals";
 
 // The operator's command line: a thin adapter over lib/. Run with `npm run cli -- <command>`,
