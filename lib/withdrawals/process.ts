@@ -4,9 +4,11 @@ import { getConfig } from "@/lib/config";
 import type { Db, PayoutTx, Prisma, Tx } from "@/lib/db/client";
 import { retryDelayMs } from "@/lib/jobs/backoff";
 import { releaseLease, takeLease, unleased } from "@/lib/jobs/lease";
-import { restoreWithdrawal, settleWithdrawal } from "@/lib/ledger/ledger";
+import { type NetworkFee, restoreWithdrawal, settleWithdrawal } from "@/lib/ledger/ledger";
 import { getLogger } from "@/lib/log";
+import { D } from "@/lib/money/decimal";
 import { announceWithdrawal } from "./announce";
+import { NATIVE_ASSET } from "./assets";
 import { payoutChain } from "./chains";
 import { checkHotWallet } from "./health";
 import { watchReorgs } from "./reorgs";
@@ -465,7 +467,7 @@ async function failReverted(
       data: { status: "reverted", blockNumber: Number(receipt.blockNumber), blockHash: receipt.blockHash, fee: receipt.fee.toString() },
     });
     await markReplaced(t, tx, attempts);
-    await restoreWithdrawal(t, w, now);
+    await restoreWithdrawal(t, w, now, nativeFee(receipt.fee));
   });
   return true;
 }
@@ -527,7 +529,11 @@ async function confirmWhenDeep(
     });
     await markReplaced(t, tx, attempts);
     // Confirmed again after a reorganisation: its balances were paid out the first time.
-    if (w.reorgs === 0) await settleWithdrawal(t, w, now);
+    // The gas of the transaction mined is the operator's cost: booked against the chain's treasury.
+    if (w.reorgs === 0) await settleWithdrawal(t, w, now, nativeFee(receipt.fee));
   });
   return true;
 }
+
+/** The network fee a receipt reports (wei), in the chain's native asset, as the ledger books it. */
+const nativeFee = (wei: bigint): NetworkFee => ({ asset: NATIVE_ASSET, amount: new D(formatUnits(wei, 18)) });

@@ -1,4 +1,4 @@
-import { type Address, type Hex, parseGwei, parseUnits, toHex } from "viem";
+import { type Address, formatUnits, type Hex, parseGwei, parseUnits, toHex } from "viem";
 import { generatePrivateKey, mnemonicToAccount, privateKeyToAccount } from "viem/accounts";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { Db, PayoutTx } from "@/lib/db/client";
@@ -75,6 +75,10 @@ describe.each(["sqlite", "postgres"] as const)("fee bumping on %s", (kind) => {
     expect(w.networkFee).toBe((r.gasUsed * r.effectiveGasPrice).toString());
     expect(mined[0].fee).toBe(w.networkFee);
     expect(BigInt(w.networkFee!)).toBeGreaterThan(0n);
+    // The gas is booked as the operator's cost, once, in ETH: network fees against the chain's treasury.
+    const journals = await db.journal.findMany({ where: { withdrawalId: w.id }, select: { id: true } });
+    const feeLines = await db.journalLine.findMany({ where: { account: "network_fees", journalId: { in: journals.map((j) => j.id) } } });
+    expect(feeLines.map((l) => l.amount)).toEqual([`-${formatUnits(BigInt(w.networkFee!), 18)}`]);
     expect(await getBalances(db, q.resellerId)).toEqual([{ currency: "eth", pending: "0", available: "0", reserved: "0" }]);
     expect((await checkLedger(db)).violations).toEqual([]);
   }
