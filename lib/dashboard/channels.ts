@@ -1,18 +1,18 @@
 import "server-only";
 import { effectiveMarkup, keyChannel, PAGE_CHANNEL, parseChannel, widgetChannel } from "@/lib/channels/channels";
 import type { ChannelStat } from "@/lib/channels/types";
-import { currencyInfo } from "@/lib/currencies/info";
 import type { Db } from "@/lib/db/client";
 import { D, type Dec, formatAmount } from "@/lib/money/decimal";
 import { usdValue } from "@/lib/money/usd";
 import { periodOf } from "./period";
+import { pricedCurrencies } from "./prices";
 
 /** The channel under which orders with none are counted (keyless orders have no reseller, so only very old rows). */
 export const NO_CHANNEL = "none";
 
 /**
  * The Overview's per-channel figures over the last `days` UTC days: orders created (all and
- * finished), the volume of the finished ones in USD at reference prices, and the profit the
+ * finished), the volume of the finished ones in USD at live prices (lib/prices), and the profit the
  * ledger credited in the period (order_profit_settle entries), per currency and in USD. The
  * profit is read from the ledger itself, grouped by its orders' channels, so the channels'
  * profits add up to the ledger's exactly. Every key and widget is listed (revoked keys and
@@ -94,12 +94,19 @@ export async function getChannelStats(db: Db, opts: { resellerId: string; days: 
     return a;
   };
 
+  // One live USD price per currency involved (the Overview's figures say where and when they came from).
+  const priced = await pricedCurrencies(
+    [...orders.filter((o) => o.status === "finished").map((o) => o.fromCurrency), ...settled.map((e) => e.currency)],
+    resellerId,
+  );
+  const usdPrice = new Map(priced.map((c) => [c.ticker, c.priceUsd ?? null]));
+  const priceOf = (ticker: string) => usdPrice.get(ticker) ?? null;
   for (const o of orders) {
     const a = entryOf(o.channel);
     a.stat.orders++;
     if (o.status === "finished") {
       a.stat.finished++;
-      const usd = usdValue(o.fromAmount, currencyInfo(o.fromCurrency).priceUsd);
+      const usd = usdValue(o.fromAmount, priceOf(o.fromCurrency));
       if (usd) a.volumeUsd = a.volumeUsd.plus(usd);
     }
   }
@@ -115,7 +122,7 @@ export async function getChannelStats(db: Db, opts: { resellerId: string; days: 
       const profit = [...a.profit.entries()]
         .sort(([x], [y]) => (x < y ? -1 : 1))
         .map(([currency, amount]) => {
-          const usd = usdValue(amount, currencyInfo(currency).priceUsd);
+          const usd = usdValue(amount, priceOf(currency));
           if (usd) profitUsd = profitUsd.plus(usd);
           return { currency, amount: formatAmount(amount) };
         });

@@ -267,6 +267,9 @@ describe("channels", () => {
     expect(of(`widget:${w.id}`)).toMatchObject({ type: "widget", label: "Forum", markupBps: 300, orders: 1, finished: 1 });
     expect(of(`key:${apiKey.id}`)).toMatchObject({ type: "key", markupBps: 100, orders: 1, finished: 1 });
     expect(of("page")).toMatchObject({ type: "page", orders: 1, finished: 0, profit: [] });
+    // Its USD figures are at live prices: a finished order has a volume and a profit in dollars.
+    expect(new D(of(`widget:${w.id}`).volumeUsd).gt(0)).toBe(true);
+    expect(new D(of(`widget:${w.id}`).profitUsd).gt(0)).toBe(true);
     const settled = await db.ledgerEntry.findMany({
       where: { resellerId: reseller.id, kind: "order_profit_settle" },
       include: { order: true },
