@@ -415,6 +415,18 @@ export function markupRange(c: Settings): MarkupRange {
     : { maxBps: c.MARKUP_CAP_BPS, limitedBy: "MARKUP_CAP_BPS", providers };
 }
 
+/**
+ * Why a markup is refused: the range, and, when the providers' commission rules (not
+ * MARKUP_CAP_BPS) set its top, what each enabled provider takes, since any markup above
+ * would be refused on every estimate and order (503). The reseller's markup and every
+ * channel's (keys, widgets) are checked against it alike.
+ */
+export function markupRangeMessage(range: MarkupRange): string {
+  const base = `Markup must be a whole number of basis points from 0 to ${range.maxBps}.`;
+  if (range.limitedBy !== "providers") return base;
+  return `${base} Higher markups cannot be routed: the exchange providers take the platform fee plus the markup within their commission caps (${describeMarkupRange(range)}).`;
+}
+
 /** "SideShift up to 175 bps, FixedFloat up to 275 bps": what each provider routes, for messages. */
 export function describeMarkupRange(r: MarkupRange): string {
   return r.providers.map((p) => (p.maxMarkupBps < 0 ? `${p.label} none` : `${p.label} up to ${p.maxMarkupBps} bps`)).join(", ");

@@ -1,6 +1,6 @@
 import "server-only";
 import { z } from "zod";
-import { getConfig } from "@/lib/config";
+import { getConfig, markupRange, markupRangeMessage } from "@/lib/config";
 import { getCurrency } from "@/lib/currencies";
 import type { Db, Widget } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
@@ -14,12 +14,16 @@ export { keyChannel, PAGE_CHANNEL, parseChannel, widgetChannel } from "./types";
 // `key:<apiKeyId>`, `widget:<widgetId>` or `page`; a channel may set its own markup, which
 // overrides the reseller's within the same cap (MARKUP_CAP_BPS).
 
-/** A markup in basis points, or null (the reseller's), checked against the cap as the reseller's markup is. */
+/**
+ * A markup in basis points, or null (the reseller's), checked as the reseller's markup is:
+ * within MARKUP_CAP_BPS and the range the enabled providers can route (a key or widget markup
+ * above it would get a 503 on every estimate).
+ */
 export function checkMarkup(markupBps: number | null): number | null {
   if (markupBps === null) return null;
-  const cap = getConfig().MARKUP_CAP_BPS;
-  if (!Number.isInteger(markupBps) || markupBps < 0 || markupBps > cap)
-    throw new AppError("INVALID_MARKUP", `Markup must be a whole number of basis points from 0 to ${cap}.`, { maxBps: cap });
+  const range = markupRange(getConfig());
+  if (!Number.isInteger(markupBps) || markupBps < 0 || markupBps > range.maxBps)
+    throw new AppError("INVALID_MARKUP", markupRangeMessage(range), { maxBps: range.maxBps });
   return markupBps;
 }
 

@@ -1,6 +1,6 @@
 import "server-only";
 import { getAddress, isAddress } from "viem";
-import { describeMarkupRange, getConfig, type MarkupRange, markupRange } from "@/lib/config";
+import { getConfig, markupRange, markupRangeMessage } from "@/lib/config";
 import { type Db, isUniqueViolation, type Reseller } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 import { newId } from "@/lib/ids";
@@ -36,17 +36,6 @@ export function getResellerById(db: Db, opts: { resellerId: string }) {
 
 export function getResellerByWallet(db: Db, opts: { walletAddress: string }) {
   return db.reseller.findUnique({ where: { walletAddress: normalizeWallet(opts.walletAddress) } });
-}
-
-/**
- * Why a markup is refused: the range, and, when the providers' commission rules (not
- * MARKUP_CAP_BPS) set its top, what each enabled provider takes, since any markup above
- * would be refused on every estimate and order (503).
- */
-export function markupRangeMessage(range: MarkupRange): string {
-  const base = `Markup must be a whole number of basis points from 0 to ${range.maxBps}.`;
-  if (range.limitedBy !== "providers") return base;
-  return `${base} Higher markups cannot be routed: the exchange providers take the platform fee plus the markup within their commission caps (${describeMarkupRange(range)}).`;
 }
 
 /** Markup applies to orders created after the change; existing orders keep their snapshot. */

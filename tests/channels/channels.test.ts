@@ -12,6 +12,7 @@ import type { Db } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 import { authenticateApiKey, createApiKey, revokeApiKey } from "@/lib/keys/api-keys";
 import { getOrCreateReseller, revokeReseller, setMarkup } from "@/lib/resellers/resellers";
+import { withSettings } from "../support/settings";
 import { tempSqlite } from "../support/sqlite-db";
 
 let db: Db;
@@ -57,6 +58,30 @@ describe("channels", () => {
     expect(await code(setKeyMarkup(db, { resellerId: other.id, keyId: apiKey.id, markupBps: 10 }))).toBe("NOT_FOUND");
     await revokeApiKey(db, { resellerId: r.id, keyId: apiKey.id });
     expect(await code(setKeyMarkup(db, { resellerId: r.id, keyId: apiKey.id, markupBps: 10 }))).toBe("NOT_FOUND");
+  });
+
+  it("a key's or widget's markup the enabled providers cannot route is refused as the reseller's is, naming their caps", async () => {
+    const r = await reseller();
+    const { apiKey } = await createApiKey(db, { resellerId: r.id, name: "site" });
+    // SideShift takes at most 200 bps in all, the 25 bps platform fee included: markups up to 175.
+    const providers = { ENGINE: "providers", SIDESHIFT_ENABLED: "true", SIDESHIFT_SECRET: "s", SIDESHIFT_AFFILIATE_ID: "a" };
+    await withSettings(providers, async () => {
+      const refusal = async (p: Promise<unknown>) =>
+        p.then(
+          () => null,
+          (e: AppError) => ({ code: e.code, message: e.message, details: e.details }),
+        );
+      const expected = {
+        code: "INVALID_MARKUP",
+        message: expect.stringMatching(/from 0 to 175\..*SideShift up to 175 bps/),
+        details: { maxBps: 175 },
+      };
+      expect(await refusal(setKeyMarkup(db, { resellerId: r.id, keyId: apiKey.id, markupBps: 176 }))).toEqual(expected);
+      expect(await refusal(createWidget(db, { resellerId: r.id, input: { name: "w", markupBps: 176 } }))).toEqual(expected);
+      expect(await refusal(setMarkup(db, { resellerId: r.id, markupBps: 176 }))).toEqual(expected);
+      await setKeyMarkup(db, { resellerId: r.id, keyId: apiKey.id, markupBps: 175 });
+      expect((await createWidget(db, { resellerId: r.id, input: { name: "w", markupBps: 175 } })).markupBps).toBe(175);
+    });
   });
 
   it("widgets: settings validated, origins normalised, markup within the cap", async () => {
