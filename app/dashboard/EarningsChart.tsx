@@ -9,7 +9,7 @@ export const currencyColor = (i: number) => PALETTE[i % PALETTE.length];
 
 /**
  * Realised earnings per UTC day. `view` "usd": one stacked bar per day, a segment per
- * currency, valued at reference prices. `view` a ticker: that currency in its own units.
+ * currency, valued at live prices (lib/prices). `view` a ticker: that currency in its own units.
  * Exact decimal strings become numbers only here, for plotting.
  */
 export function EarningsChart({ days, tickers, view }: { days: EarningsDay[]; tickers: string[]; view: "usd" | string }) {

@@ -44,7 +44,7 @@ export interface ChannelStat {
   markupBps: number;
   orders: number;
   finished: number;
-  /** Sum of finished orders' amounts sent, in USD at reference prices. */
+  /** Sum of finished orders' amounts sent, in USD at live prices (lib/prices). */
   volumeUsd: string;
   /** Profit credited (settled in the ledger) in the period, per currency, and in USD. */
   profit: { currency: string; amount: string }[];
