@@ -167,10 +167,10 @@ new client.Gauge({
 
 // Reconciliation (npm run cli -- reconcile, docs/ledger.md): run at scrape time at most every
 // METRICS_RECONCILE_SECONDS, one run shared by the three gauges and by concurrent scrapes.
-// The reconciliation lives in a layer above (lib/withdrawals/reconcile.ts), which registers itself here.
+// The reconciliation lives in a layer above (lib/withdrawals/reconcile.ts); the processes register it.
 let reconcileSource: (() => Promise<ReconcileReport>) | null = null;
 let reconcileCache: ReturnType<typeof createReconcileCache> | null = null;
-/** Registered by lib/withdrawals/reconcile.ts when it loads: what the reconciliation gauges run. */
+/** What the reconciliation gauges run: registered at start by the app server and the worker (registerReconcileGauges). */
 export function setReconcileSource(run: () => Promise<ReconcileReport>) {
   reconcileSource = run;
   reconcileCache = null;

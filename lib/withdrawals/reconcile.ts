@@ -171,5 +171,7 @@ export async function recordHotWalletDeposit(db: Db, opts: { asset: string; amou
   await db.$transaction((tx) => recordTreasuryDeposit(tx, { chainId: getConfig().PAYOUT_CHAIN_ID, asset: asset.ticker, amount }, opts.now));
 }
 
-// /metrics' reconciliation gauges (lib/observability/metrics.ts) run this, in every process that loads lib/.
-setReconcileSource(() => reconcile(getDb()));
+/** /metrics' reconciliation gauges (lib/observability/metrics.ts) run this: called by the app server and the worker at start. */
+export function registerReconcileGauges(): void {
+  setReconcileSource(() => reconcile(getDb()));
+}
