@@ -220,6 +220,8 @@ const schema = z.object({
   METRICS_TOKEN: z.string().min(16).optional(),
   /** /metrics: how old the finished and failed order counts may be (recounting them reads every closed order); 0: at every scrape. */
   METRICS_FINAL_COUNTS_SECONDS: int(300, 0),
+  /** /metrics: how old the reconciliation gauges may be (a reconciliation reads the treasury and provider accounts and the chain); 0: at every scrape. */
+  METRICS_RECONCILE_SECONDS: int(60, 0),
   /** On SIGTERM: how long in-flight requests and worker steps may take before the process exits anyway. */
   SHUTDOWN_TIMEOUT_MS: int(25_000, 100),
   /** On SIGTERM: how long to keep serving (with /readyz at 503) before closing the listener, so a balancer can stop sending first. */

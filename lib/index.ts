@@ -18,12 +18,13 @@ export { asResult, found, parseInput, UNAUTHORIZED } from "./dashboard/actions-c
 export { getChannelStats } from "./dashboard/channels";
 export { getDocsData } from "./dashboard/docs";
 export { getEarningsSeries } from "./dashboard/earnings";
-export { ledgerCsv, ordersCsv } from "./dashboard/export";
+export { ledgerCsv, ordersCsv, statementsCsv } from "./dashboard/export";
 export { listKeyRows, toKeyRow } from "./dashboard/keys";
 export { getResellerOrder, listResellerOrders, parseOrderQuery } from "./dashboard/orders";
 export { getOverview } from "./dashboard/overview";
 export { csvDownload, dashboardError, jsonResponse, nextAuthRefusal, unauthorizedResponse } from "./dashboard/route";
 export { getSettingsView } from "./dashboard/settings";
+export { getStatements } from "./dashboard/statements";
 export { getWithdrawalsView } from "./dashboard/withdrawals";
 export { closeDb, getDb } from "./db/client";
 export { migrate } from "./db/migrate";

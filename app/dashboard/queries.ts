@@ -10,6 +10,7 @@ import {
   getOverview,
   getResellerOrder,
   getSettingsView,
+  getStatements,
   getWithdrawalsView,
   listDeliveries,
   listEndpoints,
@@ -77,3 +78,5 @@ export const listWebhookDeliveriesAction = sessionAction(args(endpointId), ([id]
 export const getSettingsAction = sessionAction(noArgs, (_, me) => getSettingsView(getDb(), { resellerId: me.resellerId }));
 
 export const getWithdrawalsAction = sessionAction(noArgs, (_, me) => getWithdrawalsView(getDb(), { resellerId: me.resellerId }));
+
+export const getStatementsAction = sessionAction(noArgs, (_, me) => getStatements(getDb(), { resellerId: me.resellerId }));

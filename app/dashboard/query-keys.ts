@@ -14,4 +14,5 @@ export const queryKeys = {
   webhookDeliveries: (endpointId: string) => ["webhook-deliveries", endpointId] as const,
   settings: ["settings"] as const,
   withdrawals: ["withdrawals"] as const,
+  statements: ["statements"] as const,
 };

@@ -8,6 +8,7 @@ const LINKS = [
   { href: "/dashboard", label: "Overview" },
   { href: "/dashboard/orders", label: "Orders" },
   { href: "/dashboard/withdrawals", label: "Withdrawals" },
+  { href: "/dashboard/statements", label: "Statements" },
   { href: "/dashboard/keys", label: "API keys" },
   { href: "/dashboard/widgets", label: "Widgets" },
   { href: "/dashboard/webhooks", label: "Webhooks" },

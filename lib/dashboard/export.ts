@@ -3,6 +3,7 @@ import { stringify } from "csv-stringify/sync";
 import type { Db } from "@/lib/db/client";
 import { getLogger } from "@/lib/log";
 import type { OrderQuery } from "./orders";
+import { getStatements } from "./statements";
 
 // CSV downloads of the dashboard: a reseller's orders (with the list page's filters) and its
 // profit ledger. Streamed in keyset-paginated batches, so an export of any size holds one
@@ -172,4 +173,27 @@ export function ledgerCsv(db: Db, opts: { resellerId: string }): ReadableStream<
     }
   }
   return csvStream(LEDGER_CSV_COLUMNS, batches, (e) => [e.id, e.createdAt, e.currency, e.bucket, e.kind, e.amount, e.orderId], "ledger");
+}
+
+export const STATEMENT_CSV_COLUMNS = [
+  "month",
+  "currency",
+  "opening_balance",
+  "profit_credited",
+  "profit_reversed",
+  "withdrawn",
+  "closing_balance",
+] as const;
+
+/** The Statements page as CSV: one row per month (UTC, "YYYY-MM") and currency, by currency then month (docs/ledger.md, Statements). */
+export function statementsCsv(db: Db, opts: { resellerId: string; now?: Date }): ReadableStream<Uint8Array> {
+  async function* batches() {
+    yield (await getStatements(db, opts)).months;
+  }
+  return csvStream(
+    STATEMENT_CSV_COLUMNS,
+    batches,
+    (m) => [m.month, m.currency, m.opening, m.credited, m.reversed, m.withdrawn, m.closing],
+    "statements",
+  );
 }

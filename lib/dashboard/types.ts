@@ -223,3 +223,22 @@ export interface WithdrawalsView {
   balances: BalanceRow[];
   withdrawals: WithdrawalRow[];
 }
+
+/** One month (UTC) of a reseller's statement in one currency (lib/dashboard/statements.ts). */
+export interface StatementMonth {
+  /** "YYYY-MM", UTC. */
+  month: string;
+  currency: string;
+  opening: string;
+  credited: string;
+  reversed: string;
+  withdrawn: string;
+  closing: string;
+}
+
+export interface Statements {
+  /** When the statements were read (the current month runs up to this time). */
+  asOf: string;
+  /** Per currency (by ticker), every month from its first entry to the current one, oldest first. */
+  months: StatementMonth[];
+}

@@ -7,6 +7,7 @@ import { getDb } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 import type { Logger } from "@/lib/log";
 import { observeRequest, serveMetrics } from "@/lib/observability/metrics";
+import { registerReconcileGauges } from "@/lib/withdrawals/reconcile";
 import { apiRouteLabel, createApiHandler } from "./app";
 import { clientIpOf } from "./client-ip";
 import { readiness } from "./health";
@@ -60,6 +61,7 @@ export interface AppServerParts {
 
 /** The HTTP server of the app's port, not yet listening, and the state its shutdown reads. */
 export function createAppServer({ cfg, log, next, worker }: AppServerParts): { server: http.Server; state: ServerState } {
+  registerReconcileGauges();
   const state: ServerState = { draining: false, listenerClosed: false, inFlight: 0, sockets: new Map() };
   const apiListener = createApiHandler((req) => clientIpOf(req, cfg.TRUST_PROXY));
   const logRequests = log.isLevelEnabled("debug");

@@ -6,6 +6,7 @@ import { type Config, getConfig } from "@/lib/config";
 import { dbPoolStats, getDb } from "@/lib/db/client";
 import { listHeartbeats } from "@/lib/jobs/heartbeat";
 import { getLogger } from "@/lib/log";
+import { createReconcileCache, type ReconcileReport, reconcileGaugeValues } from "./reconcile-gauges";
 import { createOrderCounter, createWebhookDeliveryCounter } from "./state-counts";
 
 // Prometheus metrics (prom-client), served as text at /metrics by server.ts (and by
@@ -161,6 +162,65 @@ new client.Gauge({
     this.set({ state: "idle" }, s.idle);
     this.set({ state: "waiting" }, s.waiting);
     this.set({ state: "max" }, s.max);
+  },
+});
+
+// Reconciliation (npm run cli -- reconcile, docs/ledger.md): run at scrape time at most every
+// METRICS_RECONCILE_SECONDS, one run shared by the three gauges and by concurrent scrapes.
+// The reconciliation lives in a layer above (lib/withdrawals/reconcile.ts); the processes register it.
+let reconcileSource: (() => Promise<ReconcileReport>) | null = null;
+let reconcileCache: ReturnType<typeof createReconcileCache> | null = null;
+/** What the reconciliation gauges run: registered at start by the app server and the worker (registerReconcileGauges). */
+export function setReconcileSource(run: () => Promise<ReconcileReport>) {
+  reconcileSource = run;
+  reconcileCache = null;
+}
+const reconciled = async () => {
+  const run = reconcileSource;
+  if (!run) throw new Error("no reconciliation registered");
+  reconcileCache ??= createReconcileCache({ maxAgeMs: getConfig().METRICS_RECONCILE_SECONDS * 1000, run });
+  return reconcileGaugeValues(await reconcileCache());
+};
+
+new client.Gauge({
+  name: "reconcile_differences",
+  help: "Differences the reconciliation finds, by check (treasury: the books against the chain; solvency: owed to resellers against the treasury; commission): 0 when the books agree. At most METRICS_RECONCILE_SECONDS old.",
+  labelNames: ["check"] as const,
+  registers: [registry],
+  async collect() {
+    await safely("reconcile_differences", async () => {
+      const v = await reconciled();
+      this.reset();
+      for (const d of v.differences) this.set({ check: d.check }, d.value);
+    })();
+  },
+});
+
+new client.Gauge({
+  name: "reconcile_treasury_difference",
+  help: "Per treasury account compared with the chain (PAYOUT_SENDER=evm): the hot wallet's balance on chain minus the books', in units of the asset.",
+  labelNames: ["account"] as const,
+  registers: [registry],
+  async collect() {
+    await safely("reconcile_treasury_difference", async () => {
+      const v = await reconciled();
+      this.reset();
+      for (const t of v.treasury) this.set({ account: t.account }, t.value);
+    })();
+  },
+});
+
+new client.Gauge({
+  name: "reconcile_solvency_usd",
+  help: "The solvency line in USD at live prices: what resellers are owed (available + reserved) and what the treasury holds.",
+  labelNames: ["side"] as const,
+  registers: [registry],
+  async collect() {
+    await safely("reconcile_solvency_usd", async () => {
+      const v = await reconciled();
+      this.reset();
+      for (const x of v.solvency) this.set({ side: x.side }, x.value);
+    })();
   },
 });
 

@@ -2,12 +2,13 @@ import "server-only";
 import { type Address, createPublicClient, erc20Abi, formatUnits, http, parseUnits } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { getConfig } from "@/lib/config";
-import type { Db } from "@/lib/db/client";
+import { type Db, getDb } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 import { treasury } from "@/lib/ledger/accounts";
 import { recordTreasuryDeposit } from "@/lib/ledger/ledger";
 import { D, type Dec, formatAmount } from "@/lib/money/decimal";
 import { usdValue } from "@/lib/money/usd";
+import { setReconcileSource } from "@/lib/observability/metrics";
 import { getPrices, USD } from "@/lib/prices/prices";
 import { type PayoutAsset, payoutAsset, payoutAssets } from "./assets";
 
@@ -33,6 +34,8 @@ export interface ReconcileReport {
   lines: ReconcileLine[];
   /** One sentence per difference. */
   differences: string[];
+  /** How many of the differences each check found (the /metrics gauge reconcile_differences). */
+  differencesByCheck: Record<ReconcileLine["check"], number>;
 }
 
 /** Each account's balance (sum of its lines), per currency, for accounts starting with `prefix`. */
@@ -70,6 +73,11 @@ export async function reconcile(db: Db, opts: { assets?: string[]; readChain?: C
   const cfg = getConfig();
   const lines: ReconcileLine[] = [];
   const differences: string[] = [];
+  const differencesByCheck: Record<ReconcileLine["check"], number> = { treasury: 0, solvency: 0, commission: 0 };
+  const differ = (check: ReconcileLine["check"], text: string) => {
+    differences.push(text);
+    differencesByCheck[check]++;
+  };
   const assets = payoutAssets().filter((a) => !opts.assets || opts.assets.includes(a.ticker));
   const treasuries = await accountSums(db, "treasury:");
   /** What the books say the hot wallet holds: the treasury account's balance, negated (amounts are credits). */
@@ -97,7 +105,8 @@ export async function reconcile(db: Db, opts: { assets?: string[]; readChain?: C
       booked = null; // more places than the asset has: cannot match
     }
     if (booked !== onChain)
-      differences.push(
+      differ(
+        "treasury",
         `${name}: the books hold ${formatAmount(books)} ${a.ticker}, the hot wallet ${wallet.toLowerCase()} holds ${actual} (difference ${formatAmount(new D(actual).minus(books))})`,
       );
   }
@@ -131,9 +140,10 @@ export async function reconcile(db: Db, opts: { assets?: string[]; readChain?: C
       actual: formatAmount(heldUsd),
     });
     if (unpriced.length)
-      differences.push(`solvency: no live price for ${[...new Set(unpriced)].join(", ")}: the solvency line cannot be drawn`);
+      differ("solvency", `solvency: no live price for ${[...new Set(unpriced)].join(", ")}: the solvency line cannot be drawn`);
     else if (heldUsd.lt(owedUsd))
-      differences.push(
+      differ(
+        "solvency",
         `solvency: resellers are owed ${formatAmount(owedUsd)} USD, the treasury holds ${formatAmount(heldUsd)} USD (short ${formatAmount(owedUsd.minus(heldUsd))})`,
       );
 
@@ -144,7 +154,7 @@ export async function reconcile(db: Db, opts: { assets?: string[]; readChain?: C
       lines.push({ check: "commission", name: `${account} ${currency}`, books: formatAmount(sum.neg()), actual: null });
     }
   }
-  return { ok: differences.length === 0, lines, differences };
+  return { ok: differences.length === 0, lines, differences, differencesByCheck };
 }
 
 /**
@@ -159,4 +169,9 @@ export async function recordHotWalletDeposit(db: Db, opts: { asset: string; amou
   if (!amount.isFinite() || amount.isZero() || amount.decimalPlaces() > asset.decimals)
     throw new AppError("INVALID_AMOUNT", `The amount must be a non-zero decimal with at most ${asset.decimals} places.`);
   await db.$transaction((tx) => recordTreasuryDeposit(tx, { chainId: getConfig().PAYOUT_CHAIN_ID, asset: asset.ticker, amount }, opts.now));
+}
+
+/** /metrics' reconciliation gauges (lib/observability/metrics.ts) run this: called by the app server and the worker at start. */
+export function registerReconcileGauges(): void {
+  setReconcileSource(() => reconcile(getDb()));
 }

@@ -14,6 +14,7 @@ import { engineDeadlineMs, swapSnapshot } from "@/lib/orders/swap";
 import { type PruneCursor, pruneWebhookMessages } from "@/lib/webhooks/retention";
 import { runWebhooksOnce } from "@/lib/webhooks/sender";
 import { runWithdrawalsOnce } from "@/lib/withdrawals/process";
+import { registerReconcileGauges } from "@/lib/withdrawals/reconcile";
 import { getPayoutSenders } from "@/lib/withdrawals/sender";
 
 // The order worker. Any number of them may run against one database: an order is only
@@ -164,6 +165,8 @@ export interface WorkerHandle {
 
 /** Polls until stopped. Runs inside the app process by default, or alone (dist/worker.mjs). */
 export function startWorker(db: Db, opts: { pollMs: number; inProcess: boolean }): WorkerHandle {
+  // The worker process serves /metrics on METRICS_PORT: its reconciliation gauges too.
+  registerReconcileGauges();
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<unknown> = Promise.resolve();

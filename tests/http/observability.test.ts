@@ -2,6 +2,8 @@ import { spawn } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { createDb, type Db } from "@/lib/db/client";
 import { ORDER_STATES } from "@/lib/domain/order-states";
+import { post } from "@/lib/ledger/ledger";
+import { D } from "@/lib/money/decimal";
 import { WEBHOOK_DELIVERY_STATES } from "@/lib/observability/state-counts";
 import { api, newIp, sleep } from "../support/api";
 import { createDatabase, ROOT, type RunningServer, startServer, TEST_ENV, type TestDatabase } from "../support/server";
@@ -57,7 +59,13 @@ describe("/readyz and /metrics, on a server of their own", () => {
     db = await createDatabase(inject("dbKind"));
     server = await startServer({
       databaseUrl: db.url,
-      env: { SERVE_DASHBOARD: "false", RATE_LIMIT_PUBLIC_PER_MINUTE: "3", METRICS_TOKEN: TOKEN, DATABASE_POOL_MAX: "3" },
+      env: {
+        SERVE_DASHBOARD: "false",
+        RATE_LIMIT_PUBLIC_PER_MINUTE: "3",
+        METRICS_TOKEN: TOKEN,
+        DATABASE_POOL_MAX: "3",
+        METRICS_RECONCILE_SECONDS: "0",
+      },
     });
     conn = createDb(db.url);
   });
@@ -179,6 +187,21 @@ describe("/readyz and /metrics, on a server of their own", () => {
     expect(sample(text, "orders", { state: "waiting" })).toBeGreaterThanOrEqual(1);
     // Every state has its series, 0 included (an absent series would read as no data).
     for (const state of ORDER_STATES) expect(sample(text, "orders", { state }), state).toBeGreaterThanOrEqual(0);
+  });
+
+  it("reconciliation gauges: no difference on clean books; a reseller owed more than the treasury holds is a solvency difference", async () => {
+    const before = await (await scrape(TOKEN)).text();
+    for (const check of ["treasury", "solvency", "commission"]) expect(sample(before, "reconcile_differences", { check }), check).toBe(0);
+    expect(sample(before, "reconcile_solvency_usd", { side: "owed" })).toBe(0);
+    const r = await conn.reseller.create({ data: { id: "recon-gauge", walletAddress: `0x${"b".repeat(40)}` } });
+    await conn.$transaction((tx) =>
+      post(tx, [{ resellerId: r.id, currency: "eth", bucket: "available", kind: "order_profit_settle", amount: new D("2") }]),
+    );
+    // METRICS_RECONCILE_SECONDS=0: the next scrape reconciles again.
+    const after = await (await scrape(TOKEN)).text();
+    expect(sample(after, "reconcile_differences", { check: "solvency" })).toBe(1);
+    expect(sample(after, "reconcile_differences", { check: "treasury" })).toBe(0);
+    expect(sample(after, "reconcile_solvency_usd", { side: "owed" })).toBeGreaterThan(0);
   });
 
   it("/metrics needs the METRICS_TOKEN when one is set", async () => {

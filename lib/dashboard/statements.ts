@@ -1,0 +1,103 @@
+import "server-only";
+import type { Db } from "@/lib/db/client";
+import type { EntryKind } from "@/lib/ledger/ledger";
+import { D, type Dec } from "@/lib/money/decimal";
+import type { StatementMonth, Statements } from "./types";
+
+// A reseller's statements (docs/ledger.md, Statements): per calendar month (UTC) and currency,
+// the opening balance, the profit credited, the profit reversed, what was withdrawn, and the
+// closing balance, read from the reseller's own ledger entries and nothing else.
+//
+// The balance is the reseller's whole balance in the currency: pending + available + reserved
+// (profit booked on an open order counts from its creation, as accrual accounting books it).
+// Every entry kind lands in exactly one column, so for every month
+//   closing = opening + credited - reversed - withdrawn
+// holds exactly, each closing is the next month's opening, and the last closing is the sum of
+// all the entries (the Balance row's pending + available + reserved):
+//   - credited  = order_profit_pending + order_profit_release + order_profit_settle: the profit
+//                 expected when an order is created, corrected to the profit earned on what was
+//                 actually received when it finishes (release voids the pending, settle credits
+//                 available);
+//   - reversed  = -(order_profit_reverse): the pending profit of orders that failed, as a
+//                 positive figure;
+//   - withdrawn = -(withdrawal_reserve + withdrawal_settle + withdrawal_restore): what was paid
+//                 out, as a positive figure. Reserve and restore move a balance between
+//                 available and reserved (they sum to zero per withdrawal), so only a confirmed
+//                 withdrawal's settle counts, in the month it was confirmed.
+
+export const STATEMENT_COLUMNS = ["credited", "reversed", "withdrawn"] as const;
+type Column = (typeof STATEMENT_COLUMNS)[number];
+
+/** The column of each entry kind, and the sign that makes the column's figure positive in normal traffic. */
+export const KIND_COLUMN: Record<EntryKind, [Column, 1 | -1]> = {
+  order_profit_pending: ["credited", 1],
+  order_profit_release: ["credited", 1],
+  order_profit_settle: ["credited", 1],
+  order_profit_reverse: ["reversed", -1],
+  withdrawal_reserve: ["withdrawn", -1],
+  withdrawal_settle: ["withdrawn", -1],
+  withdrawal_restore: ["withdrawn", -1],
+};
+
+const monthOf = (d: Date) => d.toISOString().slice(0, 7);
+
+/** The months from `first` to `last` ("YYYY-MM"), both included. */
+export function monthsBetween(first: string, last: string): string[] {
+  const out: string[] = [];
+  let [y, m] = first.split("-").map(Number);
+  for (;;) {
+    const key = `${y}-${String(m).padStart(2, "0")}`;
+    if (key > last) return out;
+    out.push(key);
+    if (++m > 12) [y, m] = [y + 1, 1];
+  }
+}
+
+/** Canonical amount text ("0", never "-0"). */
+const text = (x: Dec) => (x.isZero() ? "0" : x.toFixed());
+
+/**
+ * A reseller's statements up to `now` (UTC months). Entries after `now` are left out, so a
+ * statement read at a past time shows the books as they were then.
+ */
+export async function getStatements(db: Db, opts: { resellerId: string; now?: Date }): Promise<Statements> {
+  const now = opts.now ?? new Date();
+  const rows = await db.ledgerEntry.findMany({
+    where: { resellerId: opts.resellerId, createdAt: { lte: now } },
+    select: { currency: true, kind: true, amount: true, createdAt: true },
+  });
+  type Sums = Record<Column, Dec>;
+  const byCurrency = new Map<string, Map<string, Sums>>();
+  for (const r of rows) {
+    const col = KIND_COLUMN[r.kind as EntryKind];
+    if (!col) throw new Error(`statement: unknown ledger entry kind ${r.kind}`);
+    const months = byCurrency.get(r.currency) ?? new Map<string, Sums>();
+    byCurrency.set(r.currency, months);
+    const key = monthOf(r.createdAt);
+    const s = months.get(key) ?? { credited: new D(0), reversed: new D(0), withdrawn: new D(0) };
+    months.set(key, s);
+    s[col[0]] = s[col[0]].plus(col[1] < 0 ? new D(r.amount).neg() : new D(r.amount));
+  }
+  const last = monthOf(now);
+  const out: StatementMonth[] = [];
+  for (const currency of [...byCurrency.keys()].sort()) {
+    const months = byCurrency.get(currency)!;
+    const first = [...months.keys()].sort()[0];
+    let balance = new D(0);
+    for (const month of monthsBetween(first, last)) {
+      const s = months.get(month) ?? { credited: new D(0), reversed: new D(0), withdrawn: new D(0) };
+      const opening = balance;
+      balance = opening.plus(s.credited).minus(s.reversed).minus(s.withdrawn);
+      out.push({
+        month,
+        currency,
+        opening: text(opening),
+        credited: text(s.credited),
+        reversed: text(s.reversed),
+        withdrawn: text(s.withdrawn),
+        closing: text(balance),
+      });
+    }
+  }
+  return { asOf: now.toISOString(), months: out };
+}
