@@ -34,7 +34,13 @@ beforeAll(async () => {
   db = await createDatabase(inject("dbKind"));
   server = await startServer({
     databaseUrl: db.url,
-    env: { ...fakes.env(), PROVIDERS_QUOTE_CACHE_SECONDS: "600", PRICES_MAX_AGE_SECONDS: "900", PROVIDERS_QUOTE_DEADLINE_MS: "5000", PROVIDERS_HTTP_TIMEOUT_MS: "5000" },
+    env: {
+      ...fakes.env(),
+      PROVIDERS_QUOTE_CACHE_SECONDS: "600",
+      PRICES_MAX_AGE_SECONDS: "900",
+      PROVIDERS_QUOTE_DEADLINE_MS: "5000",
+      PROVIDERS_HTTP_TIMEOUT_MS: "5000",
+    },
   });
 });
 

@@ -112,7 +112,13 @@ describe("two instances with Redis and a budget of 3 SideShift quotes a minute",
     own = await startFakes();
     own.sideshift.quotesPerMinute = 10_000;
     own.setPair("btc", "eth", { changenow: "20", sideshift: "20.6", fixedfloat: "20.1" }, { min: "0.001", max: "1000" });
-    const env = { ...own.env(), REDIS_URL, SIDESHIFT_QUOTES_PER_MINUTE: "3", PROVIDERS_QUOTE_CACHE_SECONDS: "3600", PRICES_MAX_AGE_SECONDS: "7200" };
+    const env = {
+      ...own.env(),
+      REDIS_URL,
+      SIDESHIFT_QUOTES_PER_MINUTE: "3",
+      PROVIDERS_QUOTE_CACHE_SECONDS: "3600",
+      PRICES_MAX_AGE_SECONDS: "7200",
+    };
     pair.push(await startServer({ databaseUrl: db.url, env }));
     pair.push(await startServer({ databaseUrl: db.url, env }));
   });
