@@ -1,11 +1,12 @@
 #!/usr/bin/env node
 // What the dashboard Overview's earnings series costs over a big ledger: one reseller with
 // BENCH_ORDERS finished orders, one every 7 s (1M orders: 81 days), each with the three profit
-// entries a finished order posts (pending credit, pending release, available settle), so
-// 3 x BENCH_ORDERS ledger entries. Times getEarningsSeries (lib/dashboard/earnings.ts, the
-// built lib/dist) for 7, 30 and 90 days, 5 times each, and prints every time. On SQLite the
-// read runs on the event loop: every API request waits behind it. A process keeps the sums of
-// closed days: the first call of each period reads the days not kept yet, the others today's.
+// entries a finished order posts (pending credit, pending release, available settle). The series
+// reads the ledger's daily rollup (LedgerDaily, lib/ledger/daily.ts), never the entries, so the
+// load writes the rollup rows those entries make (per UTC day, currency, kind and bucket), as
+// the postings keep it, and no entry (the read's plan is the rollup's primary key:
+// tests/dashboard/earnings.test.ts). Times getEarningsSeries (the built lib/dist) for 7, 30 and
+// 90 days, 5 times each, and prints every time.
 //
 //   npm run build && node bench/earnings.mjs     BENCH_ORDERS=1000000 BENCH_DB=sqlite,postgres
 import Database from "better-sqlite3";
@@ -26,24 +27,38 @@ const POSTINGS = [
 
 requireBuild();
 
+/** The rollup rows of the orders' entries: [day, currency, bucket, kind, sum as text]. */
+function rollupRows() {
+  const sums = new Map();
+  const currencies = ["btc", "eth", "usdt", "xmr"];
+  for (let i = 0; i < ORDERS; i++) {
+    const day = new Date(NOW.getTime() - (ORDERS - i) * STEP_MS).toISOString().slice(0, 10);
+    // In units of 10^-6: each amount is 0.00NNNN.
+    const units = (i % 9000) + 1000;
+    for (const [bucket, kind, sign] of POSTINGS) {
+      const key = [day, currencies[i % 4], bucket, kind].join(" ");
+      sums.set(key, (sums.get(key) ?? 0) + (sign ? -units : units));
+    }
+  }
+  const text = (u) => {
+    const abs = String(Math.abs(u)).padStart(7, "0");
+    const t = `${abs.slice(0, -6)}.${abs.slice(-6)}`.replace(/\.?0+$/, "");
+    return u < 0 ? `-${t}` : t || "0";
+  };
+  return [...sums].map(([k, u]) => [...k.split(" "), text(u)]);
+}
+
 async function fill(kind, url) {
+  const rows = rollupRows();
   if (kind === "sqlite") {
     const s = new Database(url.slice("file:".length));
-    s.pragma("synchronous = OFF"); // loading only; the app opens it with its own settings
     s.prepare(`INSERT INTO "Reseller" ("id", "walletAddress", "updatedAt") VALUES ('me', ?, CURRENT_TIMESTAMP)`).run(WALLET);
     const ins = s.prepare(
-      `INSERT INTO "LedgerEntry" ("resellerId", "currency", "bucket", "kind", "amount", "createdAt") VALUES ('me', ?, ?, ?, ?, ?)`,
+      `INSERT INTO "LedgerDaily" ("resellerId", "day", "currency", "bucket", "kind", "amount") VALUES ('me', ?, ?, ?, ?, ?)`,
     );
-    const currencies = ["btc", "eth", "usdt", "xmr"];
     s.transaction(() => {
-      for (let i = 0; i < ORDERS; i++) {
-        // Stored as the app stores dates on SQLite: ISO text in UTC with "+00:00".
-        const at = new Date(NOW.getTime() - (ORDERS - i) * STEP_MS).toISOString().replace("Z", "+00:00");
-        const amount = `0.00${(i % 9000) + 1000}`;
-        for (const [bucket, kind, sign] of POSTINGS) ins.run(currencies[i % 4], bucket, kind, sign + amount, at);
-      }
+      for (const r of rows) ins.run(...r);
     })();
-    // No ANALYZE: the app never gathers statistics on SQLite, so its plans are made without them.
     s.close();
     return;
   }
@@ -51,20 +66,18 @@ async function fill(kind, url) {
   await c.connect();
   await c.query(`INSERT INTO "Reseller" ("id", "walletAddress", "updatedAt") VALUES ('me', $1, now())`, [WALLET]);
   await c.query(
-    `INSERT INTO "LedgerEntry" ("resellerId", "currency", "bucket", "kind", "amount", "createdAt")
-     SELECT 'me', (ARRAY['btc','eth','usdt','xmr'])[1 + i % 4], p.bucket, p.kind, (p.sign || '0.00' || ((i % 9000) + 1000))::numeric,
-            $1::timestamp - (($2::int - i) * interval '7 seconds')
-     FROM generate_series(0, $2::int - 1) i, jsonb_to_recordset($3::jsonb) AS p(bucket text, kind text, sign text)`,
-    [NOW.toISOString().slice(0, 23), ORDERS, JSON.stringify(POSTINGS.map(([bucket, kind, sign]) => ({ bucket, kind, sign })))],
+    `INSERT INTO "LedgerDaily" ("resellerId", "day", "currency", "bucket", "kind", "amount")
+     SELECT 'me', r->>0, r->>1, r->>2, r->>3, (r->>4)::numeric FROM jsonb_array_elements($1::jsonb) r`,
+    [JSON.stringify(rows)],
   );
-  await c.query(`ANALYZE "LedgerEntry"`); // as autovacuum would after such a load
+  await c.query(`ANALYZE "LedgerDaily"`);
   await c.end();
 }
 
 await runPerDatabase({
   script: import.meta.filename,
   dbs: DBS,
-  what: `${3 * ORDERS} ledger entries`,
+  what: `the rollup of ${3 * ORDERS} ledger entries`,
   fill,
   measure: async ({ kind, lib, db }) => {
     for (const days of [7, 30, 90])

@@ -1,12 +1,14 @@
 import "server-only";
 import type { Db } from "@/lib/db/client";
+import { dayOf } from "@/lib/ledger/daily";
 import type { EntryKind } from "@/lib/ledger/ledger";
 import { D, type Dec } from "@/lib/money/decimal";
 import type { StatementMonth, Statements } from "./types";
 
 // A reseller's statements (docs/ledger.md, Statements): per calendar month (UTC) and currency,
 // the opening balance, the profit credited, the profit reversed, what was withdrawn, and the
-// closing balance, read from the reseller's own ledger entries and nothing else.
+// closing balance, read from the reseller's own ledger entries and nothing else (their daily
+// rollup for the days before today, the entries themselves for today).
 //
 // The balance is the reseller's whole balance in the currency: pending + available + reserved
 // (profit booked on an open order counts from its creation, as accrual accounting books it).
@@ -62,10 +64,26 @@ const text = (x: Dec) => (x.isZero() ? "0" : x.toFixed());
  */
 export async function getStatements(db: Db, opts: { resellerId: string; now?: Date }): Promise<Statements> {
   const now = opts.now ?? new Date();
-  const rows = await db.ledgerEntry.findMany({
-    where: { resellerId: opts.resellerId, createdAt: { lte: now } },
-    select: { currency: true, kind: true, amount: true, createdAt: true },
-  });
+  // The days before today's from the daily rollup (lib/ledger/daily.ts): a row per day, kind,
+  // bucket and currency, not an entry per order. Today's from its entries up to `now` (the
+  // rollup's today also counts what was posted after `now`).
+  const today = dayOf(now);
+  const [days, todays] = await Promise.all([
+    db.ledgerDaily.findMany({
+      where: { resellerId: opts.resellerId, day: { lt: today } },
+      select: { currency: true, kind: true, amount: true, day: true },
+    }),
+    db.ledgerEntry.findMany({
+      where: {
+        resellerId: opts.resellerId,
+        // Every kind named: the (resellerId, kind, createdAt) index then reads today's entries only.
+        kind: { in: Object.keys(KIND_COLUMN) },
+        createdAt: { gte: new Date(`${today}T00:00:00.000Z`), lte: now },
+      },
+      select: { currency: true, kind: true, amount: true, createdAt: true },
+    }),
+  ]);
+  const rows = [...days.map((d) => ({ ...d, month: d.day.slice(0, 7) })), ...todays.map((e) => ({ ...e, month: monthOf(e.createdAt) }))];
   type Sums = Record<Column, Dec>;
   const byCurrency = new Map<string, Map<string, Sums>>();
   for (const r of rows) {
@@ -73,7 +91,7 @@ export async function getStatements(db: Db, opts: { resellerId: string; now?: Da
     if (!col) throw new Error(`statement: unknown ledger entry kind ${r.kind}`);
     const months = byCurrency.get(r.currency) ?? new Map<string, Sums>();
     byCurrency.set(r.currency, months);
-    const key = monthOf(r.createdAt);
+    const key = r.month;
     const s = months.get(key) ?? { credited: new D(0), reversed: new D(0), withdrawn: new D(0) };
     months.set(key, s);
     s[col[0]] = s[col[0]].plus(col[1] < 0 ? new D(r.amount).neg() : new D(r.amount));

@@ -1,7 +1,6 @@
 import "server-only";
 import { setImmediate as nextTurn, setTimeout as sleep } from "node:timers/promises";
 import type Database from "better-sqlite3";
-import { D, type Dec } from "@/lib/money/decimal";
 import { type Db, type Driver, driverOf } from "./client";
 
 // SQLite, for the few hot-path writes (opening an order): a write transaction run
@@ -62,27 +61,6 @@ export function statementOf(conn: Database.Database, sql: string): Database.Stat
     m.set(sql, s);
   }
   return s;
-}
-
-const withSum = new WeakSet<Database.Database>();
-
-/**
- * `conn` with decimal_sum(text), an aggregate giving the exact sum of money texts as text
- * (decimal.js): SQLite's SUM() would go through binary floats. For reads that sum many rows in
- * SQL instead of bringing each to JS through Prisma (lib/dashboard/earnings.ts).
- */
-export function withDecimalSum(conn: Database.Database): Database.Database {
-  if (!withSum.has(conn)) {
-    conn.aggregate("decimal_sum", {
-      start: () => new D(0),
-      // @types/better-sqlite3 gives a step's value the accumulator's type; here it is the column's text.
-      step: ((sum: Dec, v: string) => sum.plus(v)) as unknown as (sum: Dec, v: Dec) => Dec,
-      result: (sum: Dec) => sum.toFixed(),
-      deterministic: true,
-    });
-    withSum.add(conn);
-  }
-  return conn;
 }
 
 /**

@@ -2,6 +2,7 @@ import "server-only";
 import { type Db, providerOf, type Tx } from "@/lib/db/client";
 import { D, type Dec } from "@/lib/money/decimal";
 import { isAccountName } from "./accounts";
+import { dayOf } from "./daily";
 import { BUCKETS, type Bucket, ENTRY_KINDS, JOURNAL_KINDS } from "./ledger";
 
 // The ledger's integrity check, for the operator (`npm run cli -- ledger:check`) and for the
@@ -258,6 +259,48 @@ const withdrawalsBalanced: LedgerInvariant = {
   },
 };
 
+const dailyRollupMatchesEntries: LedgerInvariant = {
+  name: "each daily rollup row equals the sum of its entries",
+  async check(tx, report) {
+    // The entries' sums per (reseller, kind, bucket, UTC day, currency), a page of entries at a time.
+    const sums = new Map<string, Dec>();
+    let after = 0;
+    for (;;) {
+      const page = await tx.ledgerEntry.findMany({
+        where: { id: { gt: after } },
+        orderBy: { id: "asc" },
+        take: PAGE,
+        select: { id: true, resellerId: true, kind: true, bucket: true, currency: true, amount: true, createdAt: true },
+      });
+      for (const e of page) {
+        let amount: Dec;
+        try {
+          amount = new D(e.amount);
+        } catch {
+          continue; // not a number: "entries are well formed" names it
+        }
+        const key = JSON.stringify([e.resellerId, e.kind, e.bucket, dayOf(e.createdAt), e.currency]);
+        sums.set(key, (sums.get(key) ?? new D(0)).plus(amount));
+      }
+      if (page.length < PAGE) break;
+      after = page[page.length - 1].id;
+    }
+    const rows = await tx.ledgerDaily.findMany({
+      orderBy: [{ resellerId: "asc" }, { kind: "asc" }, { bucket: "asc" }, { day: "asc" }, { currency: "asc" }],
+    });
+    for (const r of rows) {
+      const key = JSON.stringify([r.resellerId, r.kind, r.bucket, r.day, r.currency]);
+      const s = sums.get(key) ?? new D(0);
+      sums.delete(key);
+      const tag = `rollup ${r.resellerId}/${r.currency} ${r.day} ${r.kind} ${r.bucket}`;
+      if (!CANONICAL_AMOUNT.test(r.amount)) report(`${tag} has amount '${r.amount}'`);
+      else if (!new D(r.amount).eq(s)) report(`${tag} is ${r.amount} but its entries sum to ${s.toFixed()}`);
+    }
+    for (const [key, s] of sums)
+      if (!s.isZero()) report(`entries of ${JSON.parse(key).join("/")} sum to ${s.toFixed()} but have no rollup row`);
+  },
+};
+
 /** The invariants `checkLedger` runs by default, in order. */
 export const LEDGER_INVARIANTS: LedgerInvariant[] = [
   entriesWellFormed,
@@ -265,6 +308,7 @@ export const LEDGER_INVARIANTS: LedgerInvariant[] = [
   orderProfitPostedOnce,
   withdrawalsBalanced,
   journalsBalanced,
+  dailyRollupMatchesEntries,
 ];
 
 /**

@@ -4,6 +4,7 @@ import { type Db, providerOf, type Tx } from "@/lib/db/client";
 import { newId } from "@/lib/ids";
 import { D, type Dec, floorAmount, formatAmount } from "@/lib/money/decimal";
 import { CONVERSION, NETWORK_FEES, providerPending, providerReceivable, REVENUE, treasury, WORLD } from "./accounts";
+import { applyDaily, dailyDeltas } from "./daily";
 
 // The double-entry ledger (docs/ledger.md). Every posting is a journal of two or more lines that
 // sum to zero in every currency, across named accounts: each reseller's pending, available and
@@ -16,7 +17,8 @@ import { CONVERSION, NETWORK_FEES, providerPending, providerReceivable, REVENUE,
 // database refuses a journal whose lines do not sum to zero (an insert trigger on the Journal
 // row, on both databases), so the Journal row is written after its lines. The Balance row
 // of a (reseller, currency) holds the sum of its entries per bucket, changed in the same
-// transaction by an update that refuses to take any bucket below zero.
+// transaction by an update that refuses to take any bucket below zero; the LedgerDaily rows
+// (daily.ts) hold their sums per kind, bucket and UTC day, changed in the same transaction too.
 //
 // Pending profit and withdrawal reservations are two-phase: pending (an order's expected profit
 // and the provider commission behind it; a withdrawal's reserved balances), then posted (the
@@ -171,7 +173,7 @@ export function assertBalanced(kind: string, lines: { currency: string; amount: 
 
 /**
  * Posts one journal, atomically, inside the caller's transaction: the resellers' entries and
- * balances, the operator's lines, then the journal row. Zero lines are skipped; a journal left
+ * balances and their daily rollup, the operator's lines, then the journal row. Zero lines are skipped; a journal left
  * with none posts nothing. Throws UnbalancedJournalError before writing anything when the lines
  * do not sum to zero in every currency, and InsufficientBalanceError when a bucket would go
  * below zero (the caller's transaction then rolls back). Balances are locked in (reseller,
@@ -199,6 +201,8 @@ export async function postJournal(tx: Tx, j: JournalEntry, now = new Date()): Pr
     const g = groups.get(key)!;
     if (!(await apply(tx, g.resellerId, g.currency, g.d, now))) throw new InsufficientBalanceError(g.resellerId, g.currency);
   }
+  // After the balances, in key order: every posting locks balances, then rollup rows, in one order.
+  await applyDaily(tx, dailyDeltas(postings.map((p) => ({ ...p, createdAt: now }))));
   const journalId = newId();
   if (postings.length)
     await tx.ledgerEntry.createMany({

@@ -2,6 +2,7 @@ import "server-only";
 import { type Db, type Order, queryOnPool, sql } from "@/lib/db/client";
 import { newId } from "@/lib/ids";
 import { providerPending } from "@/lib/ledger/accounts";
+import { dayOf } from "@/lib/ledger/daily";
 import { D } from "@/lib/money/decimal";
 
 /**
@@ -13,7 +14,7 @@ import { D } from "@/lib/money/decimal";
  *   caller's claim holds and no deposit was set: the same conditions as the general path);
  * - its first timeline event, "waiting" at its creation time;
  * - the reseller's pending profit: its journal (the entry, the provider's pending commission
- *   against it, the journal row) and its Balance row, as lib/ledger's recordPendingProfit books it (a positive delta cannot take a bucket below zero,
+ *   against it, the journal row), its Balance row and its daily rollup row, as lib/ledger's recordPendingProfit books it (a positive delta cannot take a bucket below zero,
  *   so the upsert needs no guard; a zero profit posts nothing, as post() skips it).
  *
  * It applies only when there is nothing to announce: a reseller with an enabled webhook endpoint
@@ -50,6 +51,15 @@ export async function openOrderPostgres(db: Db, order: Order, token: string, now
       SELECT ${order.resellerId}::text, ${order.toCurrency}::text, ${order.profit}::numeric, ${now}::timestamp(3) FROM o WHERE ${pending}
       ON CONFLICT ("resellerId", "currency")
         DO UPDATE SET "pending" = "Balance"."pending" + EXCLUDED."pending", "updatedAt" = EXCLUDED."updatedAt"
+      RETURNING 1
+    ), daily AS (
+      -- The entry's daily rollup row (lib/ledger/daily.ts), after the balance (reading bal's row
+      -- orders them): every posting locks the balance, then the rollup rows.
+      INSERT INTO "LedgerDaily" ("resellerId", "kind", "bucket", "day", "currency", "amount")
+      SELECT ${order.resellerId}::text, 'order_profit_pending', 'pending', ${dayOf(now)}::text, ${order.toCurrency}::text, ${order.profit}::numeric
+      FROM bal
+      ON CONFLICT ("resellerId", "kind", "bucket", "day", "currency")
+        DO UPDATE SET "amount" = "LedgerDaily"."amount" + EXCLUDED."amount"
       RETURNING 1
     ), entry AS (
       INSERT INTO "LedgerEntry" ("journalId", "resellerId", "orderId", "currency", "bucket", "kind", "amount", "createdAt")

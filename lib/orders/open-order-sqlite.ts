@@ -3,6 +3,7 @@ import type { Db, Order } from "@/lib/db/client";
 import { sqliteValue, statementOf, writeOnSqlite } from "@/lib/db/sqlite-direct";
 import { newId } from "@/lib/ids";
 import { providerPending } from "@/lib/ledger/accounts";
+import { dayOf } from "@/lib/ledger/daily";
 import { D, formatAmount } from "@/lib/money/decimal";
 
 const OPEN = `UPDATE "Order" SET
@@ -16,6 +17,11 @@ const EVENT = `INSERT INTO "OrderEvent" ("orderId", "status", "at") VALUES (?, '
 const BALANCE = `INSERT INTO "Balance" ("resellerId", "currency", "updatedAt") VALUES (?, ?, ?)
   ON CONFLICT ("resellerId", "currency") DO UPDATE SET "updatedAt" = "updatedAt" RETURNING "pending"`;
 const PENDING = `UPDATE "Balance" SET "pending" = ?, "updatedAt" = ? WHERE "resellerId" = ? AND "currency" = ? AND "pending" = ?`;
+// The entry's daily rollup row (lib/ledger/daily.ts), created when missing and returned, then added to.
+const DAILY = `INSERT INTO "LedgerDaily" ("resellerId", "kind", "bucket", "day", "currency") VALUES (?, 'order_profit_pending', 'pending', ?, ?)
+  ON CONFLICT ("resellerId", "kind", "bucket", "day", "currency") DO UPDATE SET "amount" = "amount" RETURNING "amount"`;
+const DAILY_ADD = `UPDATE "LedgerDaily" SET "amount" = ?
+  WHERE "resellerId" = ? AND "kind" = 'order_profit_pending' AND "bucket" = 'pending' AND "day" = ? AND "currency" = ? AND "amount" = ?`;
 // The pending profit's journal (lib/ledger's pendingProfitJournal): the entry, the provider's pending
 // commission against it, then the journal row, last (its trigger sums the two lines).
 const ENTRY = `INSERT INTO "LedgerEntry" ("journalId", "resellerId", "orderId", "currency", "bucket", "kind", "amount", "createdAt")
@@ -33,7 +39,7 @@ const JOURNAL = `INSERT INTO "Journal" ("id", "kind", "orderId", "lines", "creat
  *   caller's claim holds and no deposit was set: the same conditions as the general path);
  * - its first timeline event, "waiting" at its creation time;
  * - the reseller's pending profit: its journal (the entry, the provider's pending commission
- *   against it, the journal row) and its Balance row, as lib/ledger's recordPendingProfit books it on SQLite (the sum made with decimal.js: SQLite's
+ *   against it, the journal row), its Balance row and its daily rollup row, as lib/ledger's recordPendingProfit books it on SQLite (the sum made with decimal.js: SQLite's
  *   own arithmetic goes through floats; a positive amount cannot take the bucket below zero).
  *
  * It applies only when there is nothing to announce: a reseller with an enabled webhook
@@ -76,6 +82,17 @@ export async function openOrderSqlite(db: Db, order: Order, token: string, now: 
       );
       // The write lock is ours since BEGIN IMMEDIATE: nobody changed the row since it was read.
       if (moved.changes !== 1) throw new Error(`balance of ${order.resellerId} in ${order.toCurrency} changed under a write lock`);
+      const day = dayOf(now);
+      const daily = statementOf(conn, DAILY).get(order.resellerId, day, order.toCurrency) as { amount: string };
+      const sum = new D(daily.amount).plus(profit);
+      const added = statementOf(conn, DAILY_ADD).run(
+        sum.isZero() ? "0" : formatAmount(sum),
+        order.resellerId,
+        day,
+        order.toCurrency,
+        daily.amount,
+      );
+      if (added.changes !== 1) throw new Error(`rollup of ${order.resellerId} in ${order.toCurrency} changed under a write lock`);
       const journalId = newId();
       statementOf(conn, ENTRY).run(journalId, order.resellerId, order.id, order.toCurrency, order.profit, v(now));
       statementOf(conn, LINE).run(journalId, providerPending(order.provider), order.toCurrency, formatAmount(profit.neg()), v(now));

@@ -52,6 +52,17 @@ describe.each(["sqlite", "postgres"] as const)("opening an order in one step (%s
     expect(await getBalances(db, caller.resellerId)).toEqual([
       { currency: "eth", pending: new D(a.profit).plus(b.profit).toFixed(), available: "0", reserved: "0" },
     ]);
+    // And the daily rollup row the general path keeps (lib/ledger/daily.ts).
+    expect(await db.ledgerDaily.findMany({ where: { resellerId: caller.resellerId } })).toEqual([
+      {
+        resellerId: caller.resellerId,
+        kind: "order_profit_pending",
+        bucket: "pending",
+        day: a.createdAt.toISOString().slice(0, 10),
+        currency: "eth",
+        amount: new D(a.profit).plus(b.profit).toFixed(),
+      },
+    ]);
     expect((await checkLedger(db)).violations).toEqual([]);
   });
 

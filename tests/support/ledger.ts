@@ -2,6 +2,7 @@ import crypto from "node:crypto";
 import { afterAll } from "vitest";
 import type { Db, Prisma } from "@/lib/db/client";
 import { checkLedger } from "@/lib/ledger/check";
+import { applyDaily, dailyDeltas } from "@/lib/ledger/daily";
 import { D } from "@/lib/money/decimal";
 
 /** Throws with the first broken ledger invariant (and how many were found), if any. */
@@ -20,7 +21,8 @@ export function checkLedgerAfterFile(db: () => Db): void {
 /**
  * Writes reseller entries around lib/ledger (no Balance rows are moved), as one journal the
  * database accepts: whatever they do not balance per currency is booked against the outside
- * world. For tests that need a ledger broken on purpose, or history dated at will.
+ * world. For tests that need a ledger broken on purpose, or history dated at will. The daily
+ * rollup is kept, as lib/ledger keeps it (the dashboard reads history from it).
  */
 export async function rawJournal(
   db: Db,
@@ -38,10 +40,13 @@ export async function rawJournal(
       { journalId, account: "world", currency: entries[0].currency, amount: "1" },
       { journalId, account: "world", currency: entries[0].currency, amount: "-1" },
     );
+  const now = new Date();
+  const dated = entries.map((e) => ({ ...e, journalId, createdAt: e.createdAt === undefined ? now : new Date(e.createdAt) }));
   const ids: number[] = [];
   await db.$transaction(
     async (tx) => {
-      await tx.ledgerEntry.createMany({ data: entries.map((e) => ({ ...e, journalId })) });
+      await tx.ledgerEntry.createMany({ data: dated });
+      await applyDaily(tx, dailyDeltas(dated.map((e) => ({ ...e, amount: String(e.amount) }))));
       for (const e of await tx.ledgerEntry.findMany({ where: { journalId }, orderBy: { id: "asc" }, select: { id: true } })) ids.push(e.id);
       if (lines.length) await tx.journalLine.createMany({ data: lines });
       await tx.journal.create({ data: { id: journalId, kind: "adjustment", lines: entries.length + lines.length } });
