@@ -117,7 +117,7 @@ export function redisKeyChanges(url: string, h: KeyChangeHandlers, opts: { retry
     enableOfflineQueue: false,
     maxRetriesPerRequest: 1,
     connectionName: `reseller-key-cache-${process.pid}`,
-    retryStrategy: (times) => Math.min(times * 200, opts.retryMs),
+    retryStrategy: () => opts.retryMs,
   });
   const down = (why: string) => {
     if (!live) return;
