@@ -14,6 +14,7 @@ import {
   projectRoot,
   restoreNativeDate,
   shutDown,
+  startProcessKeyCache,
   startWorker,
 } from "@reseller/lib";
 import next from "next";
@@ -45,6 +46,9 @@ async function main() {
   await connectRateLimitStore(3000);
   // ENGINE=providers with REDIS_URL: the shared quote cache, connected before the first estimate.
   await connectEngineStore(5000);
+  // The cache of API keys (lib/keys/key-cache.ts), its LISTEN connection or Redis subscription
+  // made before the first keyed request (until it is, keys are read from the database).
+  await startProcessKeyCache(3000);
   // The session secret is made here, at start, never by `next build` (lib/auth/secret.ts).
   if (cfg.SERVE_DASHBOARD) ensureAuthSecret();
   if (cfg.sandboxEnabled)

@@ -71,6 +71,21 @@ const schema = z.object({
   REDIS_URL: z.string().optional(),
   /** memory | redis | postgres. Default: redis when REDIS_URL is set, postgres on PostgreSQL, else memory. */
   RATE_LIMIT_STORE: z.enum(["memory", "redis", "postgres"]).optional(),
+  /**
+   * API keys: how long a process reuses a key (and its markup) it has read, without asking the
+   * database (lib/keys/key-cache.ts). The bound: a revoked key or a changed markup applies on
+   * every instance within this long of the change, never later; with the invalidation
+   * connection up it applies as soon as the change is announced. 0: no cache (every keyed
+   * request reads the database).
+   */
+  KEY_CACHE_TTL_MS: int(5000, 0),
+  /**
+   * PostgreSQL: how the processes hear of key and markup changes: postgres (a trigger's NOTIFY,
+   * one LISTEN connection per process; it sees every writer) or redis (pub/sub on REDIS_URL,
+   * published by the process making the change; for a database behind a transaction pooler,
+   * where LISTEN does not work). SQLite reads a version row instead and ignores this.
+   */
+  KEY_CACHE_INVALIDATION: z.enum(["postgres", "redis"]).default("postgres"),
   RATE_LIMIT_PUBLIC_PER_MINUTE: int(60, 1),
   RATE_LIMIT_PUBLIC_CREATES_PER_DAY: int(100, 1),
   RATE_LIMIT_KEY_PER_MINUTE: int(300, 1),
@@ -325,6 +340,8 @@ export function getConfig(): Config {
     throw new Error(
       "invalid settings:\n  PRICES_MAX_AGE_SECONDS must exceed PROVIDERS_QUOTE_CACHE_SECONDS + PRICES_CACHE_SECONDS (a fresh price would be too old)",
     );
+  if (c.KEY_CACHE_INVALIDATION === "redis" && !c.REDIS_URL)
+    throw new Error("invalid settings:\n  KEY_CACHE_INVALIDATION=redis: set REDIS_URL");
   if (c.PAYOUT_SENDER === "evm" && (!c.PAYOUT_RPC_URL || !c.PAYOUT_PRIVATE_KEY))
     throw new Error("invalid settings:\n  PAYOUT_SENDER=evm: set PAYOUT_RPC_URL and PAYOUT_PRIVATE_KEY");
   try {

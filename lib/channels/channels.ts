@@ -3,6 +3,7 @@ import { z } from "zod";
 import { getConfig, markupRange, markupRangeMessage } from "@/lib/config";
 import { getCurrency } from "@/lib/currencies";
 import type { Db, Widget } from "@/lib/db/client";
+import { announceKeyChange } from "@/lib/db/key-changes";
 import { AppError } from "@/lib/errors";
 import { newId } from "@/lib/ids";
 import { PAGE_CHANNEL, type WidgetView, widgetChannel } from "./types";
@@ -166,6 +167,7 @@ export async function setKeyMarkup(db: Db, opts: { resellerId: string; keyId: st
     data: { markupBps },
   });
   if (r.count !== 1) throw new AppError("NOT_FOUND", "No such active key.");
+  await announceKeyChange(`k:${String(opts.keyId)}`);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -3,6 +3,7 @@ import type http from "node:http";
 import net from "node:net";
 import type { Config } from "@/lib/config";
 import { closeDb } from "@/lib/db/client";
+import { stopProcessKeyCache } from "@/lib/keys/key-cache";
 import type { Logger } from "@/lib/log";
 import type { ServerState } from "./server";
 
@@ -55,6 +56,7 @@ export async function shutDown(signal: string, { cfg, log, server, state, metric
   }
   await closed;
   await workerDone;
+  await stopProcessKeyCache();
   await closeDb();
   log.info("shut down cleanly");
   process.exit(0);

@@ -4,9 +4,11 @@ import { base58 } from "@scure/base";
 import { effectiveMarkup } from "@/lib/channels/channels";
 import type { ApiKey, Db } from "@/lib/db/client";
 import { driverOf, isUniqueViolation, queryOnPool } from "@/lib/db/client";
+import { announceKeyChange } from "@/lib/db/key-changes";
 import { statementOf } from "@/lib/db/sqlite-direct";
 import { AppError } from "@/lib/errors";
 import { newId } from "@/lib/ids";
+import { keyCacheOf } from "./key-cache";
 
 // API keys: 192 random bits behind a recognisable prefix. Only the SHA-256 of the key is
 // stored (a fast hash is right for high-entropy secrets; a password hash would only slow
@@ -80,11 +82,12 @@ export async function revokeApiKey(db: Db, opts: { resellerId: string; keyId: st
     data: { revokedAt: new Date() },
   });
   if (r.count !== 1) throw new AppError("NOT_FOUND", "No such active key.");
+  await announceKeyChange(`k:${opts.keyId}`);
 }
 
 /** A new key with the same name works at once; the old one stops in the same transaction. */
 export async function rotateApiKey(db: Db, opts: { resellerId: string; keyId: string }) {
-  return db.$transaction(async (tx) => {
+  const fresh = await db.$transaction(async (tx) => {
     const old = await tx.apiKey.findFirst({ where: { id: opts.keyId, resellerId: opts.resellerId, revokedAt: null } });
     if (!old) throw new AppError("NOT_FOUND", "No such active key.");
     const fresh = await insertKey(tx, opts.resellerId, old.name);
@@ -95,6 +98,8 @@ export async function rotateApiKey(db: Db, opts: { resellerId: string; keyId: st
     if (r.count !== 1) throw new AppError("NOT_FOUND", "No such active key.");
     return fresh;
   });
+  await announceKeyChange(`k:${opts.keyId}`);
+  return fresh;
 }
 
 export interface Caller {
@@ -115,22 +120,33 @@ interface KeyRow {
 
 // One statement with the join (Prisma reads a relation with a second query), on the bare
 // driver: this runs on every keyed request, and through Prisma it cost more CPU than the rest
-// of a keyed GET /exchange/{id} (bench/README.md). Never cached: a revoked key or a new
-// markup holds for the very next request, whichever process made the change.
+// of a keyed GET /exchange/{id} (bench/README.md). In the server the rows are cached
+// (./key-cache.ts, started by server.ts): on PostgreSQL a keyed request then makes no round
+// trip for its key. The bound: a revoked key or a new markup applies on every instance within
+// KEY_CACHE_TTL_MS of the change, never later, and as soon as the change is announced
+// (NOTIFY or Redis) while the announcements reach the instance; on SQLite on the very next
+// request (a version row read per lookup); in the process that made it, at once. A client
+// without a started cache (tests, the CLI) reads the database every time.
 // The key's own markup (a channel's) overrides the reseller's.
-const KEY_SQL = `SELECT k."id" AS "id", k."resellerId" AS "resellerId", (k."revokedAt" IS NOT NULL) AS "revoked", r."markupBps" AS "markupBps", k."markupBps" AS "keyMarkupBps"
-  FROM "ApiKey" k JOIN "Reseller" r ON r."id" = k."resellerId" WHERE k."hash" = `;
+const KEY_COLUMNS = `k."id" AS "id", k."resellerId" AS "resellerId", (k."revokedAt" IS NOT NULL) AS "revoked", r."markupBps" AS "markupBps", k."markupBps" AS "keyMarkupBps"`;
+const KEY_FROM = `FROM "ApiKey" k JOIN "Reseller" r ON r."id" = k."resellerId" WHERE k."hash" = `;
+// SQLite: the version row in the same statement (one snapshot), for the cache.
+const SQLITE_KEY_SQL = `SELECT ${KEY_COLUMNS}, (SELECT "version" FROM "KeyCacheVersion" WHERE "id" = 1) AS "version" ${KEY_FROM}?`;
 
-async function findKeyByHash(db: Db, hash: string): Promise<KeyRow | undefined> {
+async function findKeyByHash(db: Db, hash: string): Promise<(KeyRow & { version?: number }) | undefined> {
   const driver = driverOf(db);
-  if (driver.kind === "postgresql") return (await queryOnPool<KeyRow>(db, "api-key-by-hash", { text: `${KEY_SQL}$1`, values: [hash] }))[0];
-  return statementOf(driver.reader(), `${KEY_SQL}?`).get(hash) as KeyRow | undefined;
+  if (driver.kind === "postgresql")
+    return (await queryOnPool<KeyRow>(db, "api-key-by-hash", { text: `SELECT ${KEY_COLUMNS} ${KEY_FROM}$1`, values: [hash] }))[0];
+  const row = statementOf(driver.reader(), SQLITE_KEY_SQL).get(hash) as (KeyRow & { version: number | null }) | undefined;
+  return row && { ...row, version: row.version ?? undefined };
 }
 
 /** Resolves an X-API-Key to its reseller; a present but unknown or revoked key is a 401, never a downgrade. */
 export async function authenticateApiKey(db: Db, key: string): Promise<Caller> {
   if (!KEY_RE.test(key)) throw new AppError("INVALID_API_KEY", "The API key is not valid.");
-  const row = await findKeyByHash(db, hashApiKey(key));
+  const hash = hashApiKey(key);
+  const cache = keyCacheOf(db);
+  const row = cache ? await cache.lookup(hash, () => findKeyByHash(db, hash)) : await findKeyByHash(db, hash);
   if (!row || Number(row.revoked)) throw new AppError("INVALID_API_KEY", "The API key is not valid or has been revoked.");
   // lastUsedAt is for humans: write it at most once a minute per key, off the request path.
   const now = Date.now();

@@ -2,6 +2,7 @@ import "server-only";
 import { getAddress, isAddress } from "viem";
 import { getConfig, markupRange, markupRangeMessage } from "@/lib/config";
 import { type Db, isUniqueViolation, type Reseller } from "@/lib/db/client";
+import { announceKeyChange } from "@/lib/db/key-changes";
 import { AppError } from "@/lib/errors";
 import { newId } from "@/lib/ids";
 
@@ -44,7 +45,9 @@ export async function setMarkup(db: Db, opts: { resellerId: string; markupBps: n
   const cap = range.maxBps;
   if (!Number.isInteger(opts.markupBps) || opts.markupBps < 0 || opts.markupBps > cap)
     throw new AppError("INVALID_MARKUP", markupRangeMessage(range), { maxBps: cap });
-  return db.reseller.update({ where: { id: opts.resellerId }, data: { markupBps: opts.markupBps } });
+  const r = await db.reseller.update({ where: { id: opts.resellerId }, data: { markupBps: opts.markupBps } });
+  await announceKeyChange(`r:${opts.resellerId}`);
+  return r;
 }
 
 /**
@@ -62,14 +65,18 @@ export async function endAllSessions(db: Db, opts: { resellerId: string }): Prom
  */
 export async function revokeReseller(db: Db, opts: { resellerId: string; now?: Date }): Promise<{ keysRevoked: number }> {
   const now = opts.now ?? new Date();
-  return db.$transaction(async (tx) => {
+  const r = await db.$transaction(async (tx) => {
     await tx.reseller.update({ where: { id: opts.resellerId }, data: { revokedAt: now, sessionVersion: { increment: 1 } } });
     const keys = await tx.apiKey.updateMany({ where: { resellerId: opts.resellerId, revokedAt: null }, data: { revokedAt: now } });
     return { keysRevoked: keys.count };
   });
+  await announceKeyChange(`r:${opts.resellerId}`);
+  return r;
 }
 
 /** Lets a revoked reseller's wallet sign in again; the keys revoked with it stay revoked. */
 export async function restoreReseller(db: Db, opts: { resellerId: string }): Promise<Reseller> {
-  return db.reseller.update({ where: { id: opts.resellerId }, data: { revokedAt: null } });
+  const r = await db.reseller.update({ where: { id: opts.resellerId }, data: { revokedAt: null } });
+  await announceKeyChange(`r:${opts.resellerId}`);
+  return r;
 }

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { getCurrency } from "@/lib/currencies";
 import { getBalances } from "@/lib/ledger/ledger";
 import { D } from "@/lib/money/decimal";
-import { addressFor, api, makeReseller, pollUntil, testDb } from "../support/api";
+import { addressFor, api, makeReseller, pollUntil, testDb, withinKeyChangeBound } from "../support/api";
 
 // Done-when: with a 150 bps key, toAmount = floor(keyless toAmount * 0.985, precision), and
 // the profit credited on finished = raw - marked-up, exactly.
@@ -63,6 +63,9 @@ describe("markup of 150 bps", () => {
     const first = await api("/exchange", { key, body: { from: "btc", to: "eth", amount: "0.02", address: addressFor("eth") } });
     const { setMarkup } = await import("@/lib/resellers/resellers");
     await setMarkup(testDb(), { resellerId: reseller.id, markupBps: 400 });
+    // The server caches the key with its markup: the change applies within the key cache's bound.
+    const estimate = () => api("/estimate?from=btc&to=eth&amount=0.02", { key });
+    expect((await withinKeyChangeBound(estimate, (r) => r.body.fee === "4.25%")).body.fee).toBe("4.25%");
     const second = await api("/exchange", { key, body: { from: "btc", to: "eth", amount: "0.02", address: addressFor("eth") } });
     expect(second.body.toAmount).toBeLessThan(first.body.toAmount);
     const rows = await testDb().order.findMany({ where: { id: { in: [first.body.id, second.body.id] } } });

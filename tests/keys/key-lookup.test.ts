@@ -7,7 +7,8 @@ import { type TempDb, tempDatabase } from "../support/sqlite-db";
 
 // A key is looked up on the bare driver (lib/keys/api-keys.ts), not through Prisma. What must
 // hold: a change committed by another client (another process: a CLI `key:revoke`, another
-// instance's dashboard) counts for the very next request: no cache, no stale read.
+// instance's dashboard) counts for the very next request of a client without a started key cache
+// (lib/keys/key-cache.ts; the server's cache is tested in key-cache.test.ts): no stale read.
 
 const code = async (p: Promise<unknown>) => (await refusalOf(p)).code;
 

@@ -154,6 +154,23 @@ export function addressFor(ticker: string): string {
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/**
+ * The key cache's stated bound (KEY_CACHE_TTL_MS's default; docs/configuration.md, Cached API
+ * keys): a key or markup change made by another process (this test process, the CLI) applies
+ * on the server within it, not necessarily on the very next request.
+ */
+export const KEY_CHANGE_BOUND_MS = 5000;
+
+/** Reads until `ok` holds or the bound has passed; returns the last read, for the caller's expect. */
+export async function withinKeyChangeBound<T>(read: () => Promise<T>, ok: (v: T) => boolean): Promise<T> {
+  const deadline = Date.now() + KEY_CHANGE_BOUND_MS;
+  for (;;) {
+    const v = await read();
+    if (ok(v) || Date.now() > deadline) return v;
+    await sleep(25);
+  }
+}
+
 /** Polls an order until it reaches one of `states`, recording every status seen. */
 export async function pollUntil(id: string, states: string[], opts: { key?: string; timeoutMs?: number } = {}) {
   const seen: string[] = [];
