@@ -116,7 +116,7 @@ export function createDb(url: string, pool?: pg.Pool, opts: { trace?: (sql: stri
     },
   };
   const client = new SqliteClient({ adapter: new PrismaBetterSqlite3({ url: file, timeout: 10_000, verbose }) });
-  return client.$extends({
+  const extended = client.$extends({
     client: {
       $provider: "sqlite" as DbProvider,
       $driver: driver,
@@ -128,6 +128,42 @@ export function createDb(url: string, pool?: pg.Pool, opts: { trace?: (sql: stri
       },
     },
   }) as unknown as Db;
+  return withSnapshotRetry(extended);
+}
+
+/** Runs of an interactive transaction that lost its SQLite snapshot, before the error is the caller's. */
+const SNAPSHOT_ATTEMPTS = 5;
+
+/** A Prisma error that SQLite raised as SQLITE_BUSY (or SQLITE_BUSY_SNAPSHOT): nothing was written. */
+function isSqliteBusy(e: unknown): boolean {
+  const cause = (e as { meta?: { driverAdapterError?: { cause?: { originalCode?: unknown } } } } | null)?.meta?.driverAdapterError?.cause;
+  return typeof cause?.originalCode === "string" && cause.originalCode.startsWith("SQLITE_BUSY");
+}
+
+/**
+ * Prisma begins an interactive transaction DEFERRED (its adapter cannot be told otherwise), so
+ * on SQLite the first read takes a snapshot and the first write fails at once with
+ * SQLITE_BUSY_SNAPSHOT, which no busy wait can cure, when another connection committed in
+ * between: the worker, a CLI or a second app process on the same file, often under load. SQLite's
+ * own advice is to roll back and run the transaction again, so $transaction(fn) does that, with
+ * a short random pause, a few times. fn must only touch the database through its tx (as it must
+ * anyway: a rolled back transaction undoes nothing else). The batch form and every other error
+ * pass through untouched.
+ */
+function withSnapshotRetry(db: Db): Db {
+  const transaction = db.$transaction.bind(db) as (arg: unknown, opts?: unknown) => Promise<unknown>;
+  async function $transaction(arg: unknown, opts?: unknown) {
+    if (typeof arg !== "function") return transaction(arg, opts);
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await transaction(arg, opts);
+      } catch (e) {
+        if (attempt >= SNAPSHOT_ATTEMPTS || !isSqliteBusy(e)) throw e;
+        await new Promise((r) => setTimeout(r, Math.random() * 10 * 2 ** attempt));
+      }
+    }
+  }
+  return new Proxy(db, { get: (target, prop, receiver) => (prop === "$transaction" ? $transaction : Reflect.get(target, prop, receiver)) });
 }
 
 /** A statement made with Prisma.sql (sql`...`), as text with $n placeholders and values. */
