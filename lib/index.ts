@@ -35,6 +35,7 @@ export { createAppServer, listen } from "./http/server";
 export { shutDown } from "./http/shutdown";
 export { SERVICE_INSTANCE_ID } from "./instance";
 export { createApiKey, revokeApiKey, rotateApiKey } from "./keys/api-keys";
+export { checkLedger } from "./ledger/check";
 export { getLogger } from "./log";
 export { NativeDate, restoreNativeDate } from "./native-date";
 export { listenForMetrics } from "./observability/metrics";
