@@ -36,6 +36,7 @@ export { shutDown } from "./http/shutdown";
 export { SERVICE_INSTANCE_ID } from "./instance";
 export { createApiKey, revokeApiKey, rotateApiKey } from "./keys/api-keys";
 export { startProcessKeyCache } from "./keys/key-cache";
+export { checkLedger } from "./ledger/check";
 export { getLogger } from "./log";
 export { NativeDate, restoreNativeDate } from "./native-date";
 export { listenForMetrics } from "./observability/metrics";

@@ -45,11 +45,16 @@ describe("operator CLI", () => {
       post(tx, [{ resellerId: r.id, currency: "xmr", bucket: "available", kind: "order_profit_settle", amount: new D("0.75") }]),
     );
     expect((await cli("balances", wallet)).out).toMatch(/xmr\s+pending\s+0\s+available\s+0\.75\s+reserved\s+0/);
-    expect(await cli("ledger:check")).toMatchObject({ code: 0, out: "ledger ok: every invariant holds\n" });
-    // A balance changed behind the ledger's back.
+    // No checkpoint yet: the first check reads everything, and writes one.
+    expect(await cli("ledger:check")).toMatchObject({
+      code: 0,
+      out: "full check: read 3 entries, 1 lines, 1 journals, 0 orders, 0 withdrawals, 1 balances\nledger ok: every invariant holds; checkpoint 1 written\n",
+    });
+    // A balance changed behind the ledger's back: the incremental check (the default) re-checks every balance.
     await conn.balance.update({ where: { resellerId_currency: { resellerId: r.id, currency: "xmr" } }, data: { available: "1.75" } });
     const broken = await cli("ledger:check");
     expect(broken.code).toBe(1);
+    expect(broken.out).toMatch(/^incremental check since checkpoint 1 \(entry 1, line 1\): read 0 entries, 0 lines/);
     expect(broken.err.split("\n")[0]).toBe(
       `ledger VIOLATION (each balance equals the sum of its entries and is not negative): balance ${r.id}/xmr available is 1.75 but its entries sum to 0.75`,
     );
@@ -90,7 +95,13 @@ describe("operator CLI on PostgreSQL", () => {
   it("migrates and answers", async () => {
     const pg = await createDatabase("postgres");
     try {
-      expect(await runCli(pg.url, ["ledger:check"])).toMatchObject({ code: 0, out: "ledger ok: every invariant holds\n" });
+      expect(await runCli(pg.url, ["ledger:check", "--full"])).toMatchObject({
+        code: 0,
+        out: "full check: read 0 entries, 0 lines, 0 journals, 0 orders, 0 withdrawals, 0 balances\nledger ok: every invariant holds; checkpoint 1 written\n",
+      });
+      expect((await runCli(pg.url, ["ledger:check"])).out).toMatch(
+        /^incremental check since checkpoint 1 \(entry 0, line 0\).*\nledger ok: every invariant holds; checkpoint 2 written\n$/,
+      );
       expect((await runCli(pg.url, ["reseller:create", "0x000000000000000000000000000000000000cafe"])).out).toMatch(/markup 0 bps/);
     } finally {
       await pg.drop();
@@ -110,7 +121,7 @@ describe("operator CLI on PostgreSQL", () => {
         await runCliCommand(["reseller:create", "0x000000000000000000000000000000000000cafe"]);
         expect(log).toHaveBeenCalledWith(expect.stringMatching(/markup 0 bps/));
         await runCliCommand(["ledger:check"]);
-        expect(log).toHaveBeenLastCalledWith("ledger ok: every invariant holds");
+        expect(log).toHaveBeenLastCalledWith(expect.stringMatching(/^ledger ok: every invariant holds/));
         expect(process.exitCode ?? 0).toBe(0);
         // The process's pool is gone, and no timer was added (one that was already there may end meanwhile).
         expect(dbPoolStats()).toBeNull();

@@ -225,11 +225,12 @@ export async function driveToFinished(api: APIRequestContext, key: string, id: s
 }
 
 /**
- * The ledger check (`npm run cli -- ledger:check`) against a test server's database: throws
- * with the first violation. Run after each e2e test file, like the HTTP suites do.
+ * The ledger check (`npm run cli -- ledger:check --full`) against a test server's database: throws
+ * with the first violation. Run after each e2e test file, like the HTTP suites do (full: the
+ * databases are small, and a full check trusts no checkpoint).
  */
 export async function assertLedgerConsistent(databaseUrl: string) {
-  const r = await runCli(databaseUrl, ["ledger:check"], { LOG_LEVEL: "warn" });
+  const r = await runCli(databaseUrl, ["ledger:check", "--full"], { LOG_LEVEL: "warn" });
   if (r.code !== 0) throw new Error(`ledger check failed on ${databaseUrl}:\n${r.out}${r.err}`);
 }
 

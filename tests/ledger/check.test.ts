@@ -67,7 +67,7 @@ describe.each(DATABASES)("ledger check on %s", (kind) => {
   afterAll(async () => t.cleanup());
 
   it("an empty ledger passes every invariant", async () => {
-    expect(await checkLedger(db)).toEqual({ ok: true, violations: [] });
+    expect(await checkLedger(db)).toMatchObject({ ok: true, violations: [] });
   });
 
   it("sums balances over several pages of entries, exactly", async () => {
@@ -84,7 +84,7 @@ describe.each(DATABASES)("ledger check on %s", (kind) => {
       })),
     );
     await db.balance.create({ data: { resellerId: r, currency: "eth", available: "4.1" } });
-    expect(await checkLedger(db)).toEqual({ ok: true, violations: [] });
+    expect(await checkLedger(db)).toMatchObject({ ok: true, violations: [] });
     // One entry more, on the last page only, is seen.
     await rawEntry({ resellerId: r, currency: "eth", amount: "0.001" });
     expect(await messages(byName("each balance"))).toEqual([`balance ${r}/eth available is 4.1 but its entries sum to 4.101`]);

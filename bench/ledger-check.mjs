@@ -1,0 +1,132 @@
+#!/usr/bin/env node
+// What ledger:check costs over a big ledger, full and incremental (lib/ledger/check.ts). Loads
+// LINES journal lines with bulk inserts (LINES / 2 journals of two lines: a reseller's entry and
+// its `world` line, over 1,000 resellers x 4 currencies, with their Balance rows), runs a full
+// check that writes a checkpoint, adds NEW postings (journals of the same shape) after it, then
+// times the incremental check (3 runs, none writing a checkpoint, so each reads the same new
+// rows) and the full check (once), with the rows each read. No orders or withdrawals: the
+// check's journal and balance passes are what grows with the ledger.
+//
+//   node scripts/build-server.mjs && node bench/ledger-check.mjs     LINES=1000000 NEW=10000 BENCH_DB=sqlite,postgres
+// (it needs the built lib only, not the Next build `npm run build` also makes)
+import fs from "node:fs";
+import path from "node:path";
+import Database from "better-sqlite3";
+import pg from "pg";
+import { ROOT, runPerDatabase } from "./support.mjs";
+
+const LINES = Number(process.env.LINES ?? 1_000_000);
+const NEW = Number(process.env.NEW ?? 10_000);
+const DBS = (process.env.BENCH_DB ?? "sqlite,postgres").split(",");
+const RESELLERS = 1000;
+const CURRENCIES = ["btc", "eth", "usdt", "xmr"];
+
+if (!fs.existsSync(path.join(ROOT, "lib/dist/index.mjs"))) {
+  console.error("run `node scripts/build-server.mjs` (or `npm run build`) first");
+  process.exit(1);
+}
+
+/** Journal i: reseller r<i % RESELLERS>, a currency, a whole amount 1..9 (so the sums are exact in JS). */
+const journal = (i) => ({ r: `r${i % RESELLERS}`, c: CURRENCIES[Math.floor(i / RESELLERS) % 4], amount: (i % 9) + 1 });
+
+/** Journals [from, to) on SQLite, in one transaction; the Balance rows set to the running sums. */
+function loadSqlite(url, from, to, sums) {
+  const s = new Database(url.slice("file:".length));
+  s.pragma("synchronous = OFF"); // loading only
+  const entry = s.prepare(
+    `INSERT INTO "LedgerEntry" ("journalId", "resellerId", "currency", "bucket", "kind", "amount") VALUES (?, ?, ?, 'available', 'order_profit_settle', ?)`,
+  );
+  const line = s.prepare(`INSERT INTO "JournalLine" ("journalId", "account", "currency", "amount") VALUES (?, 'world', ?, ?)`);
+  const jr = s.prepare(`INSERT INTO "Journal" ("id", "kind", "lines") VALUES (?, 'adjustment', 2)`);
+  const bal = s.prepare(
+    `INSERT INTO "Balance" ("resellerId", "currency", "available") VALUES (?, ?, ?) ON CONFLICT DO UPDATE SET "available" = excluded."available"`,
+  );
+  s.transaction(() => {
+    if (from === 0)
+      for (let r = 0; r < RESELLERS; r++)
+        s.prepare(`INSERT INTO "Reseller" ("id", "walletAddress", "updatedAt") VALUES (?, ?, CURRENT_TIMESTAMP)`).run(
+          `r${r}`,
+          `0x${r.toString(16).padStart(40, "0")}`,
+        );
+    for (let i = from; i < to; i++) {
+      const { r, c, amount } = journal(i);
+      entry.run(`j${i}`, r, c, String(amount));
+      line.run(`j${i}`, c, String(-amount));
+      jr.run(`j${i}`);
+      const k = `${r} ${c}`;
+      sums.set(k, (sums.get(k) ?? 0) + amount);
+    }
+    for (const [k, v] of sums) bal.run(...k.split(" "), String(v));
+  })();
+  s.close();
+}
+
+/** Journals [from, to) on PostgreSQL, three INSERT ... SELECT; the Balance rows moved by the new entries. */
+async function loadPostgres(url, from, to) {
+  const c = new pg.Client(url);
+  await c.connect();
+  if (from === 0)
+    await c.query(
+      `INSERT INTO "Reseller" ("id", "walletAddress", "updatedAt") SELECT 'r' || r, '0x' || lpad(to_hex(r), 40, '0'), now() FROM generate_series(0, $1::int - 1) r`,
+      [RESELLERS],
+    );
+  const [{ max }] = (await c.query(`SELECT coalesce(max("id"), 0) AS max FROM "LedgerEntry"`)).rows;
+  const cur = `(ARRAY['btc','eth','usdt','xmr'])[1 + (i / ${RESELLERS}) % 4]`;
+  await c.query(
+    `INSERT INTO "LedgerEntry" ("journalId", "resellerId", "currency", "bucket", "kind", "amount")
+     SELECT 'j' || i, 'r' || (i % ${RESELLERS}), ${cur}, 'available', 'order_profit_settle', (i % 9) + 1 FROM generate_series($1::int, $2::int - 1) i`,
+    [from, to],
+  );
+  await c.query(
+    `INSERT INTO "JournalLine" ("journalId", "account", "currency", "amount")
+     SELECT 'j' || i, 'world', ${cur}, -((i % 9) + 1) FROM generate_series($1::int, $2::int - 1) i`,
+    [from, to],
+  );
+  await c.query(
+    `INSERT INTO "Journal" ("id", "kind", "lines") SELECT 'j' || i, 'adjustment', 2 FROM generate_series($1::int, $2::int - 1) i`,
+    [from, to],
+  );
+  await c.query(
+    `INSERT INTO "Balance" ("resellerId", "currency", "available", "updatedAt")
+     SELECT "resellerId", "currency", sum("amount"), now() FROM "LedgerEntry" WHERE "id" > $1 GROUP BY 1, 2
+     ON CONFLICT ("resellerId", "currency") DO UPDATE SET "available" = "Balance"."available" + excluded."available"`,
+    [max],
+  );
+  await c.query(`ANALYZE`); // as autovacuum would after such a load
+  await c.end();
+}
+
+const rows = (s) => `${s.entries} entries, ${s.lines} lines, ${s.journals} journals, ${s.balances} balances read`;
+const secs = (ms) => `${(ms / 1000).toFixed(2)} s`;
+
+await runPerDatabase({
+  script: import.meta.filename,
+  dbs: DBS,
+  what: `${LINES} journal lines (${LINES / 2} journals)`,
+  fill: async (kind, url) => {
+    const sums = new Map();
+    if (kind === "sqlite") loadSqlite(url, 0, LINES / 2, sums);
+    else await loadPostgres(url, 0, LINES / 2);
+    return { sums, url };
+  },
+  measure: async ({ kind, lib, db, filled }) => {
+    let t = performance.now();
+    const first = await lib.checkLedger(db, { mode: "incremental", writeCheckpoint: true });
+    if (!first.ok || !first.checkpoint?.id) throw new Error(`the first check: ${JSON.stringify(first)}`);
+    console.log(`${kind}: full check + checkpoint: ${secs(performance.now() - t)} (${rows(first.stats)})`);
+    t = performance.now();
+    if (kind === "sqlite") loadSqlite(filled.url, LINES / 2, LINES / 2 + NEW, filled.sums);
+    else await loadPostgres(filled.url, LINES / 2, LINES / 2 + NEW);
+    console.log(`${kind}: ${NEW} new postings (${2 * NEW} lines) added in ${secs(performance.now() - t)}`);
+    for (let k = 0; k < 3; k++) {
+      t = performance.now();
+      const r = await lib.checkLedger(db, { mode: "incremental" });
+      if (!r.ok || r.mode !== "incremental") throw new Error(`incremental: ${JSON.stringify(r)}`);
+      console.log(`${kind}: incremental check: ${secs(performance.now() - t)} (${rows(r.stats)})`);
+    }
+    t = performance.now();
+    const full = await lib.checkLedger(db, { mode: "full" });
+    if (!full.ok) throw new Error(`full: ${JSON.stringify(full.violations)}`);
+    console.log(`${kind}: full check: ${secs(performance.now() - t)} (${rows(full.stats)})`);
+  },
+});

@@ -1,0 +1,198 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Db } from "@/lib/db/client";
+import { checkLedger, type LedgerReport } from "@/lib/ledger/check";
+import { post, recordPendingProfit } from "@/lib/ledger/ledger";
+import { D } from "@/lib/money/decimal";
+import { rawJournal } from "../support/ledger";
+import { orderRow } from "../support/orders";
+import { type TempDb, tempDatabase } from "../support/sqlite-db";
+
+// The incremental ledger check (lib/ledger/check.ts, docs/ledger.md "The check"): from the
+// latest checkpoint it reads only the rows after it, finds what breaks after it, and, the
+// trade-off, trusts what lies below it: a row changed there by hand is found by a full check only.
+
+const DATABASES = process.env.MUTATION_RUN === "1" ? (["sqlite"] as const) : (["sqlite", "postgres"] as const);
+
+describe.each(DATABASES)("incremental ledger check on %s", (kind) => {
+  let t: TempDb;
+  let db: Db;
+  let n = 0;
+  const reseller = async () => {
+    const id = `i${++n}`;
+    await db.reseller.create({ data: { id, walletAddress: `0x${n.toString(16).padStart(40, "d")}` } });
+    return id;
+  };
+  const credit = (resellerId: string, amount: string, currency = "xmr") =>
+    db.$transaction((tx) => post(tx, [{ resellerId, currency, bucket: "available", kind: "order_profit_settle", amount: new D(amount) }]));
+  const incremental = () => checkLedger(db, { mode: "incremental", writeCheckpoint: true });
+  const full = () => checkLedger(db, { mode: "full", writeCheckpoint: true });
+  const messages = (r: LedgerReport) => r.violations.map((v) => v.message);
+  const written = (r: LedgerReport) => {
+    if (!r.checkpoint || "skipped" in r.checkpoint) throw new Error(`no checkpoint: ${JSON.stringify(r.checkpoint)}`);
+    return r.checkpoint;
+  };
+  /** Runs `fn` with the append-only triggers of JournalLine off: tampering with history, as an intruder with the database's keys could. */
+  const withoutLineGuard = async (fn: () => Promise<unknown>) => {
+    if (kind === "postgres") {
+      await db.$executeRawUnsafe(`ALTER TABLE "JournalLine" DISABLE TRIGGER "JournalLine_append_only"`);
+      try {
+        await fn();
+      } finally {
+        await db.$executeRawUnsafe(`ALTER TABLE "JournalLine" ENABLE TRIGGER "JournalLine_append_only"`);
+      }
+      return;
+    }
+    const [{ sql }] = await db.$queryRawUnsafe<{ sql: string }[]>(`SELECT sql FROM sqlite_master WHERE name = 'JournalLine_no_update'`);
+    await db.$executeRawUnsafe(`DROP TRIGGER "JournalLine_no_update"`);
+    try {
+      await fn();
+    } finally {
+      await db.$executeRawUnsafe(sql);
+    }
+  };
+
+  beforeAll(async () => {
+    t = await tempDatabase(kind);
+    db = t.db;
+  });
+  afterAll(async () => t.cleanup());
+
+  it("without a checkpoint it runs full; a clean check writes one, which the next check starts from", async () => {
+    const r = await reseller();
+    await rawJournal(
+      db,
+      Array.from({ length: 3_000 }, () => ({
+        resellerId: r,
+        currency: "eth",
+        bucket: "available",
+        kind: "order_profit_settle",
+        amount: "0.001",
+      })),
+    );
+    await db.balance.create({ data: { resellerId: r, currency: "eth", available: "3" } });
+    const first = await incremental();
+    expect(first).toMatchObject({ ok: true, mode: "full" });
+    const cp = written(first);
+    const top = await db.ledgerEntry.aggregate({ _max: { id: true } });
+    expect(cp.lastEntryId).toBe(top._max.id);
+    // Nothing new: nothing read but the balances; the checkpoint moves on (a later time, the same ids).
+    const again = await incremental();
+    expect(again).toMatchObject({ ok: true, mode: "incremental", from: { id: cp.id } });
+    expect(again.stats).toEqual({ entries: 0, lines: 0, journals: 0, orders: 0, withdrawals: 0, balances: 1 });
+    expect(written(again)).toMatchObject({ lastEntryId: cp.lastEntryId, lastLineId: cp.lastLineId });
+  });
+
+  it("after new postings it passes, reading only the new rows (and the journals and orders they name)", async () => {
+    const r = await reseller();
+    for (let i = 0; i < 5; i++) await credit(r, "1");
+    const o = await db.order.create({
+      data: orderRow(`io-${r}`, { resellerId: r, toCurrency: "xmr", profit: "0.5", expiresAt: new Date() }),
+    });
+    await db.$transaction((tx) => recordPendingProfit(tx, o, new D("0.5")));
+    const report = await incremental();
+    expect(messages(report)).toEqual([]);
+    expect(report.mode).toBe("incremental");
+    // 6 new entries and 6 operator lines (one per journal); each read twice: by the scan after the checkpoint and with its journal.
+    expect(report.stats).toMatchObject({ entries: 6 + 6 + 1, lines: 12, journals: 6, orders: 1, withdrawals: 0 });
+    // The full check reads the 3,000 entries of the first test, several times over.
+    const all = await full();
+    expect(all.ok).toBe(true);
+    expect(all.stats.entries).toBeGreaterThan(3 * 3_000);
+  });
+
+  it.runIf(kind === "postgres")(
+    "PostgreSQL: a row that commits below the new checkpoint after the check's snapshot stops the checkpoint",
+    async () => {
+      const r = await reseller();
+      await credit(r, "1");
+      const base = written(await incremental());
+      // A transaction draws its entry's and line's ids and stays open...
+      let release!: () => void;
+      const gate = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      let drawn!: () => void;
+      const started = new Promise<void>((resolve) => {
+        drawn = resolve;
+      });
+      const slow = db.$transaction(
+        async (tx) => {
+          await post(tx, [{ resellerId: r, currency: "xmr", bucket: "available", kind: "order_profit_settle", amount: new D("1") }]);
+          drawn();
+          await gate;
+        },
+        { timeout: 60_000 },
+      );
+      await started;
+      // ...while another commits ids above it; the check's snapshot sees the second only.
+      const r2 = await reseller();
+      await credit(r2, "1");
+      const check = incremental();
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      release();
+      await slow;
+      const report = await check;
+      expect(report.ok).toBe(true);
+      expect(report.checkpoint).toEqual({ skipped: "rows below the new checkpoint's ids were committed after the check's snapshot" });
+      // The next check starts from the checkpoint before, so it reads the late row too.
+      const next = await incremental();
+      expect(next).toMatchObject({ ok: true, from: { id: base.id } });
+      expect(next.stats.entries).toBeGreaterThanOrEqual(2);
+      written(next);
+    },
+    60_000,
+  );
+
+  it("finds a balance edited by hand, an unfinished journal and an order finished without its credit, after the checkpoint", async () => {
+    const r = await reseller();
+    const o = await db.order.create({
+      data: orderRow(`if-${r}`, { resellerId: r, toCurrency: "xmr", profit: "0.5", expiresAt: new Date() }),
+    });
+    await db.$transaction((tx) => recordPendingProfit(tx, o, new D("0.5")));
+    written(await incremental());
+    await credit(r, "2");
+    // A balance edited behind the ledger's back (every Balance row is compared, changed or not).
+    await db.balance.update({ where: { resellerId_currency: { resellerId: r, currency: "xmr" } }, data: { available: "3" } });
+    // Lines whose journal row was never written.
+    await db.journalLine.create({ data: { journalId: `open-${r}`, account: "world", currency: "xmr", amount: "1" } });
+    // An order that finishes without its profit posted: it adds no entry, its updatedAt tells.
+    await db.order.update({ where: { id: o.id }, data: { status: "finished" } });
+
+    const report = await incremental();
+    expect(report.mode).toBe("incremental");
+    expect(messages(report).sort()).toEqual(
+      [
+        `balance ${r}/xmr available is 3 but its entries sum to 2`,
+        `lines of journal open-${r} have no journal row`,
+        `order ${o.id} is finished but 0.5 of its profit is still pending`,
+        `finished order ${o.id} has 0 profit credits, expected 1`,
+      ].sort(),
+    );
+    expect(report.checkpoint).toBeUndefined();
+    // The full check finds the same.
+    expect(messages(await full()).sort()).toEqual(messages(report).sort());
+  });
+
+  it("trusts the rows below its checkpoint: an old line changed by hand is found by --full only", async () => {
+    // A clean slate: a new database, so that the violations above are not in the way.
+    const fresh = await tempDatabase(kind);
+    const saved = db;
+    db = fresh.db;
+    try {
+      const r = await reseller();
+      await credit(r, "1");
+      written(await incremental());
+      const oldLine = await db.journalLine.findFirstOrThrow({ orderBy: { id: "asc" } });
+      await withoutLineGuard(() => db.journalLine.update({ where: { id: oldLine.id }, data: { amount: "-2" } }));
+      await credit(r, "1");
+      // Below the checkpoint: not read again.
+      const inc = await incremental();
+      expect(inc).toMatchObject({ ok: true, mode: "incremental" });
+      const all = await checkLedger(db, { mode: "full" });
+      expect(messages(all)).toEqual([`journal ${oldLine.journalId} (adjustment) does not balance in xmr: its lines sum to -1`]);
+    } finally {
+      db = saved;
+      await fresh.cleanup();
+    }
+  });
+});
