@@ -85,6 +85,7 @@ type EntryRow = {
   bucket: string;
   kind: string;
   amount: string;
+  createdAt: Date;
 };
 
 /** Every ledger entry (after `after`), oldest first, a page at a time. */
@@ -502,6 +503,8 @@ async function checkIncremental(
   const touchedJournals = new Set<string>();
   const entriesByOrder = new Map<string, number>();
   const withdrawalIds = new Set<string>();
+  /** The daily rollup rows the new entries add to (reseller, kind, bucket, UTC day, currency). */
+  const touchedDays = new Set<string>();
   let stray = 0;
   for await (const e of entries(tx, {}, ctx, cp.lastEntryId)) {
     tally.lastEntryId = e.id;
@@ -513,6 +516,7 @@ async function checkIncremental(
     if (e.orderId) entriesByOrder.set(e.orderId, (entriesByOrder.get(e.orderId) ?? 0) + 1);
     if (e.withdrawalId) withdrawalIds.add(e.withdrawalId);
     if (WITHDRAWAL_KINDS.includes(e.kind) !== (e.withdrawalId !== null)) stray++;
+    touchedDays.add(JSON.stringify([e.resellerId, e.kind, e.bucket, dayOf(e.createdAt), e.currency]));
   }
   for await (const l of operatorLines(tx, {}, ctx, cp.lastLineId)) {
     tally.lastLineId = l.id;
@@ -525,6 +529,9 @@ async function checkIncremental(
   // Balances: every row against the checkpoint's sums plus the new entries'.
   const sums = new Map([...tally.balances].map(([k, v]) => [k, { ...v }]));
   await judgeBalances(tx, sums, reporter(name("each balance")), ctx);
+
+  // Daily rollup rows the new entries add to, each against all of its day's entries.
+  await judgeTouchedDays(tx, touchedDays, reporter(name("each daily rollup")), ctx);
 
   // Orders.
   const orderIds = new Set(entriesByOrder.keys());
@@ -568,6 +575,43 @@ async function checkIncremental(
   }
   for (const id of journals.keys()) journalReport(`lines of journal ${id} have no journal row`);
   return tally;
+}
+
+/**
+ * The incremental part of "each daily rollup row equals the sum of its entries": each rollup row
+ * a new entry adds to, against the sum of all its day's entries (by the index on resellerId, kind,
+ * createdAt, so a row costs its day's entries of that kind, not the ledger). Rows no new entry
+ * touches are trusted, as entries below the checkpoint are.
+ */
+async function judgeTouchedDays(tx: Tx, keys: Set<string>, report: (m: string) => void, ctx: CheckContext): Promise<void> {
+  for (const key of [...keys].sort()) {
+    const [resellerId, kind, bucket, day, currency] = JSON.parse(key) as string[];
+    const start = new Date(`${day}T00:00:00.000Z`);
+    const end = new Date(start.getTime() + 86_400_000);
+    let sum = new D(0);
+    let after = 0;
+    for (;;) {
+      const page = await tx.ledgerEntry.findMany({
+        where: { resellerId, kind, createdAt: { gte: start, lt: end }, bucket, currency, id: { gt: after } },
+        orderBy: { id: "asc" },
+        take: PAGE,
+        select: { id: true, amount: true },
+      });
+      ctx.stats.entries += page.length;
+      for (const e of page) if (CANONICAL_AMOUNT.test(e.amount)) sum = sum.plus(e.amount);
+      if (page.length < PAGE) break;
+      after = page[page.length - 1].id;
+    }
+    const row = await tx.ledgerDaily.findUnique({
+      where: { resellerId_kind_bucket_day_currency: { resellerId, kind, bucket, day, currency } },
+    });
+    const tag = `rollup ${resellerId}/${currency} ${day} ${kind} ${bucket}`;
+    if (!row) {
+      if (!sum.isZero())
+        report(`entries of ${resellerId}/${kind}/${bucket}/${day}/${currency} sum to ${sum.toFixed()} but have no rollup row`);
+    } else if (!CANONICAL_AMOUNT.test(row.amount)) report(`${tag} has amount '${row.amount}'`);
+    else if (!new D(row.amount).eq(sum)) report(`${tag} is ${row.amount} but its entries sum to ${sum.toFixed()}`);
+  }
 }
 
 /**

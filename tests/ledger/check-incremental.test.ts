@@ -92,8 +92,9 @@ describe.each(DATABASES)("incremental ledger check on %s", (kind) => {
     const report = await incremental();
     expect(messages(report)).toEqual([]);
     expect(report.mode).toBe("incremental");
-    // 6 new entries and 6 operator lines (one per journal); each read twice: by the scan after the checkpoint and with its journal.
-    expect(report.stats).toMatchObject({ entries: 6 + 6 + 1, lines: 12, journals: 6, orders: 1, withdrawals: 0 });
+    // 6 new entries and 6 operator lines (one per journal); each read twice: by the scan after the checkpoint and with its journal;
+    // the entries once more for the two daily rollup rows they add to (today's settled and pending profit of this reseller).
+    expect(report.stats).toMatchObject({ entries: 6 + 6 + 1 + 6, lines: 12, journals: 6, orders: 1, withdrawals: 0 });
     // The full check reads the 3,000 entries of the first test, several times over.
     const all = await full();
     expect(all.ok).toBe(true);
@@ -142,6 +143,25 @@ describe.each(DATABASES)("incremental ledger check on %s", (kind) => {
     },
     60_000,
   );
+
+  it("finds a daily rollup row that a new entry adds to and that no longer equals its day's entries", async () => {
+    const r = await reseller();
+    await credit(r, "1");
+    written(await incremental());
+    await credit(r, "2");
+    const day = new Date().toISOString().slice(0, 10);
+    const where = {
+      resellerId_kind_bucket_day_currency: { resellerId: r, kind: "order_profit_settle", bucket: "available", day, currency: "xmr" },
+    };
+    // Right after the posting, the row holds both entries; then it is edited behind the ledger's back.
+    expect((await db.ledgerDaily.findUniqueOrThrow({ where })).amount).toBe("3");
+    await db.ledgerDaily.update({ where, data: { amount: "2" } });
+    const report = await incremental();
+    expect(messages(report)).toEqual([`rollup ${r}/xmr ${day} order_profit_settle available is 2 but its entries sum to 3`]);
+    // Put back, for the tests after this one.
+    await db.ledgerDaily.update({ where, data: { amount: "3" } });
+    expect((await incremental()).ok).toBe(true);
+  });
 
   it("finds a balance edited by hand, an unfinished journal and an order finished without its credit, after the checkpoint", async () => {
     const r = await reseller();
