@@ -8,7 +8,7 @@ import type { StatementMonth, Statements } from "./types";
 // A reseller's statements (docs/ledger.md, Statements): per calendar month (UTC) and currency,
 // the opening balance, the profit credited, the profit reversed, what was withdrawn, and the
 // closing balance, read from the reseller's own ledger entries and nothing else (their daily
-// rollup for the days before today, the entries themselves for today).
+// rollup up to today, less today's entries after the statement's time).
 //
 // The balance is the reseller's whole balance in the currency: pending + available + reserved
 // (profit booked on an open order counts from its creation, as accrual accounting books it).
@@ -64,29 +64,42 @@ const text = (x: Dec) => (x.isZero() ? "0" : x.toFixed());
  */
 export async function getStatements(db: Db, opts: { resellerId: string; now?: Date }): Promise<Statements> {
   const now = opts.now ?? new Date();
-  // The days before today's from the daily rollup (lib/ledger/daily.ts): a row per day, kind,
-  // bucket and currency, not an entry per order. Today's from its entries up to `now` (the
-  // rollup's today also counts what was posted after `now`).
+  // Every day up to today's from the daily rollup (lib/ledger/daily.ts): a row per day, kind,
+  // bucket and currency, not an entry per order. Today's row also counts what was posted after
+  // `now` (a statement read at a past time, or a clock ahead of ours): those entries, today's
+  // after `now` (none when `now` is the present), are read and taken off. Until 2026-11-25 all
+  // of today's entries were read and summed: 170 ms at 3,000 orders a day (bench/README.md).
   const today = dayOf(now);
-  const [days, todays] = await Promise.all([
+  const [days, later] = await Promise.all([
     db.ledgerDaily.findMany({
-      where: { resellerId: opts.resellerId, day: { lt: today } },
+      where: { resellerId: opts.resellerId, day: { lte: today } },
       select: { currency: true, kind: true, amount: true, day: true },
     }),
     db.ledgerEntry.findMany({
       where: {
         resellerId: opts.resellerId,
-        // Every kind named: the (resellerId, kind, createdAt) index then reads today's entries only.
+        // Every kind named: the (resellerId, kind, createdAt) index then reads only the entries after `now`.
         kind: { in: Object.keys(KIND_COLUMN) },
-        createdAt: { gte: new Date(`${today}T00:00:00.000Z`), lte: now },
+        createdAt: { gt: now, lt: new Date(Date.parse(`${today}T00:00:00.000Z`) + 86_400_000) },
       },
-      select: { currency: true, kind: true, amount: true, createdAt: true },
+      select: { currency: true, kind: true, amount: true },
     }),
   ]);
-  const rows = [...days.map((d) => ({ ...d, month: d.day.slice(0, 7) })), ...todays.map((e) => ({ ...e, month: monthOf(e.createdAt) }))];
+  // A currency whose every entry came after `now` was not there yet: its rollup rows cancel out, and it is left out.
+  const notYet = new Set<string>();
+  for (const currency of new Set(later.map((e) => e.currency)))
+    if (
+      !(await db.ledgerEntry.findFirst({ where: { resellerId: opts.resellerId, currency, createdAt: { lte: now } }, select: { id: true } }))
+    )
+      notYet.add(currency);
+  const rows = [
+    ...days.map((d) => ({ ...d, month: d.day.slice(0, 7) })),
+    ...later.map((e) => ({ ...e, amount: new D(e.amount).neg().toFixed(), month: today.slice(0, 7) })),
+  ];
   type Sums = Record<Column, Dec>;
   const byCurrency = new Map<string, Map<string, Sums>>();
   for (const r of rows) {
+    if (notYet.has(r.currency)) continue;
     const col = KIND_COLUMN[r.kind as EntryKind];
     if (!col) throw new Error(`statement: unknown ledger entry kind ${r.kind}`);
     const months = byCurrency.get(r.currency) ?? new Map<string, Sums>();

@@ -175,6 +175,20 @@ describe.each(DATABASES)("statements on %s", (kind) => {
     });
   });
 
+  it("read in the middle of a day, leaves out that day's later postings (and a currency not there yet)", async () => {
+    const day = "2026-11-10";
+    await order("sd1", other, "eth", "0.5", at(`${day}T10:00:00Z`));
+    await order("sd2", other, "eth", "0.25", at(`${day}T14:00:00Z`));
+    await order("sd3", other, "xmr", "7", at(`${day}T15:00:00Z`));
+    const noon = await getStatements(db, { resellerId: other, now: at(`${day}T12:00:00Z`) });
+    expect(noon.months.filter((m) => m.month === "2026-11").map((m) => [m.currency, m.credited])).toEqual([["eth", "0.5"]]);
+    const evening = await getStatements(db, { resellerId: other, now: at(`${day}T20:00:00Z`) });
+    expect(evening.months.filter((m) => m.month === "2026-11").map((m) => [m.currency, m.credited])).toEqual([
+      ["eth", "0.75"],
+      ["xmr", "7"],
+    ]);
+  });
+
   it("the CSV has the documented columns, one row per month and currency", async () => {
     expect([...STATEMENT_CSV_COLUMNS]).toEqual([
       "month",
