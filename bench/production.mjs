@@ -7,11 +7,12 @@
 //   GET  /currencies     vs  bare node:http sending the same bytes                (static)
 //   GET  /estimate       vs  the same static server
 //   POST /exchange       vs  bare node:http inserting one order row through the
-//        (keyed, unique       app's own Prisma client                            (prisma-insert)
-//        bodies)
+//        (unique bodies)      bare driver, better-sqlite3 or pg                  (raw-insert)
 //   GET  /exchange/{id}  vs  bare node:http reading one order by primary key
-//        (keyed)              through it                                        (prisma-read)
-//   and, for information, the same insert and read through the bare driver       (raw-insert, raw-read)
+//                             through the bare driver                           (raw-read)
+//   each keyless and keyed (X-API-Key: the key lookup is on the path; issue 32), and, for
+//   information, the same insert and read through the app's own Prisma client
+//   (prisma-insert, prisma-read).
 //
 // Every server (the app and each limit) is its own process. Rate limits are raised so that
 // nothing is refused, but the limiter runs on every request with the database's default
@@ -105,17 +106,23 @@ async function benchDatabase(kind) {
     const key = makeKey(db.url);
     const currencies = Buffer.from(await (await fetch(`${base}/api/v1/currencies`)).arrayBuffer());
 
-    // Orders to read: made through the API, so that they are real ones.
-    const ids = [];
-    for (let i = 0; i < 200; i++) {
-      const r = await fetch(`${base}/api/v1/exchange`, {
-        method: "POST",
-        headers: { "content-type": "application/json", "x-api-key": key },
-        body: JSON.stringify({ from: "btc", to: "eth", amount: "0.01", address: ADDRESS }),
-      });
-      if (r.status !== 201) throw new Error(`POST /exchange: ${r.status} ${await r.text()}`);
-      ids.push((await r.json()).id);
-    }
+    // Orders to read: made through the API, so that they are real ones; a keyed order is read
+    // with its key, a keyless one without (a reseller's order is not found without its key).
+    const makeOrders = async (headers) => {
+      const made = [];
+      for (let i = 0; i < 200; i++) {
+        const r = await fetch(`${base}/api/v1/exchange`, {
+          method: "POST",
+          headers: { "content-type": "application/json", ...headers },
+          body: JSON.stringify({ from: "btc", to: "eth", amount: "0.01", address: ADDRESS }),
+        });
+        if (r.status !== 201) throw new Error(`POST /exchange: ${r.status} ${await r.text()}`);
+        made.push((await r.json()).id);
+      }
+      return made;
+    };
+    const ids = await makeOrders({ "x-api-key": key });
+    const keylessIds = await makeOrders({});
 
     const limits = {};
     const pids = { app: app.pid };
@@ -140,34 +147,48 @@ async function benchDatabase(kind) {
 
     let n = 0;
     const createBody = () => JSON.stringify({ from: "btc", to: "eth", amount: `0.01${String(++n).padStart(6, "0")}`, address: ADDRESS });
-    let r = 0;
-    const readPath = () => `/api/v1/exchange/${ids[r++ % ids.length]}`;
     const keyed = { "x-api-key": key };
-    const post = (url) => ({
+    const post = (url, headers) => ({
       url,
       method: "POST",
-      headers: { ...keyed, "content-type": "application/json" },
+      headers: { ...headers, "content-type": "application/json" },
       requests: [{ setupRequest: (req) => ({ ...req, body: createBody() }) }],
     });
-    const read = (url) => ({ url, headers: keyed, requests: [{ setupRequest: (req) => ({ ...req, path: readPath() }) }] });
-    const cases = [
-      { name: "GET /currencies", route: "/api/v1/currencies", app: { url: `${base}/api/v1/currencies` }, limit: "static" },
-      {
-        name: "GET /estimate",
-        route: "/api/v1/estimate",
-        app: { url: `${base}/api/v1/estimate?from=btc&to=eth&amount=0.1` },
-        limit: "static",
-      },
-      {
-        name: "POST /exchange",
-        route: "/api/v1/exchange",
-        method: "POST",
-        app: post(`${base}/api/v1/exchange`),
-        limit: "prisma-insert",
-        raw: "raw-insert",
-      },
-      { name: "GET /exchange/{id}", route: "/api/v1/exchange/:id", app: read(base), limit: "prisma-read", raw: "raw-read" },
-    ];
+    const read = (url, headers, from) => {
+      let r = 0;
+      return { url, headers, requests: [{ setupRequest: (req) => ({ ...req, path: `/api/v1/exchange/${from[r++ % from.length]}` }) }] };
+    };
+    const cases = [];
+    for (const [who, headers] of [
+      ["keyless", {}],
+      ["keyed", keyed],
+    ]) {
+      const tag = (name) => `${name} ${who}`;
+      cases.push(
+        { name: tag("GET /currencies"), route: "/api/v1/currencies", app: { url: `${base}/api/v1/currencies`, headers }, limit: "static" },
+        {
+          name: tag("GET /estimate"),
+          route: "/api/v1/estimate",
+          app: { url: `${base}/api/v1/estimate?from=btc&to=eth&amount=0.1`, headers },
+          limit: "static",
+        },
+        {
+          name: tag("POST /exchange"),
+          route: "/api/v1/exchange",
+          method: "POST",
+          app: post(`${base}/api/v1/exchange`, headers),
+          limit: "raw-insert",
+          info: "prisma-insert",
+        },
+        {
+          name: tag("GET /exchange/{id}"),
+          route: "/api/v1/exchange/:id",
+          app: read(base, headers, who === "keyed" ? ids : keylessIds),
+          limit: "raw-read",
+          info: "prisma-read",
+        },
+      );
+    }
     // BENCH_ONLY=currencies,estimate: only the cases whose name contains one of these.
     const only = process.env.BENCH_ONLY?.split(",");
     if (only) cases.splice(0, cases.length, ...cases.filter((c) => only.some((o) => c.name.includes(o))));
@@ -216,16 +237,16 @@ async function benchDatabase(kind) {
       for (const c of cases) {
         record(`${c.limit} (limit of ${c.name})`, await measure(pids[c.limit], limitOpts[c.limit](limits[c.limit])));
         record(`app ${c.name}`, await measure(pids.app, c.app), c.route);
-        if (c.raw) record(`${c.raw} (information)`, await measure(pids[c.raw], limitOpts[c.raw](limits[c.raw])));
+        if (c.info) record(`${c.info} (information)`, await measure(pids[c.info], limitOpts[c.info](limits[c.info])));
       }
     }
 
     // The app's own count of what it answered, by route, beside what was sent.
     const metrics = await (await fetch(`${base}/metrics`)).text();
     console.log(
-      `\n ${kind}: /metrics after the runs (http_requests_total, all statuses) vs requests autocannon sent (with the setup's 200 orders):`,
+      `\n ${kind}: /metrics after the runs (http_requests_total, all statuses) vs requests autocannon sent (with the setup's 400 orders):`,
     );
-    for (const c of cases) {
+    for (const c of cases.filter((x) => x.name.endsWith("keyless"))) {
       let counted = 0;
       for (const line of metrics.split("\n"))
         if (
@@ -234,7 +255,9 @@ async function benchDatabase(kind) {
           line.includes(`method="${c.method ?? "GET"}"`)
         )
           counted += Number(line.split(" ").at(-1));
-      console.log(`  ${c.name.padEnd(20)} metrics ${String(counted).padStart(8)}   sent ${String(sent[c.route]).padStart(8)}`);
+      console.log(
+        `  ${c.name.replace(/ keyless$/, "").padEnd(20)} metrics ${String(counted).padStart(8)}   sent ${String(sent[c.route]).padStart(8)}`,
+      );
     }
     const mean = (label, k) => results[label].reduce((s, x) => s + x[k], 0) / results[label].length;
     const rows = cases.map((c) => {
@@ -249,7 +272,7 @@ async function benchDatabase(kind) {
         limit: c.limit,
         limitRps: mean(lim, "rps"),
         ratio: mean(app, "rps") / mean(lim, "rps"),
-        raw: c.raw ? mean(`${c.raw} (information)`, "rps") : null,
+        info: c.info ? mean(`${c.info} (information)`, "rps") : null,
         appCpu: results[app].every((x) => x.cpu !== null) ? mean(app, "cpu") : null,
         limitCpu: results[lim].every((x) => x.cpu !== null) ? mean(lim, "cpu") : null,
       };
@@ -272,11 +295,11 @@ console.log(
     .join(" ")}`,
 );
 console.log(
-  "| database | endpoint | req/s | p50 ms | p99 ms | errors | limit | limit req/s | ratio | raw driver req/s | CPU µs/req, app / limit |",
+  "| database | endpoint | req/s | p50 ms | p99 ms | errors | limit | limit req/s | ratio | Prisma req/s (information) | CPU µs/req, app / limit |",
 );
 console.log("|---|---|---:|---:|---:|---:|---|---:|---:|---:|---:|");
 for (const [kind, rows] of Object.entries(all))
   for (const r of rows)
     console.log(
-      `| ${kind} | \`${r.name}\` | ${fmt(r.rps)} | ${fmt(r.p50, 1)} | ${fmt(r.p99, 1)} | ${r.errors} | ${r.limit} | ${fmt(r.limitRps)} | **${fmt(r.ratio, 2)}** | ${r.raw === null ? "" : fmt(r.raw)} | ${r.appCpu === null || r.limitCpu === null ? "" : `${fmt(r.appCpu)} / ${fmt(r.limitCpu)}`} |`,
+      `| ${kind} | \`${r.name}\` | ${fmt(r.rps)} | ${fmt(r.p50, 1)} | ${fmt(r.p99, 1)} | ${r.errors} | ${r.limit} | ${fmt(r.limitRps)} | **${fmt(r.ratio, 2)}** | ${r.info === null ? "" : fmt(r.info)} | ${r.appCpu === null || r.limitCpu === null ? "" : `${fmt(r.appCpu)} / ${fmt(r.limitCpu)}`} |`,
     );
