@@ -28,13 +28,24 @@ if (!fs.existsSync(path.join(ROOT, "lib/dist/index.mjs"))) {
 
 /** Journal i: reseller r<i % RESELLERS>, a currency, a whole amount 1..9 (so the sums are exact in JS). */
 const journal = (i) => ({ r: `r${i % RESELLERS}`, c: CURRENCIES[Math.floor(i / RESELLERS) % 4], amount: (i % 9) + 1 });
+// The loaded journals span the YEAR before the run, evenly; the NEW ones are posted now. Each
+// (reseller, currency, UTC day) has its daily rollup row (lib/ledger/daily.ts), as posting keeps it.
+const YEAR_MS = 365 * 86_400_000;
+const START = Date.now();
+const atOf = (i) => (i < LINES / 2 ? START - YEAR_MS + Math.floor((i * YEAR_MS) / (LINES / 2)) : START);
+const dayOf = (ms) => new Date(ms).toISOString().slice(0, 10);
+const iso = (ms) => new Date(ms).toISOString().replace("Z", "+00:00"); // as the app stores dates on SQLite
 
-/** Journals [from, to) on SQLite, in one transaction; the Balance rows set to the running sums. */
-function loadSqlite(url, from, to, sums) {
+/** Journals [from, to) on SQLite, in one transaction; the Balance and LedgerDaily rows set to the running sums. */
+function loadSqlite(url, from, to, sums, days) {
   const s = new Database(url.slice("file:".length));
   s.pragma("synchronous = OFF"); // loading only
   const entry = s.prepare(
-    `INSERT INTO "LedgerEntry" ("journalId", "resellerId", "currency", "bucket", "kind", "amount") VALUES (?, ?, ?, 'available', 'order_profit_settle', ?)`,
+    `INSERT INTO "LedgerEntry" ("journalId", "resellerId", "currency", "bucket", "kind", "amount", "createdAt") VALUES (?, ?, ?, 'available', 'order_profit_settle', ?, ?)`,
+  );
+  const daily = s.prepare(
+    `INSERT INTO "LedgerDaily" ("resellerId", "kind", "bucket", "day", "currency", "amount") VALUES (?, 'order_profit_settle', 'available', ?, ?, ?)
+     ON CONFLICT DO UPDATE SET "amount" = excluded."amount"`,
   );
   const line = s.prepare(`INSERT INTO "JournalLine" ("journalId", "account", "currency", "amount") VALUES (?, 'world', ?, ?)`);
   const jr = s.prepare(`INSERT INTO "Journal" ("id", "kind", "lines") VALUES (?, 'adjustment', 2)`);
@@ -50,13 +61,17 @@ function loadSqlite(url, from, to, sums) {
         );
     for (let i = from; i < to; i++) {
       const { r, c, amount } = journal(i);
-      entry.run(`j${i}`, r, c, String(amount));
+      const at = atOf(i);
+      entry.run(`j${i}`, r, c, String(amount), iso(at));
+      const dk = `${r} ${dayOf(at)} ${c}`;
+      days.set(dk, (days.get(dk) ?? 0) + amount);
       line.run(`j${i}`, c, String(-amount));
       jr.run(`j${i}`);
       const k = `${r} ${c}`;
       sums.set(k, (sums.get(k) ?? 0) + amount);
     }
     for (const [k, v] of sums) bal.run(...k.split(" "), String(v));
+    for (const [k, v] of days) daily.run(...k.split(" "), String(v));
   })();
   s.close();
 }
@@ -72,10 +87,18 @@ async function loadPostgres(url, from, to) {
     );
   const [{ max }] = (await c.query(`SELECT coalesce(max("id"), 0) AS max FROM "LedgerEntry"`)).rows;
   const cur = `(ARRAY['btc','eth','usdt','xmr'])[1 + (i / ${RESELLERS}) % 4]`;
+  // atOf(i), in SQL: loaded journals over the year before START, the NEW ones at START.
+  const at = `CASE WHEN i < ${LINES / 2} THEN to_timestamp((${START - YEAR_MS} + floor(i::numeric * ${YEAR_MS} / ${LINES / 2})) / 1000.0) ELSE to_timestamp(${START} / 1000.0) END AT TIME ZONE 'UTC'`;
   await c.query(
-    `INSERT INTO "LedgerEntry" ("journalId", "resellerId", "currency", "bucket", "kind", "amount")
-     SELECT 'j' || i, 'r' || (i % ${RESELLERS}), ${cur}, 'available', 'order_profit_settle', (i % 9) + 1 FROM generate_series($1::int, $2::int - 1) i`,
+    `INSERT INTO "LedgerEntry" ("journalId", "resellerId", "currency", "bucket", "kind", "amount", "createdAt")
+     SELECT 'j' || i, 'r' || (i % ${RESELLERS}), ${cur}, 'available', 'order_profit_settle', (i % 9) + 1, ${at} FROM generate_series($1::int, $2::int - 1) i`,
     [from, to],
+  );
+  await c.query(
+    `INSERT INTO "LedgerDaily" ("resellerId", "kind", "bucket", "day", "currency", "amount")
+     SELECT "resellerId", "kind", "bucket", to_char("createdAt", 'YYYY-MM-DD'), "currency", sum("amount") FROM "LedgerEntry" WHERE "id" > $1 GROUP BY 1, 2, 3, 4, 5
+     ON CONFLICT ("resellerId", "kind", "bucket", "day", "currency") DO UPDATE SET "amount" = "LedgerDaily"."amount" + excluded."amount"`,
+    [max],
   );
   await c.query(
     `INSERT INTO "JournalLine" ("journalId", "account", "currency", "amount")
@@ -105,9 +128,10 @@ await runPerDatabase({
   what: `${LINES} journal lines (${LINES / 2} journals)`,
   fill: async (kind, url) => {
     const sums = new Map();
-    if (kind === "sqlite") loadSqlite(url, 0, LINES / 2, sums);
+    const days = new Map();
+    if (kind === "sqlite") loadSqlite(url, 0, LINES / 2, sums, days);
     else await loadPostgres(url, 0, LINES / 2);
-    return { sums, url };
+    return { sums, days, url };
   },
   measure: async ({ kind, lib, db, filled }) => {
     let t = performance.now();
@@ -115,7 +139,7 @@ await runPerDatabase({
     if (!first.ok || !first.checkpoint?.id) throw new Error(`the first check: ${JSON.stringify(first)}`);
     console.log(`${kind}: full check + checkpoint: ${secs(performance.now() - t)} (${rows(first.stats)})`);
     t = performance.now();
-    if (kind === "sqlite") loadSqlite(filled.url, LINES / 2, LINES / 2 + NEW, filled.sums);
+    if (kind === "sqlite") loadSqlite(filled.url, LINES / 2, LINES / 2 + NEW, filled.sums, filled.days);
     else await loadPostgres(filled.url, LINES / 2, LINES / 2 + NEW);
     console.log(`${kind}: ${NEW} new postings (${2 * NEW} lines) added in ${secs(performance.now() - t)}`);
     for (let k = 0; k < 3; k++) {

@@ -579,38 +579,55 @@ async function checkIncremental(
 
 /**
  * The incremental part of "each daily rollup row equals the sum of its entries": each rollup row
- * a new entry adds to, against the sum of all its day's entries (by the index on resellerId, kind,
- * createdAt, so a row costs its day's entries of that kind, not the ledger). Rows no new entry
- * touches are trusted, as entries below the checkpoint are.
+ * a new entry adds to, against the sum of all its day's entries. Read per day and a page of
+ * resellers at a time (one statement each, by the index on resellerId, kind, createdAt), so it
+ * costs that day's entries of the resellers posted to since the checkpoint, not the ledger. Rows
+ * no new entry touches are trusted, as entries below the checkpoint are.
  */
 async function judgeTouchedDays(tx: Tx, keys: Set<string>, report: (m: string) => void, ctx: CheckContext): Promise<void> {
-  for (const key of [...keys].sort()) {
-    const [resellerId, kind, bucket, day, currency] = JSON.parse(key) as string[];
+  // day -> reseller -> the touched keys of that reseller on that day
+  const byDay = new Map<string, Map<string, string[]>>();
+  for (const key of keys) {
+    const [resellerId, , , day] = JSON.parse(key) as string[];
+    const resellers = byDay.get(day) ?? new Map<string, string[]>();
+    resellers.set(resellerId, [...(resellers.get(resellerId) ?? []), key]);
+    byDay.set(day, resellers);
+  }
+  for (const [day, resellers] of [...byDay].sort(([a], [b]) => (a < b ? -1 : 1))) {
     const start = new Date(`${day}T00:00:00.000Z`);
     const end = new Date(start.getTime() + 86_400_000);
-    let sum = new D(0);
-    let after = 0;
-    for (;;) {
-      const page = await tx.ledgerEntry.findMany({
-        where: { resellerId, kind, createdAt: { gte: start, lt: end }, bucket, currency, id: { gt: after } },
-        orderBy: { id: "asc" },
-        take: PAGE,
-        select: { id: true, amount: true },
-      });
-      ctx.stats.entries += page.length;
-      for (const e of page) if (CANONICAL_AMOUNT.test(e.amount)) sum = sum.plus(e.amount);
-      if (page.length < PAGE) break;
-      after = page[page.length - 1].id;
+    for (const ids of pages(resellers.keys())) {
+      const sums = new Map<string, Dec>();
+      let after = 0;
+      for (;;) {
+        const page = await tx.ledgerEntry.findMany({
+          where: { resellerId: { in: ids }, createdAt: { gte: start, lt: end }, id: { gt: after } },
+          orderBy: { id: "asc" },
+          take: PAGE,
+          select: { id: true, resellerId: true, kind: true, bucket: true, currency: true, amount: true },
+        });
+        ctx.stats.entries += page.length;
+        for (const e of page) {
+          const key = JSON.stringify([e.resellerId, e.kind, e.bucket, day, e.currency]);
+          if (keys.has(key) && CANONICAL_AMOUNT.test(e.amount)) sums.set(key, (sums.get(key) ?? new D(0)).plus(e.amount));
+        }
+        if (page.length < PAGE) break;
+        after = page[page.length - 1].id;
+      }
+      const rows = await tx.ledgerDaily.findMany({ where: { day, resellerId: { in: ids } } });
+      const held = new Map(rows.map((r) => [JSON.stringify([r.resellerId, r.kind, r.bucket, r.day, r.currency]), r.amount]));
+      for (const key of ids.flatMap((id) => resellers.get(id) ?? []).sort()) {
+        const [resellerId, kind, bucket, , currency] = JSON.parse(key) as string[];
+        const sum = sums.get(key) ?? new D(0);
+        const amount = held.get(key);
+        const tag = `rollup ${resellerId}/${currency} ${day} ${kind} ${bucket}`;
+        if (amount === undefined) {
+          if (!sum.isZero())
+            report(`entries of ${resellerId}/${kind}/${bucket}/${day}/${currency} sum to ${sum.toFixed()} but have no rollup row`);
+        } else if (!CANONICAL_AMOUNT.test(amount)) report(`${tag} has amount '${amount}'`);
+        else if (!new D(amount).eq(sum)) report(`${tag} is ${amount} but its entries sum to ${sum.toFixed()}`);
+      }
     }
-    const row = await tx.ledgerDaily.findUnique({
-      where: { resellerId_kind_bucket_day_currency: { resellerId, kind, bucket, day, currency } },
-    });
-    const tag = `rollup ${resellerId}/${currency} ${day} ${kind} ${bucket}`;
-    if (!row) {
-      if (!sum.isZero())
-        report(`entries of ${resellerId}/${kind}/${bucket}/${day}/${currency} sum to ${sum.toFixed()} but have no rollup row`);
-    } else if (!CANONICAL_AMOUNT.test(row.amount)) report(`${tag} has amount '${row.amount}'`);
-    else if (!new D(row.amount).eq(sum)) report(`${tag} is ${row.amount} but its entries sum to ${sum.toFixed()}`);
   }
 }
 
