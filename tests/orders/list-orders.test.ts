@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ledgerCsv, ordersCsv } from "@/lib/dashboard/export";
 import { listResellerOrders } from "@/lib/dashboard/orders";
 import type { Order } from "@/lib/db/client";
 import { orderRow } from "../support/orders";
@@ -212,5 +213,26 @@ describe.each(["sqlite", "postgres"] as const)("the Orders list's keyset pages o
       );
       expect(plan, JSON.stringify(q)).not.toMatch(/TEMP B-TREE/);
     }
+  });
+
+  it("the orders CSV has the list's order, across its batches", async () => {
+    const text = await new Response(ordersCsv(t.db, { resellerId: "me" })).text();
+    const ids = text.trim().split("\r\n").slice(1).map((line) => line.split(",")[0]);
+    expect(ids.filter((i) => i !== hex(2))).toEqual(newestFirst(mine));
+  });
+
+  it.runIf(kind === "sqlite")("SQLite reads each CSV batch from its cursor in an index, with no sort", async () => {
+    const drain = (s: ReadableStream<Uint8Array>) => new Response(s).text();
+    const orders = await tracedStatements(t.url, (traced) => drain(ordersCsv(traced, { resellerId: "me" })));
+    const batch = orders.filter((q) => /FROM [`"]?(main[`"]?\.[`"]?)?Order[`"]?/.test(q) && /ORDER BY/.test(q));
+    expect(batch.length).toBeGreaterThan(0);
+    for (const q of batch) {
+      expect(queryPlan(t.url, q), q).toMatch(/SEARCH (main\.)?"?Order"? USING INDEX Order_resellerId_createdAt_id_idx \(resellerId=\?/);
+      expect(queryPlan(t.url, q), q).not.toMatch(/TEMP B-TREE/);
+    }
+    const ledger = await tracedStatements(t.url, (traced) => drain(ledgerCsv(traced, { resellerId: "me" })));
+    const reads = ledger.filter((q) => /LedgerEntry/.test(q));
+    expect(reads.length).toBeGreaterThan(0);
+    for (const q of reads) expect(queryPlan(t.url, q), q).toMatch(/USING INDEX LedgerEntry_resellerId_id_idx \(resellerId=\? AND rowid>\?\)|USING INDEX LedgerEntry_resellerId_id_idx \(resellerId=\? AND id>\?\)/);
   });
 });
