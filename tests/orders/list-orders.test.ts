@@ -217,7 +217,11 @@ describe.each(["sqlite", "postgres"] as const)("the Orders list's keyset pages o
 
   it("the orders CSV has the list's order, across its batches", async () => {
     const text = await new Response(ordersCsv(t.db, { resellerId: "me" })).text();
-    const ids = text.trim().split("\r\n").slice(1).map((line) => line.split(",")[0]);
+    const ids = text
+      .trim()
+      .split("\r\n")
+      .slice(1)
+      .map((line) => line.split(",")[0]);
     expect(ids.filter((i) => i !== hex(2))).toEqual(newestFirst(mine));
   });
 
@@ -233,6 +237,9 @@ describe.each(["sqlite", "postgres"] as const)("the Orders list's keyset pages o
     const ledger = await tracedStatements(t.url, (traced) => drain(ledgerCsv(traced, { resellerId: "me" })));
     const reads = ledger.filter((q) => /LedgerEntry/.test(q));
     expect(reads.length).toBeGreaterThan(0);
-    for (const q of reads) expect(queryPlan(t.url, q), q).toMatch(/USING INDEX LedgerEntry_resellerId_id_idx \(resellerId=\? AND rowid>\?\)|USING INDEX LedgerEntry_resellerId_id_idx \(resellerId=\? AND id>\?\)/);
+    for (const q of reads)
+      expect(queryPlan(t.url, q), q).toMatch(
+        /USING INDEX LedgerEntry_resellerId_id_idx \(resellerId=\? AND rowid>\?\)|USING INDEX LedgerEntry_resellerId_id_idx \(resellerId=\? AND id>\?\)/,
+      );
   });
 });
