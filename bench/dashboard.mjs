@@ -14,7 +14,7 @@
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import { NOW, orderId, seed } from "./seed.mjs";
+import { NOW, orderId, STEP_MS, seed } from "./seed.mjs";
 import { ROOT, runPerDatabase } from "./support.mjs";
 
 const ORDERS = Number(process.env.BENCH_ORDERS ?? 1_000_000);
@@ -71,9 +71,11 @@ async function timeCalls(label, fn) {
 function reads(lib, db) {
   const list = (q) => async () => {
     const r = await lib.listResellerOrders(db, lib.parseOrderQuery("me", q));
-    return `${r.totalCapped ? ">" : ""}${r.total} orders, ${r.items.length} shown, page ${r.page}`;
+    return `${r.totalCapped ? ">" : ""}${r.total} orders, ${r.items.length} shown${r.older ? ", more" : ""}`;
   };
   const mid = Math.floor(ORDERS / 2) + 5; // a finished order
+  // The cursor of the nth order from the newest (bench/seed.mjs: one every STEP_MS up to NOW, ids by index).
+  const cursorAt = (n) => `${NOW.getTime() - (n + 1) * STEP_MS}_${orderId(ORDERS - 1 - n)}`;
   const out = [];
   for (const days of [7, 30, 90]) {
     out.push([
@@ -94,10 +96,12 @@ function reads(lib, db) {
   }
   out.push(
     ["orders page 1", list({})],
-    ["orders page 2", list({ page: "2" })],
-    ["orders last page", list({ page: "100000" })],
+    // Keyset pages: a cursor halfway down the list (a deep Next) and the oldest page.
+    ["orders page 2", list({ after: cursorAt(10) })],
+    ["orders deep page (halfway)", list({ after: cursorAt(Math.floor(ORDERS / 2)) })],
+    ["orders last page (oldest)", list({ oldest: "1" })],
     ["orders failed", list({ status: "failed" })],
-    ["orders failed last page", list({ status: "failed", page: "100000" })],
+    ["orders failed oldest page", list({ status: "failed", oldest: "1" })],
     ["orders confirming", list({ status: "confirming" })],
     ["orders channel key:k1", list({ channel: "key:k1" })],
     ["orders id prefix (6)", list({ q: orderId(mid).slice(0, 6) })],

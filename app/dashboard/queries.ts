@@ -31,7 +31,9 @@ const orderQuery = z
     status: z.string().max(20).optional(),
     q: z.string().max(100).optional(),
     channel: z.string().max(80).optional(),
-    page: z.number().int().min(1).max(1e6).optional(),
+    after: z.string().max(100).optional(),
+    before: z.string().max(100).optional(),
+    oldest: z.boolean().optional(),
   })
   .strict()
   .nullish();
@@ -51,7 +53,14 @@ export const listOrdersAction = sessionAction(args(orderQuery), ([query], me) =>
   const q = query ?? {};
   return listResellerOrders(
     getDb(),
-    parseOrderQuery(me.resellerId, { status: q.status, q: q.q, channel: q.channel, page: q.page ? String(q.page) : undefined }),
+    parseOrderQuery(me.resellerId, {
+      status: q.status,
+      q: q.q,
+      channel: q.channel,
+      after: q.after,
+      before: q.before,
+      oldest: q.oldest ? "1" : undefined,
+    }),
   );
 });
 

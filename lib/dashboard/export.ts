@@ -1,6 +1,6 @@
 import "server-only";
 import { stringify } from "csv-stringify/sync";
-import type { Db } from "@/lib/db/client";
+import type { Db, Order } from "@/lib/db/client";
 import { getLogger } from "@/lib/log";
 import type { OrderQuery } from "./orders";
 import { getStatements } from "./statements";
@@ -84,7 +84,12 @@ export const ORDER_CSV_COLUMNS = [
   "channel",
 ] as const;
 
-/** Orders newest first, filtered like the Orders page (state, id prefix, channel). */
+/**
+ * Orders newest first, filtered like the Orders page (state, id prefix, channel). Keyset pages
+ * by (createdAt, id), each one statement that starts at its cursor in the index the list uses
+ * (lib/orders), plus one for the page's realised profit by the orders' own (orderId, kind) key;
+ * the reseller's API keys are read once, up front (a handful), rather than joined per row.
+ */
 export function ordersCsv(db: Db, q: Pick<OrderQuery, "resellerId" | "status" | "search" | "channel">): ReadableStream<Uint8Array> {
   const search = q.search?.trim().toLowerCase() ?? "";
   const where = {
@@ -96,26 +101,39 @@ export function ordersCsv(db: Db, q: Pick<OrderQuery, "resellerId" | "status" | 
   async function* batches() {
     // An id search that cannot match any id (the page refuses the same) exports only the header.
     if (search && !/^[0-9a-z]{1,64}$/.test(search)) return;
-    const page = (after: string | null) =>
-      db.order.findMany({
-        where,
-        orderBy: [{ createdAt: "desc" }, { id: "asc" }],
-        take: BATCH,
-        ...(after ? { cursor: { id: after }, skip: 1 } : {}),
-        include: { apiKey: { select: { prefix: true, name: true } } },
-      });
-    let cursor: string | null = null;
+    const keys = new Map(
+      (await db.apiKey.findMany({ where: { resellerId: q.resellerId }, select: { id: true, prefix: true, name: true } })).map((k) => [
+        k.id,
+        k,
+      ]),
+    );
+    let after: { createdAt: Date; id: string } | null = null;
     for (;;) {
-      const orders = await page(cursor);
+      // (createdAt, id) < the cursor's, written so that the createdAt bound is an index range on both databases.
+      const keyset = after
+        ? { createdAt: { lte: after.createdAt }, OR: [{ createdAt: { lt: after.createdAt } }, { id: { lt: after.id } }] }
+        : {};
+      const orders: Order[] = await db.order.findMany({
+        where: { ...where, ...keyset },
+        orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+        take: BATCH,
+      });
       if (!orders.length) return;
+      // By the orders' own (orderId, kind) key: they are the reseller's (with the reseller's condition
+      // too, SQLite's planner took the reseller's ledger index and read its whole ledger).
       const settled = await db.ledgerEntry.findMany({
-        where: { resellerId: q.resellerId, kind: "order_profit_settle", orderId: { in: orders.map((o) => o.id) } },
+        where: { kind: "order_profit_settle", orderId: { in: orders.map((o) => o.id) } },
         select: { orderId: true, amount: true },
       });
       const realised = new Map(settled.map((e) => [e.orderId, e.amount]));
-      yield orders.map((o) => ({ ...o, realisedProfit: realised.get(o.id) ?? null }));
+      yield orders.map((o) => ({
+        ...o,
+        apiKey: o.apiKeyId ? keys.get(o.apiKeyId) : undefined,
+        realisedProfit: realised.get(o.id) ?? null,
+      }));
       if (orders.length < BATCH) return;
-      cursor = orders[orders.length - 1].id;
+      const last = orders[orders.length - 1];
+      after = { createdAt: last.createdAt, id: last.id };
     }
   }
   return csvStream(

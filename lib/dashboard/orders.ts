@@ -3,7 +3,7 @@ import { parseChannel } from "@/lib/channels/channels";
 import type { Db, Order } from "@/lib/db/client";
 import { failureReasonOf, ORDER_STATES, orderStateOf } from "@/lib/domain/order-states";
 import { AppError } from "@/lib/errors";
-import { getOrderForReseller, listOrders } from "@/lib/orders/get-order";
+import { getOrderForReseller, listOrders, type OrderCursor } from "@/lib/orders/get-order";
 import { getPrices, USD } from "@/lib/prices/prices";
 import { priceScope } from "./prices";
 import type { OrderDetail, OrderList, OrderRow } from "./types";
@@ -34,40 +34,74 @@ export interface OrderQuery {
   search?: string | null;
   /** A channel (lib/channels); anything that is not one is ignored. */
   channel?: string | null;
-  page?: number;
+  /** Cursors from a list's `older` / `newer` (the URL's `after` / `before`); at most one is used. */
+  after?: string | null;
+  before?: string | null;
+  /** The oldest page (the list's last). */
+  oldest?: boolean;
   pageSize?: number;
   /** lib/orders' LIST_COUNT_CAP unless given (tests). */
   countCap?: number;
+}
+
+/** A cursor in a URL: the row's createdAt in epoch milliseconds and its id, "1764072000000_<id>". */
+const CURSOR_RE = /^(\d{1,15})_([0-9a-z]{1,64})$/;
+
+export const encodeCursor = (c: OrderCursor): string => `${c.createdAt.getTime()}_${c.id}`;
+
+/** The last millisecond of year 9999: a later date has no 4-digit ISO year (PostgreSQL refuses the text, SQLite's sorts wrong). */
+const MAX_CURSOR_MS = 253_402_300_799_999;
+
+/** A cursor from a URL, or null for anything that is not one (then the list starts from its first page). */
+export function decodeCursor(text: string | null | undefined): OrderCursor | null {
+  const m = CURSOR_RE.exec(text ?? "");
+  if (!m || Number(m[1]) > MAX_CURSOR_MS) return null;
+  return { createdAt: new Date(Number(m[1])), id: m[2] };
 }
 
 /** Normalises untrusted list parameters (from a query string) into a safe query. */
 export function parseOrderQuery(resellerId: string, params: URLSearchParams | Record<string, string | undefined>): OrderQuery {
   const get = (k: string) => (params instanceof URLSearchParams ? params.get(k) : params[k]) ?? null;
   const status = get("status");
-  const page = Number(get("page") ?? "1");
+  const after = decodeCursor(get("after")) ? get("after") : null;
+  const before = !after && decodeCursor(get("before")) ? get("before") : null;
   return {
     resellerId,
     status: status && (ORDER_STATES as readonly string[]).includes(status) ? status : null,
     search: get("q")?.trim() || null,
     channel: parseChannel(get("channel")) ? get("channel") : null,
-    page: Number.isSafeInteger(page) && page >= 1 ? page : 1,
+    after,
+    before,
+    oldest: !after && !before && get("oldest") === "1",
   };
 }
 
 export async function listResellerOrders(db: Db, q: OrderQuery): Promise<OrderList> {
   const pageSize = Math.min(Math.max(q.pageSize ?? ORDER_PAGE_SIZE, 1), 100);
   const search = q.search?.trim() ?? "";
-  if (search && !ID_SEARCH_RE.test(search)) return { items: [], page: 1, pageSize, total: 0, totalCapped: false, pageCount: 1 };
+  const none = { items: [], pageSize, total: 0, totalCapped: false, newer: null, older: null, searchTooShort: false };
+  if (search && !ID_SEARCH_RE.test(search)) return none;
+  const after = decodeCursor(q.after);
   const r = await listOrders(db, {
     resellerId: q.resellerId,
     status: q.status,
     channel: q.channel,
     search,
-    page: q.page ?? 1,
+    after,
+    before: after ? null : decodeCursor(q.before),
+    oldest: q.oldest,
     pageSize,
     countCap: q.countCap,
   });
-  return { items: r.orders.map(toRow), page: r.page, pageSize: r.pageSize, total: r.total, totalCapped: r.totalCapped, pageCount: r.pages };
+  return {
+    items: r.orders.map(toRow),
+    pageSize: r.pageSize,
+    total: r.total,
+    totalCapped: r.totalCapped,
+    newer: r.newer && encodeCursor(r.newer),
+    older: r.older && encodeCursor(r.older),
+    searchTooShort: r.searchTooShort,
+  };
 }
 
 export async function getResellerOrder(db: Db, opts: { resellerId: string; orderId: string }): Promise<OrderDetail | null> {

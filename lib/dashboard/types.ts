@@ -97,12 +97,16 @@ export interface OrderRow {
 
 export interface OrderList {
   items: OrderRow[];
-  page: number;
   pageSize: number;
-  /** Exact unless totalCapped: then there are more than this many (lib/orders' LIST_COUNT_CAP), and the pages stop there. */
+  /** Exact unless totalCapped: then there are more than this many (lib/orders' LIST_COUNT_CAP); the pages go on past it. */
   total: number;
   totalCapped: boolean;
-  pageCount: number;
+  /** The cursor of the page before this one (newer orders; the URL's `before`), or null on the first page. */
+  newer: string | null;
+  /** The cursor of the page after this one (older orders; the URL's `after`), or null on the last page. */
+  older: string | null;
+  /** The id search was shorter than lib/orders' ID_PREFIX_MIN: nothing was searched. */
+  searchTooShort: boolean;
 }
 
 export interface OrderEventRow {

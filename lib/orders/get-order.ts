@@ -2,7 +2,6 @@ import "server-only";
 import type Database from "better-sqlite3";
 import { type Db, driverOf, emptySql, type Order, type OrderEvent, providerOf, queryOnPool, sql } from "@/lib/db/client";
 import { sqliteDate, statementOf } from "@/lib/db/sqlite-direct";
-import { isFinal, type OrderState } from "@/lib/domain/order-states";
 import { AppError } from "@/lib/errors";
 import type { Caller } from "@/lib/keys/api-keys";
 
@@ -91,80 +90,117 @@ export async function getOrderForReseller(db: Db, opts: { resellerId: string; or
   return order;
 }
 
+/** A row's place in the Orders list, which is ordered by (createdAt, id), newest first. */
+export interface OrderCursor {
+  createdAt: Date;
+  id: string;
+}
+
 export interface ListOrdersOptions {
   resellerId: string;
   status?: string | null;
-  /** Prefix of an order id. */
+  /** Prefix of an order id (ID_PREFIX_MIN characters or more), or a whole id. */
   search?: string | null;
   /** Only this channel's orders (lib/channels: key:<id>, widget:<id>, page). */
   channel?: string | null;
-  page?: number;
+  /** The page of orders older than this one (Next). */
+  after?: OrderCursor | null;
+  /** The page of orders newer than this one (Previous); when fewer than a page are newer, the first page. */
+  before?: OrderCursor | null;
+  /** The page of the oldest orders (the list's last page). */
+  oldest?: boolean;
   pageSize?: number;
   /** LIST_COUNT_CAP unless given (tests). */
   countCap?: number;
 }
 
 /**
- * How many orders a list counts and pages through: counting every order of a reseller with
- * 1M of them took 380 ms on SQLite (on the event loop, so every request of the process waited)
- * and an offset deep into them 180 ms. Past this many, the list says "more than 10,000" and its
- * pages stop; the state filter, the id search and the CSV export reach the rest.
+ * How many orders a list counts: counting every order of a reseller with 1M of them took 380
+ * ms on SQLite (on the event loop, so every request of the process waited). Past this many,
+ * the list says "more than 10,000". The pages do not stop there: they are keyset pages (each
+ * starts at its cursor in an index), as quick at the millionth order as at the first.
  */
 export const LIST_COUNT_CAP = 10_000;
 
 /**
- * An id prefix at least this long is looked up by the primary key's range: ids are random, so
- * about one order in 65,536 (16^4), of all resellers, has it. A shorter one is matched while
- * reading the reseller's orders, newest first, which stops once the page and the capped count
- * are full.
+ * The shortest id prefix searched. Every prefix is looked up by the primary key's range (ids
+ * are random lower-case hex, so those starting with p are exactly the ones from p up to, not
+ * including, p + "g"): a 2-character one matches one order in 256 of all resellers' (about
+ * 3,900 at 1M orders), a 1-character one one in 16 (62,500), too many to read for a page.
  */
-export const KEY_PREFIX_MIN = 4;
+export const ID_PREFIX_MIN = 2;
 
+/** The list's conditions (and the count's): the reseller's orders, filtered. */
+function listConditions(db: Db, opts: ListOrdersOptions, search: string) {
+  const wholeId = ORDER_ID_RE.test(search);
+  // An id search reads the primary key: with the reseller's condition on an index SQLite would
+  // read all of a big reseller's orders instead (720-900 ms at 1M, on the event loop).
+  return sql`${resellerCondition(db, { skipIndex: !!search })} = ${opts.resellerId} AND "payinAddress" IS NOT NULL
+    ${opts.status ? sql`AND "status" = ${opts.status}` : emptySql}
+    ${opts.channel ? sql`AND "channel" = ${opts.channel}` : emptySql}
+    ${search ? (wholeId ? sql`AND "id" = ${search}` : sql`AND "id" >= ${search} AND "id" < ${`${search}g`}`) : emptySql}`;
+}
+
+/** A Date as the column holds it: ISO text on SQLite (as Prisma writes it), timestamp(3) on PostgreSQL. */
+const dateParam = (db: Db, d: Date) =>
+  providerOf(db) === "sqlite" ? sql`${d.toISOString().replace("Z", "+00:00")}` : sql`${d.toISOString().slice(0, 23)}::timestamp`;
+
+/**
+ * The reseller's orders, a keyset page at a time, newest first: the page after a cursor is the
+ * next pageSize rows of an index on (…, createdAt, id) from the cursor on, with no OFFSET, so a
+ * deep page costs what the first does and an order created during a walk moves no row across
+ * pages. Two statements for the page (its ids by the index, then those rows by the key) and one
+ * capped count.
+ */
 export async function listOrders(db: Db, opts: ListOrdersOptions) {
   const pageSize = Math.min(Math.max(opts.pageSize ?? 20, 1), 100);
   const cap = opts.countCap ?? LIST_COUNT_CAP;
-  const search = opts.search?.trim().toLowerCase();
-  if (search && !ORDER_ID_RE.test(search) && search.length >= KEY_PREFIX_MIN) return listByIdPrefix(db, opts, search, pageSize, cap);
-  const wholeId = search !== undefined && ORDER_ID_RE.test(search);
-  const where = {
-    resellerId: opts.resellerId,
-    payinAddress: { not: null },
-    ...(opts.status ? { status: opts.status } : {}),
-    ...(opts.channel ? { channel: opts.channel } : {}),
-    // A whole id (pasted from a ticket, say) is found by the primary key; a short prefix is a
-    // LIKE, which reads the reseller's orders until the page and the count are full.
-    ...(search ? { id: wholeId ? search : { startsWith: search } } : {}),
+  const search = opts.search?.trim().toLowerCase() ?? "";
+  const empty = {
+    orders: [] as Order[],
+    pageSize,
+    total: 0,
+    totalCapped: false,
+    newer: null as OrderCursor | null,
+    older: null as OrderCursor | null,
+    searchTooShort: false,
   };
+  if (search && search.length < ID_PREFIX_MIN) return { ...empty, searchTooShort: true };
+  const where = listConditions(db, opts, search);
   // Counted up to one past the cap: that tells a capped total from an exact one. Not Prisma's
   // count({ take }): it orders the rows it counts by id, which sorted all 1M (1.2 s on SQLite).
-  // The same conditions as `where` (tests/dashboard/read-models.test.ts checks that they agree).
-  // An open state is rare among all orders (they finish or fail within hours), so its count
-  // goes through the state's index: through the reseller's it read all 1M orders of a big
-  // reseller (90 ms on SQLite, on the event loop).
-  const byState = !!opts.status && !isFinal(opts.status as OrderState);
   const [{ n }] = await db.$queryRaw<{ n: number | bigint }[]>(sql`
-    SELECT COUNT(*) AS "n" FROM (
-      SELECT 1 FROM "Order" WHERE ${resellerCondition(db, { skipIndex: byState })} = ${opts.resellerId} AND "payinAddress" IS NOT NULL
-      ${opts.status ? sql`AND "status" = ${opts.status}` : emptySql}
-      ${opts.channel ? sql`AND "channel" = ${opts.channel}` : emptySql}
-      ${search ? (wholeId ? sql`AND "id" = ${search}` : sql`AND substr("id", 1, ${search.length}) = ${search}`) : emptySql}
-      LIMIT ${cap + 1}) AS "t"`);
-  const p = paging(Number(n), cap, pageSize, opts.page);
-  const orders = await db.order.findMany({
-    where,
-    orderBy: [{ createdAt: "desc" }, { id: "asc" }],
-    skip: (p.page - 1) * pageSize,
-    take: pageSize,
-  });
-  return { orders, pageSize, ...p };
-}
+    SELECT COUNT(*) AS "n" FROM (SELECT 1 FROM "Order" WHERE ${where} LIMIT ${cap + 1}) AS "t"`);
+  const counted = Number(n);
+  const base = { pageSize, total: Math.min(counted, cap), totalCapped: counted > cap };
+  if (!counted) return { ...empty, ...base };
 
-/** The list's total (capped), whether it was capped, its pages, and the page shown. */
-function paging(counted: number, cap: number, pageSize: number, asked: number | undefined) {
-  const total = Math.min(counted, cap);
-  const pages = Math.max(1, Math.ceil(total / pageSize));
-  // A page past the end (a filter narrowed the list, or past the cap) is the last page.
-  return { total, totalCapped: counted > cap, pages, page: Math.min(Math.max(asked ?? 1, 1), pages) };
+  const upward = !!opts.before || (!!opts.oldest && !opts.after);
+  const cursor = opts.before ?? opts.after ?? null;
+  const keyset = cursor
+    ? sql`AND ("createdAt", "id") ${upward ? sql`>` : sql`<`} (${dateParam(db, cursor.createdAt)}, ${cursor.id})`
+    : emptySql;
+  const order = upward ? sql`"createdAt" ASC, "id" ASC` : sql`"createdAt" DESC, "id" DESC`;
+  const ids = await db.$queryRaw<{ id: string }[]>(sql`
+    SELECT "id" FROM "Order" WHERE ${where} ${keyset} ORDER BY ${order} LIMIT ${pageSize + 1}`);
+  const more = ids.length > pageSize;
+  // Fewer than a page newer than the cursor: the first page, full.
+  if (opts.before && !more && ids.length < pageSize) return listOrders(db, { ...opts, before: null, after: null, oldest: false });
+  // By id alone: these ids are the reseller's, and the key is the only index this needs.
+  const orders = await db.order.findMany({
+    where: { id: { in: ids.slice(0, pageSize).map((r) => r.id) } },
+    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+  });
+  const at = (o: Order | undefined): OrderCursor | null => (o ? { createdAt: o.createdAt, id: o.id } : null);
+  const hasNewer = upward ? more : !!opts.after;
+  const hasOlder = upward ? !opts.oldest || !!opts.before : more;
+  return {
+    ...base,
+    orders,
+    searchTooShort: false,
+    newer: hasNewer ? at(orders[0]) : null,
+    older: hasOlder ? at(orders[orders.length - 1]) : null,
+  };
 }
 
 /**
@@ -175,31 +211,3 @@ function paging(counted: number, cap: number, pageSize: number, asked: number | 
  */
 const resellerCondition = (db: Db, opts: { skipIndex: boolean }) =>
   opts.skipIndex && providerOf(db) === "sqlite" ? sql`+"resellerId"` : sql`"resellerId"`;
-
-/**
- * An id prefix of KEY_PREFIX_MIN or more characters: the reseller's matching ids from the
- * primary key's range (ids are lower-case hex, so those starting with p are exactly the ones
- * from p up to, not including, p + "g"), then the page of those orders, newest first. Through
- * the reseller's index this read all 1M orders of a big reseller (720-900 ms on SQLite, on the
- * event loop), where the key's range reads a handful.
- */
-async function listByIdPrefix(db: Db, opts: ListOrdersOptions, prefix: string, pageSize: number, cap: number) {
-  const matched = await db.$queryRaw<{ id: string }[]>(sql`
-    SELECT "id" FROM "Order"
-    WHERE "id" >= ${prefix} AND "id" < ${`${prefix}g`} AND ${resellerCondition(db, { skipIndex: true })} = ${opts.resellerId}
-      AND "payinAddress" IS NOT NULL
-    ${opts.status ? sql`AND "status" = ${opts.status}` : emptySql}
-    ${opts.channel ? sql`AND "channel" = ${opts.channel}` : emptySql}
-    LIMIT ${cap + 1}`);
-  const p = paging(matched.length, cap, pageSize, opts.page);
-  // By id alone: these ids are the reseller's, and the key is the only index this can take.
-  const orders = matched.length
-    ? await db.order.findMany({
-        where: { id: { in: matched.slice(0, cap).map((m) => m.id) } },
-        orderBy: [{ createdAt: "desc" }, { id: "asc" }],
-        skip: (p.page - 1) * pageSize,
-        take: pageSize,
-      })
-    : [];
-  return { orders, pageSize, ...p };
-}

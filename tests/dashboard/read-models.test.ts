@@ -225,22 +225,23 @@ describe("orders", () => {
 
     const all = await listResellerOrders(db, { resellerId: me.resellerId });
     expect(all.items.map((o) => o.id)).toEqual(newestFirst);
-    expect(all).toMatchObject({ total: 5, page: 1, pageCount: 1 });
+    expect(all).toMatchObject({ total: 5, newer: null, older: null });
     expect(all.items.find((o) => o.id === done.id)).toMatchObject({ status: "finished", profit: done.profit, markupBps: 100 });
 
-    const paged = await listResellerOrders(db, { resellerId: me.resellerId, page: 2, pageSize: 2 });
+    const page1 = await listResellerOrders(db, { resellerId: me.resellerId, pageSize: 2 });
+    const paged = await listResellerOrders(db, { resellerId: me.resellerId, after: page1.older, pageSize: 2 });
     expect(paged.items.map((o) => o.id)).toEqual(newestFirst.slice(2, 4));
-    expect(paged).toMatchObject({ total: 5, page: 2, pageSize: 2, pageCount: 3 });
-    // A page past the end shows the last page.
-    expect((await listResellerOrders(db, { resellerId: me.resellerId, page: 9, pageSize: 2 })).items.map((o) => o.id)).toEqual(
-      newestFirst.slice(4),
+    expect(paged).toMatchObject({ total: 5, pageSize: 2 });
+    // The oldest page: the last of the list.
+    expect((await listResellerOrders(db, { resellerId: me.resellerId, oldest: true, pageSize: 2 })).items.map((o) => o.id)).toEqual(
+      newestFirst.slice(3),
     );
 
     expect(all.totalCapped).toBe(false);
-    // Past the count cap: the total says "more than", the pages stop there, a page past them is their last.
-    const capped = await listResellerOrders(db, { resellerId: me.resellerId, page: 9, pageSize: 2, countCap: 3 });
-    expect(capped).toMatchObject({ total: 3, totalCapped: true, page: 2, pageCount: 2 });
-    expect(capped.items.map((o) => o.id)).toEqual(newestFirst.slice(2, 4));
+    // Past the count cap: the total says "more than", and the pages go on past it.
+    const capped = await listResellerOrders(db, { resellerId: me.resellerId, after: paged.older, pageSize: 2, countCap: 3 });
+    expect(capped).toMatchObject({ total: 3, totalCapped: true, older: null });
+    expect(capped.items.map((o) => o.id)).toEqual(newestFirst.slice(4));
     expect(await listResellerOrders(db, { resellerId: me.resellerId, countCap: 5 })).toMatchObject({ total: 5, totalCapped: false });
     expect(await listResellerOrders(db, { resellerId: me.resellerId, countCap: 4 })).toMatchObject({ total: 4, totalCapped: true });
 
@@ -265,7 +266,7 @@ describe("orders", () => {
       expect((await listResellerOrders(traced, { resellerId: me.resellerId, search: o.id })).items.map((r) => r.id)).toEqual([o.id]),
     );
     const reads = statements.filter((q) => /FROM\s+[`"]?(main[`"]?\.[`"]?)?Order[`"]?\s/i.test(q));
-    expect(reads).toHaveLength(2);
+    expect(reads).toHaveLength(3); // the count, the page's id, its row
     for (const q of reads) expect(queryPlan(url, q), q).toMatch(/SEARCH (main\.)?"?Order"? USING INDEX sqlite_autoindex_Order_1 \(id=\?\)/);
   });
 

@@ -108,7 +108,8 @@ describe("dashboard read actions", () => {
     const bad: [string, unknown[]][] = [
       ["getOverviewAction", ["30"]],
       ["getEarningsAction", [10_000]],
-      ["listOrdersAction", [{ page: -1 }]],
+      ["listOrdersAction", [{ after: 5 }]],
+      ["listOrdersAction", [{ before: "1".repeat(200) }]],
       ["listOrdersAction", [{ resellerId: "someone-else" }]],
       ["getOrderAction", [{ id: finishedId }]],
       ["listKeysAction", [{ includeRevoked: "yes" }]],

@@ -7,12 +7,13 @@ import { callServerAction, signInOverHttp } from "../support/dashboard";
 import { orderRow } from "../support/orders";
 
 // A reseller with more orders than the list counts (lib/orders' LIST_COUNT_CAP): the Orders
-// page says "more than", its pages stop at the cap, and a page asked for past them is the last.
+// page says "more than", and its keyset pages go on past the cap, to the oldest order.
 
 const origin = () => inject("baseUrl");
 const wallet = privateKeyToAccount(generatePrivateKey());
 let cookie = "";
 let newest = "";
+let oldest = "";
 
 beforeAll(async () => {
   const signedIn = await signInOverHttp(origin(), wallet);
@@ -32,23 +33,37 @@ beforeAll(async () => {
     }),
   );
   newest = rows[rows.length - 1].id;
+  oldest = rows[0].id;
   for (let i = 0; i < rows.length; i += 2_000) await testDb().order.createMany({ data: rows.slice(i, i + 2_000) });
 });
 
-it("past the count cap, the Orders page says more than the cap and pages only through the newest", async () => {
+it("past the count cap, the Orders page says more than the cap, and its pages reach the oldest order", async () => {
   const first = await callServerAction(origin(), cookie, "listOrdersAction", [{}]);
-  expect(first.result.data).toMatchObject({ total: LIST_COUNT_CAP, totalCapped: true, page: 1, pageCount: LIST_COUNT_CAP / 20 });
+  expect(first.result.data).toMatchObject({ total: LIST_COUNT_CAP, totalCapped: true, newer: null });
   expect(first.result.data.items[0].id).toBe(newest);
 
-  const past = await callServerAction(origin(), cookie, "listOrdersAction", [{ page: 1_000_000 }]);
-  expect(past.result.data).toMatchObject({ page: LIST_COUNT_CAP / 20, totalCapped: true });
-  expect(past.result.data.items).toHaveLength(20);
+  const last = await callServerAction(origin(), cookie, "listOrdersAction", [{ oldest: true }]);
+  expect(last.result.data).toMatchObject({ totalCapped: true, older: null });
+  expect(last.result.data.items).toHaveLength(20);
+  expect(last.result.data.items.at(-1).id).toBe(oldest);
+  // Previous from the oldest page: the 20 before it, nothing shown twice.
+  const prev = await callServerAction(origin(), cookie, "listOrdersAction", [{ before: last.result.data.newer }]);
+  expect(prev.result.data.items).toHaveLength(20);
+  const both = [...prev.result.data.items, ...last.result.data.items].map((o: { id: string }) => o.id);
+  expect(new Set(both).size).toBe(40);
 
   const cap = LIST_COUNT_CAP.toLocaleString("en-US");
   const html = await (await fetch(`${origin()}/dashboard/orders`, { headers: { cookie } })).text();
-  expect(html).toContain(`More than ${cap} orders · page 1 of ${LIST_COUNT_CAP / 20} (the newest ${cap})`);
-  expect(html).not.toContain("to reach older orders");
-  const last = await (await fetch(`${origin()}/dashboard/orders?page=999999`, { headers: { cookie } })).text();
-  expect(last).toContain(`page ${LIST_COUNT_CAP / 20} of ${LIST_COUNT_CAP / 20}`);
-  expect(last).toContain("Filter by state, search by id or export CSV to reach older orders.");
+  expect(html).toContain(`More than ${cap} orders`);
+  const oldestPage = await (await fetch(`${origin()}/dashboard/orders?oldest=1`, { headers: { cookie } })).text();
+  expect(oldestPage).toContain(oldest);
+  // A cursor taken from a page goes in the URL; a malformed one is the first page, never an error.
+  const next = await fetch(`${origin()}/dashboard/orders?after=${first.result.data.older}`, { headers: { cookie } });
+  expect(next.status).toBe(200);
+  expect(await next.text()).not.toContain(newest);
+  for (const bad of ["x", "1_%27--", "99999999999999999_0", "-1_ab", "%00"]) {
+    const r = await fetch(`${origin()}/dashboard/orders?after=${bad}&before=${bad}`, { headers: { cookie } });
+    expect(r.status, bad).toBe(200);
+    expect(await r.text(), bad).toContain(newest);
+  }
 });

@@ -18,8 +18,13 @@ interface Params {
   q: string;
   /** A channel (key:<id>, widget:<id>, page), or "" for all. */
   channel: string;
-  page: number;
+  /** The page's cursor (lib/dashboard/orders.ts): older than `after`, newer than `before`, or the oldest page; "" / false for none. */
+  after: string;
+  before: string;
+  oldest: boolean;
 }
+
+const FIRST_PAGE = { after: "", before: "", oldest: false };
 
 export interface ChannelOption {
   value: string;
@@ -31,7 +36,9 @@ const toQuery = (p: Params) => {
   if (p.status) u.set("status", p.status);
   if (p.q) u.set("q", p.q);
   if (p.channel) u.set("channel", p.channel);
-  if (p.page > 1) u.set("page", String(p.page));
+  if (p.after) u.set("after", p.after);
+  else if (p.before) u.set("before", p.before);
+  else if (p.oldest) u.set("oldest", "1");
   return u.toString();
 };
 
@@ -43,11 +50,13 @@ export function OrdersView({ initial, initialParams, channels }: { initial: Orde
     status: sp.get("status") && (ORDER_STATES as readonly string[]).includes(sp.get("status")!) ? sp.get("status")! : "",
     q: sp.get("q") ?? "",
     channel: channels.some((c) => c.value === sp.get("channel")) ? (sp.get("channel") as string) : "",
-    page: Math.max(1, Number(sp.get("page") ?? "1") || 1),
+    after: sp.get("after") ?? "",
+    before: sp.get("before") ?? "",
+    oldest: sp.get("oldest") === "1",
   };
   const qs = toQuery(params);
   // The export has every page of the filtered list.
-  const exportQs = toQuery({ ...params, page: 1 });
+  const exportQs = toQuery({ ...params, ...FIRST_PAGE });
   const isInitial = qs === toQuery(initialParams);
   const list = useQuery({
     queryKey: queryKeys.orders(qs),
@@ -57,7 +66,9 @@ export function OrdersView({ initial, initialParams, channels }: { initial: Orde
           status: params.status || undefined,
           q: params.q || undefined,
           channel: params.channel || undefined,
-          page: params.page,
+          after: params.after || undefined,
+          before: params.before || undefined,
+          oldest: params.oldest || undefined,
         }),
       ),
     initialData: isInitial ? initial : undefined,
@@ -67,7 +78,7 @@ export function OrdersView({ initial, initialParams, channels }: { initial: Orde
   const [search, setSearch] = useState(params.q);
   useEffect(() => setSearch(params.q), [params.q]);
   const go = (p: Partial<Params>) => {
-    const next = toQuery({ ...params, page: 1, ...p });
+    const next = toQuery({ ...params, ...FIRST_PAGE, ...p });
     router.replace(next ? `${pathname}?${next}` : pathname, { scroll: false });
   };
   const statusId = useId();
@@ -163,6 +174,12 @@ export function OrdersView({ initial, initialParams, channels }: { initial: Orde
         {list.isError ? (
           <div className="px-4 py-3">
             <Alert>Could not load orders: {list.error.message}</Alert>
+          </div>
+        ) : null}
+
+        {data?.searchTooShort ? (
+          <div className="px-4 py-3">
+            <Alert>Type at least 2 characters of the order id.</Alert>
           </div>
         ) : null}
 
@@ -273,26 +290,27 @@ export function OrdersView({ initial, initialParams, channels }: { initial: Orde
                 </tbody>
               </table>
             </div>
-            <nav aria-label="Pages" className="flex items-center justify-between gap-2 border-t border-zinc-100 px-4 py-3 text-sm sm:px-5">
-              <p className="text-zinc-600" aria-live="polite">
+            <nav
+              aria-label="Pages"
+              className="flex flex-wrap items-center justify-between gap-2 border-t border-zinc-100 px-4 py-3 text-sm sm:px-5"
+            >
+              <p className="text-zinc-600" aria-live="polite" data-testid="orders-total">
                 {data.totalCapped
-                  ? `More than ${data.total.toLocaleString("en-US")} orders · page ${data.page} of ${data.pageCount} (the newest ${data.total.toLocaleString("en-US")})`
-                  : `${data.total} order${data.total === 1 ? "" : "s"} · page ${data.page} of ${data.pageCount}`}
-                {data.totalCapped && data.page >= data.pageCount ? (
-                  <span className="block text-xs text-zinc-500">Filter by state, search by id or export CSV to reach older orders.</span>
-                ) : null}
+                  ? `More than ${data.total.toLocaleString("en-US")} orders`
+                  : `${data.total.toLocaleString("en-US")} order${data.total === 1 ? "" : "s"}`}
               </p>
               <div className="flex gap-2">
-                <Button variant="secondary" size="sm" disabled={data.page <= 1} onClick={() => go({ ...params, page: data.page - 1 })}>
+                <Button variant="secondary" size="sm" disabled={!data.newer} onClick={() => go({})}>
+                  Newest
+                </Button>
+                <Button variant="secondary" size="sm" disabled={!data.newer} onClick={() => go({ before: data.newer ?? "" })}>
                   Previous
                 </Button>
-                <Button
-                  variant="secondary"
-                  size="sm"
-                  disabled={data.page >= data.pageCount}
-                  onClick={() => go({ ...params, page: data.page + 1 })}
-                >
+                <Button variant="secondary" size="sm" disabled={!data.older} onClick={() => go({ after: data.older ?? "" })}>
                   Next
+                </Button>
+                <Button variant="secondary" size="sm" disabled={!data.older} onClick={() => go({ oldest: true })}>
+                  Oldest
                 </Button>
               </div>
             </nav>

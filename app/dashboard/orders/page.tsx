@@ -27,7 +27,14 @@ export default async function OrdersPage({ searchParams }: { searchParams: Promi
       <OrdersView
         initial={initial}
         channels={channels}
-        initialParams={{ status: query.status ?? "", q: query.search ?? "", channel: query.channel ?? "", page: query.page ?? 1 }}
+        initialParams={{
+          status: query.status ?? "",
+          q: query.search ?? "",
+          channel: query.channel ?? "",
+          after: query.after ?? "",
+          before: query.before ?? "",
+          oldest: query.oldest ?? false,
+        }}
       />
     </Suspense>
   );
