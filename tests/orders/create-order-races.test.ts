@@ -210,13 +210,13 @@ describe("a step's corners", () => {
 });
 
 describe("listings", () => {
-  it("finds an order by an upper-case id prefix, and breaks ties of creation time by id", async () => {
+  it("finds an order by an upper-case id prefix, and breaks ties of creation time by id (newest first: id descending, the keyset's order)", async () => {
     const caller = await newCaller();
     const now = new Date("2026-11-22T08:00:00.000Z");
     const made: string[] = [];
     for (let i = 0; i < 6; i++) made.push((await createOrder(db, { input: input(), caller, ctx, now })).order.id);
     const all = await listOrders(db, { resellerId: caller.resellerId });
-    expect(all.orders.map((o) => o.id)).toEqual([...made].sort());
+    expect(all.orders.map((o) => o.id)).toEqual([...made].sort().reverse());
     const found = await listOrders(db, { resellerId: caller.resellerId, search: made[0].slice(0, 10).toUpperCase() });
     expect(found.orders.map((o) => o.id)).toEqual([made[0]]);
   });
