@@ -1,0 +1,43 @@
+import type { Db } from "@/lib/db/client";
+import { applyChannelDaily, type ChannelDelta, channelDeltas } from "@/lib/ledger/channel-daily";
+import { dayOf } from "@/lib/ledger/daily";
+import { D } from "@/lib/money/decimal";
+
+/**
+ * The channel rollup (lib/ledger/channel-daily.ts) made again from the orders and credits, for
+ * tests that write orders around lib/orders (rows created as they are wanted, finished or not):
+ * every row replaced by the sums its orders and order_profit_settle entries give.
+ */
+export async function rebuildChannelRollup(db: Db): Promise<void> {
+  const orders = await db.order.findMany({ where: { resellerId: { not: null }, payinAddress: { not: null } } });
+  const settled = await db.ledgerEntry.findMany({
+    where: { kind: "order_profit_settle" },
+    include: { order: { select: { channel: true } } },
+  });
+  const deltas: ChannelDelta[] = [
+    ...orders.map((o) => ({
+      resellerId: o.resellerId!,
+      day: dayOf(o.createdAt),
+      channel: o.channel ?? "",
+      currency: o.fromCurrency,
+      orders: 1,
+      finished: o.status === "finished" ? 1 : 0,
+      volume: new D(o.status === "finished" ? o.fromAmount : 0),
+      profit: new D(0),
+    })),
+    ...settled.map((e) => ({
+      resellerId: e.resellerId,
+      day: dayOf(e.createdAt),
+      channel: e.order?.channel ?? "",
+      currency: e.currency,
+      orders: 0,
+      finished: 0,
+      volume: new D(0),
+      profit: new D(e.amount),
+    })),
+  ];
+  await db.$transaction(async (tx) => {
+    await tx.channelDaily.deleteMany({});
+    await applyChannelDaily(tx, channelDeltas(deltas));
+  });
+}
