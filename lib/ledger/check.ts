@@ -427,8 +427,8 @@ const dailyRollupMatchesEntries: LedgerInvariant = {
 // order_profit_settle entries created that day, under their orders' channel.
 type ChannelSums = Map<string, { orders: number; finished: number; volume: Dec; profit: Dec }>;
 const channelSum = (sums: ChannelSums, key: string) => {
-  let s = sums.get(key);
-  if (!s) sums.set(key, (s = { orders: 0, finished: 0, volume: new D(0), profit: new D(0) }));
+  const s = sums.get(key) ?? { orders: 0, finished: 0, volume: new D(0), profit: new D(0) };
+  sums.set(key, s);
   return s;
 };
 const CHANNEL_ORDER_SELECT = {
