@@ -93,7 +93,12 @@ describe.each(["sqlite", "postgres"] as const)("the channel rollup on %s", (kind
     const at = new Date();
     const opened = await Promise.all(
       Array.from({ length: 20 }, (_, i) =>
-        createOrder(db, { input: { from: "btc", to: "eth", amount: `0.0${i + 1}`, address: ADDRESS }, caller, ctx: { scope: "t" }, now: at }),
+        createOrder(db, {
+          input: { from: "btc", to: "eth", amount: `0.0${i + 1}`, address: ADDRESS },
+          caller,
+          ctx: { scope: "t" },
+          now: at,
+        }),
       ),
     );
     const finished = await Promise.all(opened.map(({ order }) => walk(db, order, HAPPY, at)));
@@ -122,8 +127,17 @@ describe.each(["sqlite", "postgres"] as const)("the channel rollup on %s", (kind
     // Incremental: a clean checkpoint, then an order opened today and today's row changed by hand.
     expect((await checkLedger(db, { mode: "incremental", writeCheckpoint: true })).ok).toBe(true);
     const caller = await newCaller(db, 100);
-    const { order } = await createOrder(db, { input: { from: "btc", to: "eth", amount: "0.5", address: ADDRESS }, caller, ctx: { scope: "t" } });
-    const today = { resellerId: caller.resellerId, day: order.createdAt.toISOString().slice(0, 10), channel: order.channel ?? "", currency: "btc" };
+    const { order } = await createOrder(db, {
+      input: { from: "btc", to: "eth", amount: "0.5", address: ADDRESS },
+      caller,
+      ctx: { scope: "t" },
+    });
+    const today = {
+      resellerId: caller.resellerId,
+      day: order.createdAt.toISOString().slice(0, 10),
+      channel: order.channel ?? "",
+      currency: "btc",
+    };
     await db.channelDaily.update({ where: { resellerId_day_channel_currency: today }, data: { volume: "7" } });
     const inc = await checkLedger(db, { mode: "incremental" });
     expect(inc.mode).toBe("incremental");
