@@ -13,9 +13,10 @@ export const NO_CHANNEL = "none";
 /**
  * The Overview's per-channel figures over the last `days` UTC days: orders created (all and
  * finished), the volume of the finished ones in USD at live prices (lib/prices), and the profit the
- * ledger credited in the period (order_profit_settle entries), per currency and in USD. The
- * profit is read from the ledger itself, grouped by its orders' channels, so the channels'
- * profits add up to the ledger's exactly. Every key and widget is listed (revoked keys and
+ * ledger credited in the period (order_profit_settle entries), per currency and in USD. All of it
+ * is read from the channel rollup (lib/ledger/channel-daily.ts: a few rows per day, kept in the
+ * transactions that open and finish orders and credit their profit), so the channels' profits
+ * add up to the ledger's exactly, and ledger:check holds the rollup to its orders and entries. Every key and widget is listed (revoked keys and
  * disabled widgets only when they have figures), and the hosted page when it has any.
  */
 export async function getChannelStats(db: Db, opts: { resellerId: string; days: number; now?: Date }): Promise<ChannelStat[]> {

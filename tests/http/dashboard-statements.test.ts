@@ -6,6 +6,7 @@ import { getBalances, recordPendingProfit, reverseProfit, settleProfit } from "@
 import { D } from "@/lib/money/decimal";
 import { getResellerByWallet } from "@/lib/resellers/resellers";
 import { testDb } from "../support/api";
+import { rollUpWrittenOrders } from "../support/channel-rollup";
 import { callServerAction, signInOverHttp } from "../support/dashboard";
 
 // The Statements page, its server action and its CSV, from the built server: three months of a
@@ -45,6 +46,7 @@ describe("statements over HTTP", () => {
         createdAt,
       },
     });
+    await rollUpWrittenOrders(testDb(), [{ resellerId, createdAt, fromCurrency: "usdt", fromAmount: "100" }]); // opened around lib/orders
     await testDb().$transaction((tx) => recordPendingProfit(tx, o, new D(profit), createdAt));
     if (end.status === "finished") await testDb().$transaction((tx) => settleProfit(tx, o, new D(end.earned ?? profit), end.at));
     else await testDb().$transaction((tx) => reverseProfit(tx, o, end.at));

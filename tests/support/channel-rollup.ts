@@ -41,3 +41,28 @@ export async function rebuildChannelRollup(db: Db): Promise<void> {
     await applyChannelDaily(tx, channelDeltas(deltas));
   });
 }
+
+/**
+ * Adds orders written around lib/orders to the channel rollup, as opening them does (and, with
+ * `finished`, as settleProfit would have on finishing them, for orders written finished with no
+ * credit): for suites that share a database with others, where a rebuild could race their writes.
+ */
+export async function rollUpWrittenOrders(
+  db: Db,
+  orders: { resellerId?: string | null; channel?: string | null; createdAt?: Date | string; fromCurrency: string; fromAmount: string }[],
+  opts: { finished?: boolean } = {},
+): Promise<void> {
+  const deltas = orders
+    .filter((o) => o.resellerId)
+    .map((o) => ({
+      resellerId: o.resellerId!,
+      day: dayOf(new Date(o.createdAt ?? Date.now())),
+      channel: o.channel ?? "",
+      currency: o.fromCurrency,
+      orders: 1,
+      finished: opts.finished ? 1 : 0,
+      volume: new D(opts.finished ? o.fromAmount : 0),
+      profit: new D(0),
+    }));
+  await db.$transaction(async (tx) => applyChannelDaily(tx, channelDeltas(deltas)), { timeout: 120_000 });
+}
