@@ -1,4 +1,4 @@
-import type { Db } from "@/lib/db/client";
+import type { Db, Prisma } from "@/lib/db/client";
 import { applyChannelDaily, type ChannelDelta, channelDeltas } from "@/lib/ledger/channel-daily";
 import { dayOf } from "@/lib/ledger/daily";
 import { D } from "@/lib/money/decimal";
@@ -43,13 +43,14 @@ export async function rebuildChannelRollup(db: Db): Promise<void> {
 }
 
 /**
- * Adds orders written around lib/orders to the channel rollup, as opening them does (and, with
- * `finished`, as settleProfit would have on finishing them, for orders written finished with no
- * credit): for suites that share a database with others, where a rebuild could race their writes.
+ * Writes orders around lib/orders and adds them to the channel rollup in the same transaction, as
+ * opening them does (and, with `finished`, as settleProfit would have on finishing them, for
+ * orders written finished with no credit): for suites that share a database with others, whose
+ * after-file checks may run at any moment.
  */
-export async function rollUpWrittenOrders(
+export async function createOrdersRolledUp(
   db: Db,
-  orders: { resellerId?: string | null; channel?: string | null; createdAt?: Date | string; fromCurrency: string; fromAmount: string }[],
+  orders: Prisma.OrderCreateManyInput[],
   opts: { finished?: boolean } = {},
 ): Promise<void> {
   const deltas = orders
@@ -61,8 +62,14 @@ export async function rollUpWrittenOrders(
       currency: o.fromCurrency,
       orders: 1,
       finished: opts.finished ? 1 : 0,
-      volume: new D(opts.finished ? o.fromAmount : 0),
+      volume: new D(opts.finished ? String(o.fromAmount) : 0),
       profit: new D(0),
     }));
-  await db.$transaction(async (tx) => applyChannelDaily(tx, channelDeltas(deltas)), { timeout: 120_000 });
+  await db.$transaction(
+    async (tx) => {
+      await tx.order.createMany({ data: orders });
+      await applyChannelDaily(tx, channelDeltas(deltas));
+    },
+    { timeout: 120_000 },
+  );
 }
