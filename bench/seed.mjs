@@ -1,7 +1,8 @@
 // Seeds one big reseller ("me") for the dashboard benchmarks, in bulk: BENCH_ORDERS orders and
 // the journals they post, padded with operator-only adjustment journals up to BENCH_LINES ledger
 // lines (LedgerEntry rows + JournalLine rows), with the Balance rows and the daily rollup
-// (LedgerDaily) that those lines make, so that `npm run cli -- ledger:check` finds the books
+// (LedgerDaily) that those lines make, and the channel rollup (ChannelDaily) of the orders and
+// their credits, so that `npm run cli -- ledger:check` finds the books
 // clean (bench/dashboard.mjs runs it with BENCH_CHECK=1).
 //
 // The orders: one every 7 s up to NOW (1M orders: 81 days), newest last; the last hour's open
@@ -79,6 +80,13 @@ function seedSqlite(file, orders, adjustments) {
     journal: s.prepare(`INSERT INTO "Journal" ("id", "kind", "orderId", "lines", "createdAt") VALUES (?, ?, ?, ?, ?)`),
   };
   const daily = new Map(); // "kind bucket day currency" -> units
+  const channels = new Map(); // "day channel currency" -> { orders, finished, volume, profit } (amounts in units)
+  const channelRow = (at, channel, cur) => {
+    const key = `${new Date(at).toISOString().slice(0, 10)} ${channel} ${cur}`;
+    const r = channels.get(key) ?? { orders: 0, finished: 0, volume: 0, profit: 0 };
+    channels.set(key, r);
+    return r;
+  };
   const balance = new Map(); // currency -> { pending, available }
   const entry = (journalId, oid, cur, bucket, kind, units, at) => {
     stmt.entry.run(journalId, oid, cur, bucket, kind, text(units), iso(at));
@@ -121,6 +129,13 @@ function seedSqlite(file, orders, adjustments) {
         iso(at),
         iso(done ? at + SETTLE_MS : at),
       );
+      const opened = channelRow(at, key ? `key:${key}` : "page", "btc");
+      opened.orders++;
+      if (status === "finished") {
+        opened.finished++;
+        opened.volume += 1_000_000; // fromAmount 0.1
+        channelRow(at + SETTLE_MS, key ? `key:${key}` : "page", cur).profit += units;
+      }
       entry(`c${id}`, id, cur, "pending", "order_profit_pending", units, at);
       stmt.line.run(`c${id}`, "provider:simulated:pending", cur, text(-units), iso(at));
       stmt.journal.run(`c${id}`, "order_created", id, 2, iso(at));
@@ -150,6 +165,10 @@ function seedSqlite(file, orders, adjustments) {
       `INSERT INTO "LedgerDaily" ("resellerId", "kind", "bucket", "day", "currency", "amount") VALUES ('me', ?, ?, ?, ?, ?)`,
     );
     for (const [k, u] of daily) insDaily.run(...k.split(" "), text(u));
+    const insChannel = s.prepare(
+      `INSERT INTO "ChannelDaily" ("resellerId", "day", "channel", "currency", "orders", "finished", "volume", "profit") VALUES ('me', ?, ?, ?, ?, ?, ?, ?)`,
+    );
+    for (const [k, r] of channels) insChannel.run(...k.split(" "), r.orders, r.finished, text(r.volume), text(r.profit));
     const insBalance = s.prepare(
       `INSERT INTO "Balance" ("resellerId", "currency", "pending", "available", "reserved", "updatedAt") VALUES ('me', ?, ?, ?, '0', ?)`,
     );
@@ -228,6 +247,19 @@ async function seedPostgres(url, orders, adjustments) {
     "rollup and balances",
     `INSERT INTO "LedgerDaily" ("resellerId", "kind", "bucket", "day", "currency", "amount")
      SELECT "resellerId", "kind", "bucket", to_char("createdAt", 'YYYY-MM-DD'), "currency", SUM("amount") FROM "LedgerEntry" GROUP BY 1, 2, 3, 4, 5`,
+  );
+  await q(
+    "channel rollup",
+    `INSERT INTO "ChannelDaily" ("resellerId", "day", "channel", "currency", "orders", "finished", "volume", "profit")
+     SELECT "resellerId", "day", "channel", "currency", SUM("orders"), SUM("finished"), SUM("volume"), SUM("profit")
+     FROM (SELECT "resellerId", to_char("createdAt", 'YYYY-MM-DD') AS "day", COALESCE("channel", '') AS "channel", "fromCurrency" AS "currency", 1 AS "orders",
+                  CASE WHEN "status" = 'finished' THEN 1 ELSE 0 END AS "finished", CASE WHEN "status" = 'finished' THEN "fromAmount" ELSE 0 END AS "volume",
+                  0 AS "profit"
+           FROM "Order" WHERE "resellerId" IS NOT NULL AND "payinAddress" IS NOT NULL
+           UNION ALL
+           SELECT e."resellerId", to_char(e."createdAt", 'YYYY-MM-DD'), COALESCE(o."channel", ''), e."currency", 0, 0, 0, e."amount"
+           FROM "LedgerEntry" e LEFT JOIN "Order" o ON o."id" = e."orderId" WHERE e."kind" = 'order_profit_settle') r
+     GROUP BY 1, 2, 3, 4`,
   );
   await q(
     "balances",

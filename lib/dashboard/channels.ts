@@ -2,10 +2,9 @@ import "server-only";
 import { effectiveMarkup, keyChannel, PAGE_CHANNEL, parseChannel, widgetChannel } from "@/lib/channels/channels";
 import type { ChannelStat } from "@/lib/channels/types";
 import { type Db, providerOf, sql } from "@/lib/db/client";
-import { readInSlices } from "@/lib/db/sqlite-direct";
 import { D, type Dec, formatAmount } from "@/lib/money/decimal";
 import { usdValue } from "@/lib/money/usd";
-import { DAY_MS, periodOf } from "./period";
+import { periodOf, utcDay } from "./period";
 import { pricedCurrencies } from "./prices";
 
 /** The channel under which orders with none are counted (keyless orders have no reseller, so only very old rows). */
@@ -14,21 +13,25 @@ export const NO_CHANNEL = "none";
 /**
  * The Overview's per-channel figures over the last `days` UTC days: orders created (all and
  * finished), the volume of the finished ones in USD at live prices (lib/prices), and the profit the
- * ledger credited in the period (order_profit_settle entries), per currency and in USD. The
- * profit is read from the ledger itself, grouped by its orders' channels, so the channels'
- * profits add up to the ledger's exactly. Every key and widget is listed (revoked keys and
+ * ledger credited in the period (order_profit_settle entries), per currency and in USD. All of it
+ * is read from the channel rollup (lib/ledger/channel-daily.ts: a few rows per day, kept in the
+ * transactions that open and finish orders and credit their profit), so the channels' profits
+ * add up to the ledger's exactly, and ledger:check holds the rollup to its orders and entries. Every key and widget is listed (revoked keys and
  * disabled widgets only when they have figures), and the hosted page when it has any.
  */
 export async function getChannelStats(db: Db, opts: { resellerId: string; days: number; now?: Date }): Promise<ChannelStat[]> {
   const { resellerId } = opts;
   const period = periodOf(opts.days, opts.now ?? new Date());
-  const [reseller, keys, widgets, orders, settled] = await Promise.all([
+  const [reseller, keys, widgets, rolled] = await Promise.all([
     db.reseller.findUnique({ where: { id: resellerId }, select: { markupBps: true } }),
     db.apiKey.findMany({ where: { resellerId }, select: { id: true, name: true, prefix: true, markupBps: true, revokedAt: true } }),
     db.widget.findMany({ where: { resellerId }, select: { id: true, name: true, markupBps: true, disabledAt: true } }),
-    sumsInSlices(db, period, (from, to) => orderSums(db, resellerId, from, to)),
-    sumsInSlices(db, period, (from, to) => settledSums(db, resellerId, from, to)),
+    rollupSums(db, resellerId, utcDay(period.start)),
   ]);
+  // The rollup's rows from the period's first day on (open-ended, as a read of the orders was):
+  // the opened orders per channel and fromCurrency, and the credited profit per channel and currency.
+  const orders = rolled.filter((r) => r.orders > 0).map((r) => ({ ...r, amount: r.volume }));
+  const settled = rolled.filter((r) => !r.profit.isZero()).map((r) => ({ channel: r.channel, currency: r.currency, amount: r.profit }));
   const base = reseller?.markupBps ?? 0;
 
   interface Acc {
@@ -123,40 +126,14 @@ export async function getChannelStats(db: Db, opts: { resellerId: string; days: 
     .sort((x, y) => y.orders - x.orders || (x.label < y.label ? -1 : 1));
 }
 
-/** Per channel and currency: orders, finished ones, and an exact sum (of the finished orders' fromAmount, or of settled profit). */
+/** Per channel (null: none) and currency, over the period's days: orders opened, finished, the finished ones' fromAmount, the profit credited. */
 interface Sum {
   channel: string | null;
   currency: string;
   orders: number;
   finished: number;
-  amount: Dec;
-}
-
-/**
- * The period's sums, added up over slices: a week per statement on SQLite, with a turn of the
- * event loop between them (readInSlices), since better-sqlite3 reads on the event loop.
- */
-async function sumsInSlices(
-  db: Db,
-  period: { start: Date; todayStart: Date },
-  read: (from: Date, to: Date | null) => Promise<Sum[]>,
-): Promise<Sum[]> {
-  const parts = await readInSlices(
-    db,
-    { from: period.start.getTime(), to: period.todayStart.getTime() + DAY_MS, sliceMs: 7 * DAY_MS, openEnded: true },
-    (from, to) => read(new Date(from), Number.isFinite(to) ? new Date(to) : null),
-  );
-  const out = new Map<string, Sum>();
-  for (const p of parts) {
-    const key = `${p.channel} ${p.currency}`;
-    const o = out.get(key);
-    if (o) {
-      o.orders += p.orders;
-      o.finished += p.finished;
-      o.amount = o.amount.plus(p.amount);
-    } else out.set(key, { ...p });
-  }
-  return [...out.values()];
+  volume: Dec;
+  profit: Dec;
 }
 
 /**
@@ -164,58 +141,47 @@ async function sumsInSlices(
  * whole parts and four groups of nine decimal places summed as integers, to be put together by
  * `exactSum` (as the Journal_balanced trigger sums a journal's lines, migration journals).
  */
-const sqliteParts = (col: ReturnType<typeof sql>) => {
+const ALIASES = {
+  v: [sql`"vw"`, sql`"vp0"`, sql`"vp1"`, sql`"vp2"`, sql`"vp3"`],
+  q: [sql`"qw"`, sql`"qp0"`, sql`"qp1"`, sql`"qp2"`, sql`"qp3"`],
+};
+const sqliteParts = (col: ReturnType<typeof sql>, p: keyof typeof ALIASES) => {
   const dot = sql`instr(${col}, '.')`;
   const frac = sql`(CASE WHEN ${dot} > 0 THEN substr(${col}, ${dot} + 1) ELSE '' END || '000000000000000000000000000000000000')`;
   const sign = sql`(CASE WHEN substr(${col}, 1, 1) = '-' THEN -1 ELSE 1 END)`;
   const part = (n: number) => sql`SUM(${sign} * CAST(substr(${frac}, ${n * 9 + 1}, 9) AS INTEGER))`;
-  return sql`SUM(CAST(CASE WHEN ${dot} > 0 THEN substr(${col}, 1, ${dot} - 1) ELSE ${col} END AS INTEGER)) AS "w",
-    ${part(0)} AS "p0", ${part(1)} AS "p1", ${part(2)} AS "p2", ${part(3)} AS "p3"`;
+  const [w, p0, p1, p2, p3] = ALIASES[p];
+  return sql`SUM(CAST(CASE WHEN ${dot} > 0 THEN substr(${col}, 1, ${dot} - 1) ELSE ${col} END AS INTEGER)) AS ${w},
+    ${part(0)} AS ${p0}, ${part(1)} AS ${p1}, ${part(2)} AS ${p2}, ${part(3)} AS ${p3}`;
 };
 
-type Parts = { w: unknown; p0: unknown; p1: unknown; p2: unknown; p3: unknown };
-const exactSum = (r: Parts): Dec =>
-  [r.p0, r.p1, r.p2, r.p3].reduce<Dec>(
-    (acc, p, i) => acc.plus(new D(String(p ?? 0)).times(new D(10).pow(-9 * (i + 1)))),
-    new D(String(r.w ?? 0)),
+type Parts = Record<string, unknown>;
+const exactSum = (r: Parts, p: keyof typeof ALIASES): Dec =>
+  [r[`${p}p0`], r[`${p}p1`], r[`${p}p2`], r[`${p}p3`]].reduce<Dec>(
+    (acc, x, i) => acc.plus(new D(String(x ?? 0)).times(new D(10).pow(-9 * (i + 1)))),
+    new D(String(r[`${p}w`] ?? 0)),
   );
 
-/** Dates as the app stores them: ISO text with "+00:00" on SQLite, a timestamp (UTC) on PostgreSQL. */
-const at = (db: Db, d: Date) =>
-  providerOf(db) === "sqlite" ? sql`${d.toISOString().replace("Z", "+00:00")}` : sql`${d.toISOString().slice(0, 23)}::timestamp`;
-const before = (db: Db, col: ReturnType<typeof sql>, to: Date | null) => (to ? sql`AND ${col} < ${at(db, to)}` : sql``);
-
-/** The orders created in [from, to) per channel and currency: how many, how many finished, and the finished ones' fromAmount. */
-async function orderSums(db: Db, resellerId: string, from: Date, to: Date | null): Promise<Sum[]> {
-  const finishedAmount = sql`CASE WHEN "status" = 'finished' THEN "fromAmount" ELSE '0' END`;
-  const rows = await db.$queryRaw<(Parts & { channel: string | null; currency: string; n: unknown; fin: unknown; total?: string })[]>(sql`
-    SELECT "channel", "fromCurrency" AS "currency", COUNT(*) AS "n", SUM(CASE WHEN "status" = 'finished' THEN 1 ELSE 0 END) AS "fin",
-      ${providerOf(db) === "sqlite" ? sqliteParts(finishedAmount) : sql`(SUM("fromAmount") FILTER (WHERE "status" = 'finished'))::text AS "total"`}
-    FROM "Order"
-    WHERE "resellerId" = ${resellerId} AND "createdAt" >= ${at(db, from)} ${before(db, sql`"createdAt"`, to)} AND "payinAddress" IS NOT NULL
-    GROUP BY "channel", "fromCurrency"`);
+/**
+ * The reseller's ChannelDaily rows (lib/ledger/channel-daily.ts) from `fromDay` on, summed per
+ * channel and currency in SQL: a few rows per day, by the table's key (resellerId, day, ...).
+ */
+async function rollupSums(db: Db, resellerId: string, fromDay: string): Promise<Sum[]> {
+  const sqlite = providerOf(db) === "sqlite";
+  const rows = await db.$queryRaw<
+    (Parts & { channel: string; currency: string; n: unknown; fin: unknown; volume?: string; profit?: string })[]
+  >(sql`
+    SELECT "channel", "currency", SUM("orders") AS "n", SUM("finished") AS "fin",
+      ${sqlite ? sql`${sqliteParts(sql`"volume"`, "v")}, ${sqliteParts(sql`"profit"`, "q")}` : sql`SUM("volume")::text AS "volume", SUM("profit")::text AS "profit"`}
+    FROM "ChannelDaily"
+    WHERE "resellerId" = ${resellerId} AND "day" >= ${fromDay}
+    GROUP BY "channel", "currency"`);
   return rows.map((r) => ({
-    channel: r.channel,
+    channel: r.channel === "" ? null : r.channel,
     currency: r.currency,
     orders: Number(r.n),
     finished: Number(r.fin),
-    amount: providerOf(db) === "sqlite" ? exactSum(r) : new D(r.total ?? 0),
-  }));
-}
-
-/** The profit credited in [from, to) (order_profit_settle entries) per channel of their orders and currency. */
-async function settledSums(db: Db, resellerId: string, from: Date, to: Date | null): Promise<Sum[]> {
-  const rows = await db.$queryRaw<(Parts & { channel: string | null; currency: string; total?: string })[]>(sql`
-    SELECT o."channel", e."currency",
-      ${providerOf(db) === "sqlite" ? sqliteParts(sql`e."amount"`) : sql`SUM(e."amount")::text AS "total"`}
-    FROM "LedgerEntry" e LEFT JOIN "Order" o ON o."id" = e."orderId"
-    WHERE e."resellerId" = ${resellerId} AND e."kind" = 'order_profit_settle' AND e."createdAt" >= ${at(db, from)} ${before(db, sql`e."createdAt"`, to)}
-    GROUP BY o."channel", e."currency"`);
-  return rows.map((r) => ({
-    channel: r.channel,
-    currency: r.currency,
-    orders: 0,
-    finished: 0,
-    amount: providerOf(db) === "sqlite" ? exactSum(r) : new D(r.total ?? 0),
+    volume: sqlite ? exactSum(r, "v") : new D(r.volume ?? 0),
+    profit: sqlite ? exactSum(r, "q") : new D(r.profit ?? 0),
   }));
 }

@@ -250,8 +250,8 @@ const balancesMatchEntries: LedgerInvariant = {
   },
 };
 
-type OrderRow = { id: string; resellerId: string | null; toCurrency: string; status: string; profit: string };
-const ORDER_SELECT = { id: true, resellerId: true, toCurrency: true, status: true, profit: true } as const;
+type OrderRow = { id: string; resellerId: string | null; toCurrency: string; status: string; profit: string; createdAt: Date };
+const ORDER_SELECT = { id: true, resellerId: true, toCurrency: true, status: true, profit: true, createdAt: true } as const;
 
 /** The order invariant over one page of orders with a reseller (all their entries read). */
 async function judgeOrders(tx: Tx, orders: OrderRow[], report: (m: string) => void, ctx?: CheckContext): Promise<void> {
@@ -422,6 +422,132 @@ const dailyRollupMatchesEntries: LedgerInvariant = {
   },
 };
 
+// The channel rollup (lib/ledger/channel-daily.ts): per (reseller, UTC day, channel, currency)
+// the opened orders created that day, the finished ones and their fromAmount, and the
+// order_profit_settle entries created that day, under their orders' channel.
+type ChannelSums = Map<string, { orders: number; finished: number; volume: Dec; profit: Dec }>;
+const channelSum = (sums: ChannelSums, key: string) => {
+  const s = sums.get(key) ?? { orders: 0, finished: 0, volume: new D(0), profit: new D(0) };
+  sums.set(key, s);
+  return s;
+};
+const CHANNEL_ORDER_SELECT = {
+  resellerId: true,
+  channel: true,
+  createdAt: true,
+  fromCurrency: true,
+  status: true,
+  fromAmount: true,
+} as const;
+type ChannelOrder = {
+  resellerId: string | null;
+  channel: string | null;
+  createdAt: Date;
+  fromCurrency: string;
+  status: string;
+  fromAmount: string;
+};
+function addChannelOrder(sums: ChannelSums, o: ChannelOrder): void {
+  const s = channelSum(sums, JSON.stringify([o.resellerId, dayOf(o.createdAt), o.channel ?? "", o.fromCurrency]));
+  s.orders++;
+  if (o.status !== "finished") return;
+  s.finished++;
+  if (CANONICAL_AMOUNT.test(o.fromAmount)) s.volume = s.volume.plus(o.fromAmount);
+}
+const SETTLE_SELECT = {
+  id: true,
+  resellerId: true,
+  createdAt: true,
+  currency: true,
+  amount: true,
+  order: { select: { channel: true } },
+} as const;
+type SettleRow = { resellerId: string; createdAt: Date; currency: string; amount: string; order: { channel: string | null } | null };
+function addChannelSettle(sums: ChannelSums, e: SettleRow): void {
+  let amount: Dec;
+  try {
+    amount = new D(e.amount);
+  } catch {
+    return; // not a number: "entries are well formed" names it
+  }
+  const s = channelSum(sums, JSON.stringify([e.resellerId, dayOf(e.createdAt), e.order?.channel ?? "", e.currency]));
+  s.profit = s.profit.plus(amount);
+}
+
+/** Rollup rows against the sums their orders and entries give; `sums` is emptied of the keys judged. */
+function judgeChannelRows(
+  rows: {
+    resellerId: string;
+    day: string;
+    channel: string;
+    currency: string;
+    orders: number;
+    finished: number;
+    volume: string;
+    profit: string;
+  }[],
+  sums: ChannelSums,
+  report: (m: string) => void,
+): void {
+  for (const r of rows) {
+    const key = JSON.stringify([r.resellerId, r.day, r.channel, r.currency]);
+    const s = sums.get(key) ?? { orders: 0, finished: 0, volume: new D(0), profit: new D(0) };
+    sums.delete(key);
+    const tag = `channel rollup ${r.resellerId}/${r.channel || "none"}/${r.day}/${r.currency}`;
+    if (r.orders !== s.orders || r.finished !== s.finished)
+      report(`${tag} counts ${r.orders} orders, ${r.finished} finished, but its orders give ${s.orders}, ${s.finished}`);
+    for (const [col, want] of [
+      ["volume", s.volume],
+      ["profit", s.profit],
+    ] as const) {
+      const held = r[col];
+      if (!CANONICAL_AMOUNT.test(held)) report(`${tag} has ${col} '${held}'`);
+      else if (!new D(held).eq(want))
+        report(`${tag} has ${col} ${held} but its ${col === "volume" ? "finished orders" : "credits"} sum to ${want.toFixed()}`);
+    }
+  }
+  for (const [key, s] of sums)
+    if (s.orders || s.finished || !s.volume.isZero() || !s.profit.isZero())
+      report(`channel figures of ${JSON.parse(key).join("/")} (${s.orders} orders, profit ${s.profit.toFixed()}) have no rollup row`);
+}
+
+const channelRollupMatches: LedgerInvariant = {
+  name: "each channel rollup row equals its orders and credited profit",
+  async check(tx, report, ctx) {
+    const sums: ChannelSums = new Map();
+    let after = "";
+    for (;;) {
+      const page = await tx.order.findMany({
+        where: { resellerId: { not: null }, payinAddress: { not: null }, id: { gt: after } },
+        orderBy: { id: "asc" },
+        take: PAGE,
+        select: { id: true, ...CHANNEL_ORDER_SELECT },
+      });
+      if (ctx) ctx.stats.orders += page.length;
+      for (const o of page) addChannelOrder(sums, o);
+      if (page.length < PAGE) break;
+      after = page[page.length - 1].id;
+    }
+    let afterId = 0;
+    for (;;) {
+      const page = await tx.ledgerEntry.findMany({
+        where: { kind: "order_profit_settle", id: { gt: afterId } },
+        orderBy: { id: "asc" },
+        take: PAGE,
+        select: SETTLE_SELECT,
+      });
+      if (ctx) ctx.stats.entries += page.length;
+      for (const e of page) addChannelSettle(sums, e);
+      if (page.length < PAGE) break;
+      afterId = page[page.length - 1].id;
+    }
+    const rows = await tx.channelDaily.findMany({
+      orderBy: [{ resellerId: "asc" }, { day: "asc" }, { channel: "asc" }, { currency: "asc" }],
+    });
+    judgeChannelRows(rows, sums, report);
+  },
+};
+
 /** The invariants `checkLedger` runs by default, in order. */
 export const LEDGER_INVARIANTS: LedgerInvariant[] = [
   entriesWellFormed,
@@ -430,6 +556,7 @@ export const LEDGER_INVARIANTS: LedgerInvariant[] = [
   withdrawalsBalanced,
   journalsBalanced,
   dailyRollupMatchesEntries,
+  channelRollupMatches,
 ];
 
 /** The latest checkpoint, parsed: what the incremental check starts from. */
@@ -505,6 +632,8 @@ async function checkIncremental(
   const withdrawalIds = new Set<string>();
   /** The daily rollup rows the new entries add to (reseller, kind, bucket, UTC day, currency). */
   const touchedDays = new Set<string>();
+  /** The channel rollup's (reseller, UTC day) the new credits and the orders read below add to. */
+  const channelDays = new Set<string>();
   let stray = 0;
   for await (const e of entries(tx, {}, ctx, cp.lastEntryId)) {
     tally.lastEntryId = e.id;
@@ -517,6 +646,7 @@ async function checkIncremental(
     if (e.withdrawalId) withdrawalIds.add(e.withdrawalId);
     if (WITHDRAWAL_KINDS.includes(e.kind) !== (e.withdrawalId !== null)) stray++;
     touchedDays.add(JSON.stringify([e.resellerId, e.kind, e.bucket, dayOf(e.createdAt), e.currency]));
+    if (e.kind === "order_profit_settle") channelDays.add(JSON.stringify([e.resellerId, dayOf(e.createdAt)]));
   }
   for await (const l of operatorLines(tx, {}, ctx, cp.lastLineId)) {
     tally.lastLineId = l.id;
@@ -541,7 +671,9 @@ async function checkIncremental(
   for (const ids of pages(orderIds)) {
     const rows = await tx.order.findMany({ where: { id: { in: ids } }, orderBy: { id: "asc" }, select: ORDER_SELECT });
     ctx.stats.orders += rows.length;
-    for (const o of rows) if (o.resellerId === null) orphans += entriesByOrder.get(o.id) ?? 0;
+    for (const o of rows)
+      if (o.resellerId === null) orphans += entriesByOrder.get(o.id) ?? 0;
+      else channelDays.add(JSON.stringify([o.resellerId, dayOf(o.createdAt)]));
     await judgeOrders(
       tx,
       rows.filter((o) => o.resellerId !== null),
@@ -550,6 +682,9 @@ async function checkIncremental(
     );
   }
   if (orphans) orderReport(`${orphans} entries belong to orders without a reseller`);
+
+  // Channel rollup rows of the days those orders were created on and the new credits were made on.
+  await judgeTouchedChannelDays(tx, channelDays, reporter(name("each channel rollup")), ctx);
 
   // Withdrawals.
   if (stray) withdrawalReport(`${stray} entries mix withdrawal kinds and withdrawal ids`);
@@ -628,6 +763,48 @@ async function judgeTouchedDays(tx: Tx, keys: Set<string>, report: (m: string) =
         else if (!new D(amount).eq(sum)) report(`${tag} is ${amount} but its entries sum to ${sum.toFixed()}`);
       }
     }
+  }
+}
+
+/**
+ * The incremental part of "each channel rollup row equals its orders and credited profit": every
+ * rollup row of each (reseller, day) an order changed since the checkpoint was created on, or a
+ * new credit was made on, against that day's orders (by the (resellerId, createdAt, status) index)
+ * and credits (by (resellerId, kind, createdAt)). Other days are trusted.
+ */
+async function judgeTouchedChannelDays(tx: Tx, keys: Set<string>, report: (m: string) => void, ctx: CheckContext): Promise<void> {
+  for (const key of [...keys].sort()) {
+    const [resellerId, day] = JSON.parse(key) as string[];
+    const start = new Date(`${day}T00:00:00.000Z`);
+    const createdAt = { gte: start, lt: new Date(start.getTime() + 86_400_000) };
+    const sums: ChannelSums = new Map();
+    let after = "";
+    for (;;) {
+      const page = await tx.order.findMany({
+        where: { resellerId, createdAt, payinAddress: { not: null }, id: { gt: after } },
+        orderBy: { id: "asc" },
+        take: PAGE,
+        select: { id: true, ...CHANNEL_ORDER_SELECT },
+      });
+      ctx.stats.orders += page.length;
+      for (const o of page) addChannelOrder(sums, o);
+      if (page.length < PAGE) break;
+      after = page[page.length - 1].id;
+    }
+    let afterId = 0;
+    for (;;) {
+      const page = await tx.ledgerEntry.findMany({
+        where: { resellerId, kind: "order_profit_settle", createdAt, id: { gt: afterId } },
+        orderBy: { id: "asc" },
+        take: PAGE,
+        select: SETTLE_SELECT,
+      });
+      ctx.stats.entries += page.length;
+      for (const e of page) addChannelSettle(sums, e);
+      if (page.length < PAGE) break;
+      afterId = page[page.length - 1].id;
+    }
+    judgeChannelRows(await tx.channelDaily.findMany({ where: { resellerId, day } }), sums, report);
   }
 }
 

@@ -4,7 +4,8 @@ import { type Db, providerOf, type Tx } from "@/lib/db/client";
 import { newId } from "@/lib/ids";
 import { D, type Dec, floorAmount, formatAmount } from "@/lib/money/decimal";
 import { CONVERSION, NETWORK_FEES, providerPending, providerReceivable, REVENUE, treasury, WORLD } from "./accounts";
-import { applyDaily, dailyDeltas } from "./daily";
+import { applyChannelDaily, type ChannelDelta, channelDeltas, channelKey } from "./channel-daily";
+import { applyDaily, dailyDeltas, dayOf } from "./daily";
 
 // The double-entry ledger (docs/ledger.md). Every posting is a journal of two or more lines that
 // sum to zero in every currency, across named accounts: each reseller's pending, available and
@@ -72,6 +73,8 @@ export interface Posting {
   amount: Dec;
   orderId?: string | null;
   withdrawalId?: string | null;
+  /** An order_profit_settle posting's order channel, for the channel rollup (read from the order when not given). */
+  channel?: string | null;
 }
 
 /** A line of one of the operator's accounts (lib/ledger/accounts.ts). */
@@ -88,6 +91,8 @@ export interface JournalEntry {
   withdrawalId?: string | null;
   postings: Posting[];
   lines: AccountLine[];
+  /** What the change adds to the channel rollup besides its credits (an order finished), applied with them. */
+  channels?: ChannelDelta[];
 }
 
 export interface Balance {
@@ -186,7 +191,10 @@ export function assertBalanced(kind: string, lines: { currency: string; amount: 
 export async function postJournal(tx: Tx, j: JournalEntry, now = new Date()): Promise<string | null> {
   const postings = j.postings.filter((p) => !p.amount.isZero());
   const lines = j.lines.filter((l) => !l.amount.isZero());
-  if (!postings.length && !lines.length) return null;
+  if (!postings.length && !lines.length) {
+    await applyChannelDaily(tx, channelDeltas(j.channels ?? []));
+    return null;
+  }
   assertBalanced(j.kind, [...postings, ...lines]);
   const groups = new Map<string, { resellerId: string; currency: string; d: Deltas }>();
   for (const p of postings) {
@@ -203,6 +211,8 @@ export async function postJournal(tx: Tx, j: JournalEntry, now = new Date()): Pr
   }
   // After the balances, in key order: every posting locks balances, then rollup rows, in one order.
   await applyDaily(tx, dailyDeltas(postings.map((p) => ({ ...p, createdAt: now }))));
+  // Then the channel rollup's rows: the credits under their orders' channels, and the caller's own.
+  await applyChannelDaily(tx, channelDeltas([...(await creditDeltas(tx, postings, now)), ...(j.channels ?? [])]));
   const journalId = newId();
   if (postings.length)
     await tx.ledgerEntry.createMany({
@@ -234,6 +244,28 @@ export async function postJournal(tx: Tx, j: JournalEntry, now = new Date()): Pr
     },
   });
   return journalId;
+}
+
+/** The channel rollup's share of a journal's order_profit_settle postings: each under its order's channel, on this day. */
+async function creditDeltas(tx: Tx, postings: Posting[], now: Date): Promise<ChannelDelta[]> {
+  const credits = postings.filter((p) => p.kind === "order_profit_settle");
+  if (!credits.length) return [];
+  const unknown = [...new Set(credits.filter((p) => p.channel === undefined && p.orderId).map((p) => p.orderId!))];
+  const channels = new Map(
+    unknown.length
+      ? (await tx.order.findMany({ where: { id: { in: unknown } }, select: { id: true, channel: true } })).map((o) => [o.id, o.channel])
+      : [],
+  );
+  return credits.map((p) => ({
+    resellerId: p.resellerId,
+    day: dayOf(now),
+    channel: channelKey(p.channel !== undefined ? p.channel : p.orderId ? channels.get(p.orderId) : null),
+    currency: p.currency,
+    orders: 0,
+    finished: 0,
+    volume: new D(0),
+    profit: p.amount,
+  }));
 }
 
 /**
@@ -268,6 +300,11 @@ export interface OrderForLedger {
   /** Output before markup and its platform fee: the platform's revenue is computed from them. */
   rawToAmount?: string;
   platformFeeBps?: number;
+  /** For the channel rollup when the order finishes (read from the order's row when any is missing). */
+  channel?: string | null;
+  createdAt?: Date;
+  fromCurrency?: string;
+  fromAmount?: string;
 }
 
 /**
@@ -312,16 +349,31 @@ async function pendingOfOrder(tx: Tx, orderId: string): Promise<Dec> {
   return rows.reduce((s, r) => s.plus(r.amount), new D(0));
 }
 
+/** What the channel rollup needs of a finishing order: from the caller's copy, or else its row. */
+async function channelFacts(tx: Tx, order: OrderForLedger) {
+  const { channel, createdAt, fromCurrency, fromAmount } = order;
+  if (channel !== undefined && createdAt && fromCurrency && fromAmount !== undefined)
+    return { channel, createdAt, fromCurrency, fromAmount };
+  return tx.order.findUniqueOrThrow({
+    where: { id: order.id },
+    select: { channel: true, createdAt: true, fromCurrency: true, fromAmount: true },
+  });
+}
+
 /**
  * On finished: the pending pair voided; the profit earned on the amount actually received
  * credited, the platform's revenue booked, and the provider's commission (their sum) receivable.
+ * The channel rollup (lib/ledger/channel-daily.ts) counts the order finished and its fromAmount
+ * on its creation day, and the credit on this day; after the journal's Balance and LedgerDaily
+ * rows, both rows in key order.
  */
-export async function settleProfit(tx: Tx, order: OrderForLedger, earned: Dec, now?: Date) {
+export async function settleProfit(tx: Tx, order: OrderForLedger, earned: Dec, now = new Date()) {
   const revenue =
     order.rawToAmount !== undefined && order.platformFeeBps !== undefined
       ? platformRevenue(order.rawToAmount, order.platformFeeBps, getCurrency(order.toCurrency)?.precision ?? 8)
       : new D(0);
   const pending = order.resellerId ? await pendingOfOrder(tx, order.id) : new D(0);
+  const facts = order.resellerId ? await channelFacts(tx, order) : null;
   const provider = order.provider ?? null;
   const postings: Posting[] = order.resellerId
     ? [
@@ -340,6 +392,7 @@ export async function settleProfit(tx: Tx, order: OrderForLedger, earned: Dec, n
           bucket: "available",
           kind: "order_profit_settle",
           amount: earned,
+          channel: facts?.channel ?? null,
         },
       ]
     : [];
@@ -355,6 +408,22 @@ export async function settleProfit(tx: Tx, order: OrderForLedger, earned: Dec, n
         { account: REVENUE, currency: order.toCurrency, amount: revenue },
         { account: providerReceivable(provider), currency: order.toCurrency, amount: credited.plus(revenue).neg() },
       ],
+      // The order counted finished, and its fromAmount, on its creation day (the credit is the posting's).
+      channels:
+        order.resellerId && facts
+          ? [
+              {
+                resellerId: order.resellerId,
+                day: dayOf(facts.createdAt),
+                channel: channelKey(facts.channel),
+                currency: facts.fromCurrency,
+                orders: 0,
+                finished: 1,
+                volume: new D(facts.fromAmount),
+                profit: new D(0),
+              },
+            ]
+          : [],
     },
     now,
   );

@@ -14,6 +14,7 @@ import { AppError } from "@/lib/errors";
 import { newOrderId } from "@/lib/ids";
 import { leaseMs, newLeaseToken } from "@/lib/jobs/lease";
 import type { Caller } from "@/lib/keys/api-keys";
+import { applyChannelDaily, openedDelta } from "@/lib/ledger/channel-daily";
 import { recordPendingProfit } from "@/lib/ledger/ledger";
 import { D, formatAmount } from "@/lib/money/decimal";
 import { type Priced, priceRequest, takeRateQuote } from "@/lib/quotes/get-estimate";
@@ -170,6 +171,8 @@ export async function commitOpened(db: Db, reserved: Order, token: string, swap:
     if (r.count !== 1) return null;
     const event = await tx.orderEvent.create({ data: { orderId: reserved.id, status: "waiting", at: reserved.createdAt } });
     await recordPendingProfit(tx, order, new D(order.profit), now);
+    // The channel rollup counts the opened order (after the Balance and LedgerDaily rows, as every change locks them).
+    if (order.resellerId !== null) await applyChannelDaily(tx, [openedDelta({ ...order, resellerId: order.resellerId })]);
     await announceOrder(tx, order, { previousStatus: null, now, events: [event] });
     return order;
   });

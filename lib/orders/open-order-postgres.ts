@@ -2,6 +2,7 @@ import "server-only";
 import { type Db, type Order, queryOnPool, sql } from "@/lib/db/client";
 import { newId } from "@/lib/ids";
 import { providerPending } from "@/lib/ledger/accounts";
+import { channelKey } from "@/lib/ledger/channel-daily";
 import { dayOf } from "@/lib/ledger/daily";
 import { D } from "@/lib/money/decimal";
 
@@ -14,7 +15,8 @@ import { D } from "@/lib/money/decimal";
  *   caller's claim holds and no deposit was set: the same conditions as the general path);
  * - its first timeline event, "waiting" at its creation time;
  * - the reseller's pending profit: its journal (the entry, the provider's pending commission
- *   against it, the journal row), its Balance row and its daily rollup row, as lib/ledger's recordPendingProfit books it (a positive delta cannot take a bucket below zero,
+ *   against it, the journal row), its Balance row and its daily rollup row, as lib/ledger's recordPendingProfit books it;
+ *   and the order counted in its channel rollup row (lib/ledger/channel-daily.ts) (a positive delta cannot take a bucket below zero,
  *   so the upsert needs no guard; a zero profit posts nothing, as post() skips it).
  *
  * It applies only when there is nothing to announce: a reseller with an enabled webhook endpoint
@@ -60,6 +62,14 @@ export async function openOrderPostgres(db: Db, order: Order, token: string, now
       FROM bal
       ON CONFLICT ("resellerId", "kind", "bucket", "day", "currency")
         DO UPDATE SET "amount" = "LedgerDaily"."amount" + EXCLUDED."amount"
+      RETURNING 1
+    ), chan AS (
+      -- The order's channel rollup row (lib/ledger/channel-daily.ts), after the LedgerDaily row
+      -- (reading daily's rows orders them; the count is one row whether or not it wrote one).
+      INSERT INTO "ChannelDaily" ("resellerId", "day", "channel", "currency", "orders")
+      SELECT ${order.resellerId}::text, ${dayOf(order.createdAt)}::text, ${channelKey(order.channel)}::text, ${order.fromCurrency}::text, 1
+      FROM o, (SELECT count(*) FROM daily) d WHERE ${order.resellerId !== null}
+      ON CONFLICT ("resellerId", "day", "channel", "currency") DO UPDATE SET "orders" = "ChannelDaily"."orders" + 1
       RETURNING 1
     ), entry AS (
       INSERT INTO "LedgerEntry" ("journalId", "resellerId", "orderId", "currency", "bucket", "kind", "amount", "createdAt")

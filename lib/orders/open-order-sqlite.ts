@@ -3,6 +3,7 @@ import type { Db, Order } from "@/lib/db/client";
 import { sqliteValue, statementOf, writeOnSqlite } from "@/lib/db/sqlite-direct";
 import { newId } from "@/lib/ids";
 import { providerPending } from "@/lib/ledger/accounts";
+import { channelKey } from "@/lib/ledger/channel-daily";
 import { dayOf } from "@/lib/ledger/daily";
 import { D, formatAmount } from "@/lib/money/decimal";
 
@@ -22,6 +23,9 @@ const DAILY = `INSERT INTO "LedgerDaily" ("resellerId", "kind", "bucket", "day",
   ON CONFLICT ("resellerId", "kind", "bucket", "day", "currency") DO UPDATE SET "amount" = "amount" RETURNING "amount"`;
 const DAILY_ADD = `UPDATE "LedgerDaily" SET "amount" = ?
   WHERE "resellerId" = ? AND "kind" = 'order_profit_pending' AND "bucket" = 'pending' AND "day" = ? AND "currency" = ? AND "amount" = ?`;
+// The order's channel rollup row (lib/ledger/channel-daily.ts): a count, exact in SQLite's integers.
+const CHANNEL = `INSERT INTO "ChannelDaily" ("resellerId", "day", "channel", "currency", "orders") VALUES (?, ?, ?, ?, 1)
+  ON CONFLICT ("resellerId", "day", "channel", "currency") DO UPDATE SET "orders" = "orders" + 1`;
 // The pending profit's journal (lib/ledger's pendingProfitJournal): the entry, the provider's pending
 // commission against it, then the journal row, last (its trigger sums the two lines).
 const ENTRY = `INSERT INTO "LedgerEntry" ("journalId", "resellerId", "orderId", "currency", "bucket", "kind", "amount", "createdAt")
@@ -39,7 +43,8 @@ const JOURNAL = `INSERT INTO "Journal" ("id", "kind", "orderId", "lines", "creat
  *   caller's claim holds and no deposit was set: the same conditions as the general path);
  * - its first timeline event, "waiting" at its creation time;
  * - the reseller's pending profit: its journal (the entry, the provider's pending commission
- *   against it, the journal row), its Balance row and its daily rollup row, as lib/ledger's recordPendingProfit books it on SQLite (the sum made with decimal.js: SQLite's
+ *   against it, the journal row), its Balance row and its daily rollup row, as lib/ledger's recordPendingProfit books it on SQLite
+ *   (and the order counted in its channel rollup row, lib/ledger/channel-daily.ts) (the sum made with decimal.js: SQLite's
  *   own arithmetic goes through floats; a positive amount cannot take the bucket below zero).
  *
  * It applies only when there is nothing to announce: a reseller with an enabled webhook
@@ -98,6 +103,9 @@ export async function openOrderSqlite(db: Db, order: Order, token: string, now: 
       statementOf(conn, LINE).run(journalId, providerPending(order.provider), order.toCurrency, formatAmount(profit.neg()), v(now));
       statementOf(conn, JOURNAL).run(journalId, order.id, v(now));
     }
+    // After the Balance and LedgerDaily rows, as every change takes them.
+    if (order.resellerId !== null)
+      statementOf(conn, CHANNEL).run(order.resellerId, dayOf(order.createdAt), channelKey(order.channel), order.fromCurrency);
     return true;
   });
 }

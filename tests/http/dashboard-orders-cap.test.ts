@@ -3,6 +3,7 @@ import { beforeAll, expect, inject, it } from "vitest";
 import { LIST_COUNT_CAP } from "@/lib/orders/get-order";
 import { getResellerByWallet } from "@/lib/resellers/resellers";
 import { testDb } from "../support/api";
+import { createOrdersRolledUp } from "../support/channel-rollup";
 import { callServerAction, signInOverHttp } from "../support/dashboard";
 import { orderRow } from "../support/orders";
 
@@ -34,7 +35,8 @@ beforeAll(async () => {
   );
   newest = rows[rows.length - 1].id;
   oldest = rows[0].id;
-  for (let i = 0; i < rows.length; i += 2_000) await testDb().order.createMany({ data: rows.slice(i, i + 2_000) });
+  // Written around lib/orders, finished without profit: the channel rollup counts them in the same transaction.
+  for (let i = 0; i < rows.length; i += 2_000) await createOrdersRolledUp(testDb(), rows.slice(i, i + 2_000), { finished: true });
 });
 
 it("past the count cap, the Orders page says more than the cap, and its pages reach the oldest order", async () => {

@@ -6,6 +6,7 @@ import { getBalances, recordPendingProfit, reverseProfit, settleProfit } from "@
 import { D } from "@/lib/money/decimal";
 import { getResellerByWallet } from "@/lib/resellers/resellers";
 import { testDb } from "../support/api";
+import { createOrdersRolledUp } from "../support/channel-rollup";
 import { callServerAction, signInOverHttp } from "../support/dashboard";
 
 // The Statements page, its server action and its CSV, from the built server: three months of a
@@ -25,8 +26,9 @@ describe("statements over HTTP", () => {
   /** An order already in its final state, its journals booked at the given times. */
   async function order(id: string, profit: string, createdAt: Date, end: { status: "finished" | "failed"; at: Date; earned?: string }) {
     const o = { id, resellerId, toCurrency: "eth", provider: null, rawToAmount: "2", platformFeeBps: 0 };
-    await testDb().order.create({
-      data: {
+    // Written around lib/orders: the channel rollup counts it in the same transaction.
+    await createOrdersRolledUp(testDb(), [
+      {
         id,
         resellerId,
         fromCurrency: "usdt",
@@ -44,7 +46,7 @@ describe("statements over HTTP", () => {
         expiresAt: createdAt,
         createdAt,
       },
-    });
+    ]);
     await testDb().$transaction((tx) => recordPendingProfit(tx, o, new D(profit), createdAt));
     if (end.status === "finished") await testDb().$transaction((tx) => settleProfit(tx, o, new D(end.earned ?? profit), end.at));
     else await testDb().$transaction((tx) => reverseProfit(tx, o, end.at));

@@ -1,8 +1,9 @@
 import crypto from "node:crypto";
 import { afterAll } from "vitest";
 import type { Db, Prisma } from "@/lib/db/client";
+import { applyChannelDaily, channelDeltas } from "@/lib/ledger/channel-daily";
 import { checkLedger } from "@/lib/ledger/check";
-import { applyDaily, dailyDeltas } from "@/lib/ledger/daily";
+import { applyDaily, dailyDeltas, dayOf } from "@/lib/ledger/daily";
 import { D } from "@/lib/money/decimal";
 
 /** Throws with the first broken ledger invariant (and how many were found), if any. */
@@ -22,7 +23,7 @@ export function checkLedgerAfterFile(db: () => Db): void {
  * Writes reseller entries around lib/ledger (no Balance rows are moved), as one journal the
  * database accepts: whatever they do not balance per currency is booked against the outside
  * world. For tests that need a ledger broken on purpose, or history dated at will. The daily
- * rollup is kept, as lib/ledger keeps it (the dashboard reads history from it).
+ * rollup and the channel rollup's credits are kept, as lib/ledger keeps them (the dashboard reads them).
  */
 export async function rawJournal(
   db: Db,
@@ -47,6 +48,27 @@ export async function rawJournal(
     async (tx) => {
       await tx.ledgerEntry.createMany({ data: dated });
       await applyDaily(tx, dailyDeltas(dated.map((e) => ({ ...e, amount: String(e.amount) }))));
+      const credits = dated.filter((e) => e.kind === "order_profit_settle");
+      const channelOf = new Map(
+        (await tx.order.findMany({ where: { id: { in: credits.map((e) => e.orderId ?? "") } }, select: { id: true, channel: true } })).map(
+          (o) => [o.id, o.channel],
+        ),
+      );
+      await applyChannelDaily(
+        tx,
+        channelDeltas(
+          credits.map((e) => ({
+            resellerId: e.resellerId,
+            day: dayOf(e.createdAt),
+            channel: (e.orderId && channelOf.get(e.orderId)) ?? "",
+            currency: e.currency,
+            orders: 0,
+            finished: 0,
+            volume: new D(0),
+            profit: new D(String(e.amount)),
+          })),
+        ),
+      );
       for (const e of await tx.ledgerEntry.findMany({ where: { journalId }, orderBy: { id: "asc" }, select: { id: true } })) ids.push(e.id);
       if (lines.length) await tx.journalLine.createMany({ data: lines });
       await tx.journal.create({ data: { id: journalId, kind: "adjustment", lines: entries.length + lines.length } });
