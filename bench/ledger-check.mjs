@@ -29,7 +29,8 @@ if (!fs.existsSync(path.join(ROOT, "lib/dist/index.mjs"))) {
 /** Journal i: reseller r<i % RESELLERS>, a currency, a whole amount 1..9 (so the sums are exact in JS). */
 const journal = (i) => ({ r: `r${i % RESELLERS}`, c: CURRENCIES[Math.floor(i / RESELLERS) % 4], amount: (i % 9) + 1 });
 // The loaded journals span the YEAR before the run, evenly; the NEW ones are posted now. Each
-// (reseller, currency, UTC day) has its daily rollup row (lib/ledger/daily.ts), as posting keeps it.
+// (reseller, currency, UTC day) has its daily rollup row (lib/ledger/daily.ts) and its channel
+// rollup row (lib/ledger/channel-daily.ts; credits without an order: channel ""), as posting keeps them.
 const YEAR_MS = 365 * 86_400_000;
 const START = Date.now();
 const atOf = (i) => (i < LINES / 2 ? START - YEAR_MS + Math.floor((i * YEAR_MS) / (LINES / 2)) : START);
@@ -42,6 +43,11 @@ function loadSqlite(url, from, to, sums, days) {
   s.pragma("synchronous = OFF"); // loading only
   const entry = s.prepare(
     `INSERT INTO "LedgerEntry" ("journalId", "resellerId", "currency", "bucket", "kind", "amount", "createdAt") VALUES (?, ?, ?, 'available', 'order_profit_settle', ?, ?)`,
+  );
+  // The credits have no order: the channel rollup holds them under the channel "" (none).
+  const channel = s.prepare(
+    `INSERT INTO "ChannelDaily" ("resellerId", "day", "currency", "channel", "profit") VALUES (?, ?, ?, '', ?)
+     ON CONFLICT DO UPDATE SET "profit" = excluded."profit"`,
   );
   const daily = s.prepare(
     `INSERT INTO "LedgerDaily" ("resellerId", "kind", "bucket", "day", "currency", "amount") VALUES (?, 'order_profit_settle', 'available', ?, ?, ?)
@@ -71,7 +77,10 @@ function loadSqlite(url, from, to, sums, days) {
       sums.set(k, (sums.get(k) ?? 0) + amount);
     }
     for (const [k, v] of sums) bal.run(...k.split(" "), String(v));
-    for (const [k, v] of days) daily.run(...k.split(" "), String(v));
+    for (const [k, v] of days) {
+      daily.run(...k.split(" "), String(v));
+      channel.run(...k.split(" "), String(v));
+    }
   })();
   s.close();
 }
@@ -98,6 +107,12 @@ async function loadPostgres(url, from, to) {
     `INSERT INTO "LedgerDaily" ("resellerId", "kind", "bucket", "day", "currency", "amount")
      SELECT "resellerId", "kind", "bucket", to_char("createdAt", 'YYYY-MM-DD'), "currency", sum("amount") FROM "LedgerEntry" WHERE "id" > $1 GROUP BY 1, 2, 3, 4, 5
      ON CONFLICT ("resellerId", "kind", "bucket", "day", "currency") DO UPDATE SET "amount" = "LedgerDaily"."amount" + excluded."amount"`,
+    [max],
+  );
+  await c.query(
+    `INSERT INTO "ChannelDaily" ("resellerId", "day", "currency", "channel", "profit")
+     SELECT "resellerId", to_char("createdAt", 'YYYY-MM-DD'), "currency", '', sum("amount") FROM "LedgerEntry" WHERE "id" > $1 GROUP BY 1, 2, 3
+     ON CONFLICT ("resellerId", "day", "channel", "currency") DO UPDATE SET "profit" = "ChannelDaily"."profit" + excluded."profit"`,
     [max],
   );
   await c.query(
