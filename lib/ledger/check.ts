@@ -713,6 +713,26 @@ async function checkIncremental(
 }
 
 /**
+ * Touched keys (JSON arrays; `pick` gives a key's reseller and UTC day) by day, oldest first:
+ * each day's creation-time range and its resellers, each with its keys.
+ */
+function touchedByDay(keys: Set<string>, pick: (key: string[]) => [resellerId: string, day: string]) {
+  const byDay = new Map<string, Map<string, string[]>>();
+  for (const key of keys) {
+    const [resellerId, day] = pick(JSON.parse(key) as string[]);
+    const resellers = byDay.get(day) ?? new Map<string, string[]>();
+    resellers.set(resellerId, [...(resellers.get(resellerId) ?? []), key]);
+    byDay.set(day, resellers);
+  }
+  return [...byDay]
+    .sort(([a], [b]) => (a < b ? -1 : 1))
+    .map(([day, resellers]) => {
+      const start = new Date(`${day}T00:00:00.000Z`);
+      return { day, createdAt: { gte: start, lt: new Date(start.getTime() + 86_400_000) }, resellers };
+    });
+}
+
+/**
  * The incremental part of "each daily rollup row equals the sum of its entries": each rollup row
  * a new entry adds to, against the sum of all its day's entries. Read per day and a page of
  * resellers at a time (one statement each, by the index on resellerId, kind, createdAt), so it
@@ -720,17 +740,7 @@ async function checkIncremental(
  * no new entry touches are trusted, as entries below the checkpoint are.
  */
 async function judgeTouchedDays(tx: Tx, keys: Set<string>, report: (m: string) => void, ctx: CheckContext): Promise<void> {
-  // day -> reseller -> the touched keys of that reseller on that day
-  const byDay = new Map<string, Map<string, string[]>>();
-  for (const key of keys) {
-    const [resellerId, , , day] = JSON.parse(key) as string[];
-    const resellers = byDay.get(day) ?? new Map<string, string[]>();
-    resellers.set(resellerId, [...(resellers.get(resellerId) ?? []), key]);
-    byDay.set(day, resellers);
-  }
-  for (const [day, resellers] of [...byDay].sort(([a], [b]) => (a < b ? -1 : 1))) {
-    const start = new Date(`${day}T00:00:00.000Z`);
-    const end = new Date(start.getTime() + 86_400_000);
+  for (const { day, createdAt, resellers } of touchedByDay(keys, (k) => [k[0], k[3]])) {
     for (const ids of pages(resellers.keys())) {
       const sums = new Map<string, Dec>();
       const touched = ids.flatMap((id) => resellers.get(id) ?? []);
@@ -739,7 +749,7 @@ async function judgeTouchedDays(tx: Tx, keys: Set<string>, report: (m: string) =
       // walks an index by (resellerId, id) through each reseller's whole ledger instead (17 s at
       // 10M lines); with the kinds too it takes (resellerId, kind, createdAt) ranges only.
       const page = await tx.ledgerEntry.findMany({
-        where: { resellerId: { in: ids }, kind: { in: kinds }, createdAt: { gte: start, lt: end } },
+        where: { resellerId: { in: ids }, kind: { in: kinds }, createdAt },
         select: { resellerId: true, kind: true, bucket: true, currency: true, amount: true },
       });
       ctx.stats.entries += page.length;
@@ -771,18 +781,11 @@ async function judgeTouchedDays(tx: Tx, keys: Set<string>, report: (m: string) =
  * and credits (by (resellerId, kind, createdAt)). Other days are trusted.
  */
 async function judgeTouchedChannelDays(tx: Tx, keys: Set<string>, report: (m: string) => void, ctx: CheckContext): Promise<void> {
-  const byDay = new Map<string, Set<string>>();
-  for (const key of keys) {
-    const [resellerId, day] = JSON.parse(key) as string[];
-    byDay.set(day, (byDay.get(day) ?? new Set()).add(resellerId));
-  }
-  for (const [day, resellers] of [...byDay].sort(([a], [b]) => (a < b ? -1 : 1))) {
-    const start = new Date(`${day}T00:00:00.000Z`);
-    const createdAt = { gte: start, lt: new Date(start.getTime() + 86_400_000) };
+  for (const { day, createdAt, resellers } of touchedByDay(keys, (k) => [k[0], k[1]])) {
     // A page of resellers' whole day at once, three statements: paged by id (ORDER BY id LIMIT),
     // SQLite's planner walks each reseller's whole ledger by (resellerId, id) instead of the day's
     // (resellerId, kind, createdAt) range; a statement per reseller cost 3 s for 1,000 resellers.
-    for (const ids of pages(resellers)) {
+    for (const ids of pages(resellers.keys())) {
       const sums: ChannelSums = new Map();
       const orders = await tx.order.findMany({
         where: { resellerId: { in: ids }, createdAt, payinAddress: { not: null } },
