@@ -200,9 +200,10 @@ describe.each(["sqlite", "postgres"] as const)("reconcile on %s", (kind) => {
       // Checked mid-flight: mined in a block, the worker has seen it, two confirmations to go.
       const w = await queueEth("0.01");
       const paid = parseUnits(w.amount, 18);
-      await pass(); // signed, broadcast, and mined at once (anvil mines each transaction)
+      await pass(); // signed, broadcast, and mined at once (anvil mines each transaction, just after the call returns)
       expect(await status(w.id)).toBe("sent");
       const { txHash } = await db.withdrawal.findUniqueOrThrow({ where: { id: w.id } });
+      await node.publicClient.waitForTransactionReceipt({ hash: txHash as Hex, pollingInterval: 50 });
       const gas = await gasOf(txHash!);
       expect(gas).toBeGreaterThan(0n);
       expect(await ethOnChain()).toBe(funded - paid - gas);
@@ -250,11 +251,13 @@ describe.each(["sqlite", "postgres"] as const)("reconcile on %s", (kind) => {
       // Found already deep (the worker was away for its blocks): confirmed at once, out of the hot wallet with its gas.
       const w2 = await queueEth("0.0123");
       await pass();
+      const hash2 = (await db.withdrawal.findUniqueOrThrow({ where: { id: w2.id } })).txHash as Hex;
+      await node.publicClient.waitForTransactionReceipt({ hash: hash2, pollingInterval: 50 });
       await node.rpc("evm_mine");
       await node.rpc("evm_mine");
       await pass();
       expect(await status(w2.id)).toBe("confirmed");
-      const gas2 = await gasOf((await db.withdrawal.findUniqueOrThrow({ where: { id: w2.id } })).txHash!);
+      const gas2 = await gasOf(hash2);
       const after = await ethLine();
       expect(after.report.differences).toEqual([]);
       expect(after.books).toBe(funded - paid - gas - parseUnits(w2.amount, 18) - gas2);
