@@ -19,7 +19,18 @@ export const providerReceivable = (provider: string | null) => `provider:${provi
 export const providerPending = (provider: string | null) => `provider:${provider ?? "simulated"}:pending`;
 /** The hot wallet's holding of one asset on one chain. */
 export const treasury = (chainId: number, asset: string) => `treasury:${chainId}:${asset}`;
+/**
+ * Payouts of one asset on one chain that the chain and the books do not yet agree on: a payout
+ * mined but not yet confirmed has left the hot wallet (treasury) without being paid out of the
+ * reseller's reserved balance (negative, like the treasury: the operator's money in transit); a
+ * confirmed payout whose block left the chain was paid out in the books but is back in the hot
+ * wallet (positive). Zero for every withdrawal that is confirmed or failed.
+ */
+export const payoutsInFlight = (chainId: number, asset: string) => `payouts:in_flight:${chainId}:${asset}`;
+/** Every payouts-in-flight account's name starts so. */
+export const IN_FLIGHT_PREFIX = "payouts:in_flight:";
 
-const ACCOUNT = /^(platform:revenue|conversion|network_fees|world|provider:[a-z0-9_-]+:(receivable|pending)|treasury:\d+:[a-z0-9]+)$/;
+const ACCOUNT =
+  /^(platform:revenue|conversion|network_fees|world|provider:[a-z0-9_-]+:(receivable|pending)|treasury:\d+:[a-z0-9]+|payouts:in_flight:\d+:[a-z0-9]+)$/;
 
 export const isAccountName = (name: string) => ACCOUNT.test(name);

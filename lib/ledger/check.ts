@@ -1,7 +1,7 @@
 import "server-only";
 import { type Db, providerOf, type Tx } from "@/lib/db/client";
 import { D, type Dec } from "@/lib/money/decimal";
-import { isAccountName } from "./accounts";
+import { IN_FLIGHT_PREFIX, isAccountName, NETWORK_FEES, payoutsInFlight } from "./accounts";
 import { dayOf } from "./daily";
 import { BUCKETS, type Bucket, ENTRY_KINDS, JOURNAL_KINDS } from "./ledger";
 
@@ -132,7 +132,10 @@ async function* journalLines(
   for await (const l of operatorLines(tx, where, ctx)) yield { ...l, table: "line" };
 }
 
-type JournalTally = Map<string, { lines: number; sums: Map<string, Dec> }>;
+type JournalTally = Map<string, { lines: number; sums: Map<string, Dec>; inFlight: boolean }>;
+
+/** The journals that may move payouts in flight: a withdrawal's payout seen mined, reorganised out, or confirmed. */
+const IN_FLIGHT_KINDS = ["withdrawal_mined", "withdrawal_unmined", "withdrawal_confirmed"];
 
 /** Adds one line to its journal's tally, after checking the line itself. */
 function tallyLine(seen: JournalTally, l: LineRow & { table: "entry" | "line"; account: string }, report: (m: string) => void): void {
@@ -143,18 +146,26 @@ function tallyLine(seen: JournalTally, l: LineRow & { table: "entry" | "line"; a
     report(`${tag} belongs to no journal`);
     return;
   }
-  const j = seen.get(l.journalId) ?? { lines: 0, sums: new Map<string, Dec>() };
+  const j = seen.get(l.journalId) ?? { lines: 0, sums: new Map<string, Dec>(), inFlight: false };
   j.lines++;
+  if (l.table === "line" && l.account.startsWith(IN_FLIGHT_PREFIX)) j.inFlight = true;
   j.sums.set(l.currency, (j.sums.get(l.currency) ?? new D(0)).plus(l.amount));
   seen.set(l.journalId, j);
 }
 
 /** Judges journal rows against their tallied lines (and forgets them from the tally). */
-function judgeJournals(seen: JournalTally, rows: { id: string; kind: string; lines: number }[], report: (m: string) => void): void {
+function judgeJournals(
+  seen: JournalTally,
+  rows: { id: string; kind: string; lines: number; withdrawalId: string | null }[],
+  report: (m: string) => void,
+): void {
   for (const j of rows) {
     const s = seen.get(j.id);
     seen.delete(j.id);
     if (!(JOURNAL_KINDS as readonly string[]).includes(j.kind)) report(`journal ${j.id} has unknown kind '${j.kind}'`);
+    if (j.kind.startsWith("withdrawal_") && !j.withdrawalId) report(`journal ${j.id} (${j.kind}) names no withdrawal`);
+    if (s?.inFlight && !IN_FLIGHT_KINDS.includes(j.kind))
+      report(`journal ${j.id} (${j.kind}) books payouts in flight, which only a withdrawal's mined, unmined and confirmed journals do`);
     const n = s?.lines ?? 0;
     if (n < 2 || n !== j.lines) report(`journal ${j.id} (${j.kind}) has ${n} lines, it says ${j.lines}`);
     for (const [currency, sum] of s?.sums ?? [])
@@ -313,6 +324,7 @@ async function judgeWithdrawals(tx: Tx, page: WithdrawalRow[], report: (m: strin
   const byW = new Map<string, EntryRow[]>();
   for await (const e of entries(tx, { withdrawalId: { in: page.map((w) => w.id) } }, ctx))
     byW.set(e.withdrawalId!, [...(byW.get(e.withdrawalId!) ?? []), e]);
+  const payouts = await payoutLines(tx, page, ctx);
   for (const w of page) {
     const es = byW.get(w.id) ?? [];
     const sum = (currency: string, bucket: string, kind: string) =>
@@ -354,11 +366,65 @@ async function judgeWithdrawals(tx: Tx, page: WithdrawalRow[], report: (m: strin
       if ((paidOut || w.status === "failed") && !held.isZero()) report(`${tag} still reserves ${held.toFixed()}`);
       if (!paidOut && w.status !== "failed" && !held.eq(a)) report(`${tag} reserves ${held.toFixed()}, not ${l.amount}`);
     }
+    judgePayoutOnChain(w, payouts.get(w.id), report);
   }
 }
 
+type PayoutLines = { settled: boolean; lines: { id: number; account: string; currency: string; amount: string }[] };
+
+/** Per withdrawal of the page: whether its payout was settled (confirmed), and its journals' payouts-in-flight and network-fee lines. */
+async function payoutLines(tx: Tx, page: WithdrawalRow[], ctx?: CheckContext): Promise<Map<string, PayoutLines>> {
+  const out = new Map<string, PayoutLines>(page.map((w) => [w.id, { settled: false, lines: [] }]));
+  const journals = await tx.journal.findMany({
+    where: { withdrawalId: { in: page.map((w) => w.id) } },
+    select: { id: true, kind: true, withdrawalId: true },
+  });
+  if (ctx) ctx.stats.journals += journals.length;
+  const of = new Map(journals.map((j) => [j.id, j.withdrawalId!]));
+  for (const j of journals)
+    if (j.kind === "withdrawal_confirmed" || j.kind === "migrated:withdrawal_settle") out.get(j.withdrawalId!)!.settled = true;
+  for (const ids of pages(of.keys())) {
+    const lines = await tx.journalLine.findMany({
+      where: { journalId: { in: ids }, OR: [{ account: { startsWith: IN_FLIGHT_PREFIX } }, { account: NETWORK_FEES }] },
+      orderBy: { id: "asc" },
+      select: { id: true, journalId: true, account: true, currency: true, amount: true },
+    });
+    if (ctx) ctx.stats.lines += lines.length;
+    for (const l of lines) out.get(of.get(l.journalId)!)!.lines.push(l);
+  }
+  return out;
+}
+
+/**
+ * A withdrawal's payout as the books hold it on chain: paid out (settled) less what is in flight
+ * (payouts:in_flight:<chain>:<asset>, withdrawal_mined and withdrawal_unmined). Nothing while it
+ * is queued or processing; nothing or all of it while sent (mined, or reorganised out); a final
+ * one has nothing in flight. With nothing on chain, no network fee is booked either (unmined
+ * books back the fee its mined journal booked). Lines in flight name the withdrawal's chain and asset.
+ */
+function judgePayoutOnChain(w: WithdrawalRow, p: PayoutLines | undefined, report: (m: string) => void): void {
+  const account = payoutsInFlight(w.chainId, w.asset);
+  const tag = `withdrawal ${w.id} (${w.status})`;
+  let inFlight = new D(0);
+  let fees = new D(0);
+  for (const l of p?.lines ?? []) {
+    if (!CANONICAL_AMOUNT.test(l.amount)) continue; // "every journal" names it
+    if (l.account === NETWORK_FEES) fees = fees.plus(l.amount);
+    else if (l.account !== account || l.currency !== w.asset)
+      report(`line ${l.id} of withdrawal ${w.id} is booked to ${l.account} in ${l.currency}, not ${account} in ${w.asset}`);
+    else inFlight = inFlight.plus(l.amount);
+  }
+  const paid = new D(w.amount);
+  const onChain = (p?.settled ? paid : new D(0)).minus(inFlight);
+  if (w.status === "confirmed" || w.status === "failed") {
+    if (!inFlight.isZero()) report(`${tag} still has ${inFlight.neg().toFixed()} ${w.asset} in flight`);
+  } else if (w.status === "sent" ? !onChain.isZero() && !onChain.eq(paid) : !onChain.isZero())
+    report(`${tag} books ${onChain.toFixed()} of its payout of ${w.amount} ${w.asset} as on chain`);
+  else if (onChain.isZero() && !fees.isZero()) report(`${tag} books a network fee of ${fees.neg().toFixed()} with no payout on chain`);
+}
+
 const withdrawalsBalanced: LedgerInvariant = {
-  name: "every withdrawal's debits equal what it paid plus what was restored, and a final one reserves nothing",
+  name: "every withdrawal's debits equal what it paid plus what was restored, its payout is on chain in the books as its state says, and a final one reserves nothing and has nothing in flight",
   async check(tx, report, ctx) {
     const stray = await tx.ledgerEntry.count({
       where: {
@@ -648,10 +714,13 @@ async function checkIncremental(
     touchedDays.add(JSON.stringify([e.resellerId, e.kind, e.bucket, dayOf(e.createdAt), e.currency]));
     if (e.kind === "order_profit_settle") channelDays.add(JSON.stringify([e.resellerId, dayOf(e.createdAt)]));
   }
+  /** Journals of new operator lines that no new entry names (a payout mined or unmined has no entry): their withdrawals too. */
+  const linesOnly = new Set<string>();
   for await (const l of operatorLines(tx, {}, ctx, cp.lastLineId)) {
     tally.lastLineId = l.id;
     tally.linesSeen++;
     if (CANONICAL_AMOUNT.test(l.amount)) addTo(tally.accounts, JSON.stringify([l.account, l.currency]), l.amount);
+    if (l.journalId && !touchedJournals.has(l.journalId)) linesOnly.add(l.journalId);
     if (l.journalId) touchedJournals.add(l.journalId);
     else tallyLine(journals, { ...l, table: "line" }, journalReport); // reports the line's own faults and "no journal"
   }
@@ -691,6 +760,11 @@ async function checkIncremental(
   for (const w of await tx.withdrawal.findMany({ where: { updatedAt: { gte: since } }, select: { id: true } })) withdrawalIds.add(w.id);
   for (const t of await tx.payoutTx.findMany({ where: { updatedAt: { gte: since } }, select: { withdrawalId: true } }))
     withdrawalIds.add(t.withdrawalId);
+  for (const ids of pages(linesOnly)) {
+    const rows = await tx.journal.findMany({ where: { id: { in: ids }, withdrawalId: { not: null } }, select: { withdrawalId: true } });
+    ctx.stats.journals += rows.length;
+    for (const j of rows) withdrawalIds.add(j.withdrawalId!);
+  }
   for (const ids of pages(withdrawalIds)) {
     const rows = await findWithdrawals(tx, { id: { in: ids } });
     ctx.stats.withdrawals += rows.length;

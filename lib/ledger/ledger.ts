@@ -3,7 +3,7 @@ import { getCurrency } from "@/lib/currencies";
 import { type Db, providerOf, type Tx } from "@/lib/db/client";
 import { newId } from "@/lib/ids";
 import { D, type Dec, floorAmount, formatAmount } from "@/lib/money/decimal";
-import { CONVERSION, NETWORK_FEES, providerPending, providerReceivable, REVENUE, treasury, WORLD } from "./accounts";
+import { CONVERSION, NETWORK_FEES, payoutsInFlight, providerPending, providerReceivable, REVENUE, treasury, WORLD } from "./accounts";
 import { applyChannelDaily, type ChannelDelta, channelDeltas, channelKey } from "./channel-daily";
 import { applyDaily, dailyDeltas, dayOf } from "./daily";
 
@@ -56,6 +56,10 @@ export const JOURNAL_KINDS = [
   "withdrawal_queued",
   "withdrawal_confirmed",
   "withdrawal_failed",
+  // Its payout seen mined before it is confirmed: out of the hot wallet into payouts in flight
+  // (with its network fee); and back, when the transaction mined leaves the chain (a reorganisation).
+  "withdrawal_mined",
+  "withdrawal_unmined",
   // Money into or out of the books by hand (the operator funding the hot wallet; tests).
   "adjustment",
   // Entries posted before journals existed, migrated one journal each (a withdrawal's: one per kind).
@@ -454,12 +458,15 @@ export async function reverseProfit(tx: Tx, order: OrderForLedger, now?: Date) {
   );
 }
 
-// ---- withdrawals ------------------------------------------------------------------------------
-// Queued: each leg's amount available -> reserved (the pending phase). Confirmed (posted): the
-// reserved legs leave the reseller into conversion at the recorded rates; the payout asset
-// leaves conversion into what the hot wallet paid out (a same-asset leg goes straight); an
-// optional network fee from the receipt moves from the hot wallet to network fees. Failed
-// (voided): reserved -> available.
+// ---- withdrawals ----------------------------------------------------------------------------
+// Queued: each leg's amount available -> reserved (the pending phase). Mined (its payout seen in
+// a block, not yet PAYOUT_CONFIRMATIONS deep): the amount paid leaves the hot wallet into payouts
+// in flight, and the network fee from the receipt into network fees, so that the treasury follows
+// the chain; unmined (that block left the chain) reverses it exactly. Confirmed (posted): the
+// reserved legs leave the reseller into conversion at the recorded rates; the payout asset leaves
+// conversion into what the hot wallet paid out: out of payouts in flight when the mined journal
+// was booked, else straight out of the treasury with the fee (a same-asset leg goes straight).
+// Failed (voided): reserved -> available (and a reverted payout's fee out of the treasury).
 
 export interface WithdrawalForLedger {
   id: string;
@@ -467,12 +474,16 @@ export interface WithdrawalForLedger {
   legs: { currency: string; amount: string }[];
 }
 
-export interface PaidWithdrawal extends WithdrawalForLedger {
+/** A withdrawal's payout: what the wallet received, in the payout asset, on its chain. */
+export interface Payout {
+  id: string;
   asset: string;
   chainId: number;
   /** What the wallet received, in the payout asset. */
   amount: string;
 }
+
+export interface PaidWithdrawal extends WithdrawalForLedger, Payout {}
 
 /** A network fee actually paid (from the receipt), in the chain's native asset. */
 export interface NetworkFee {
@@ -488,11 +499,12 @@ const legPostings = (w: WithdrawalForLedger, kind: EntryKind, moves: [Bucket, 1 
     }),
   );
 
-const feeLines = (chainId: number, fee: NetworkFee | null | undefined): AccountLine[] =>
+/** The hot wallet paid `fee` (sign 1), or the payment of it is reversed (sign -1). */
+const feeLines = (chainId: number, fee: NetworkFee | null | undefined, sign: 1 | -1 = 1): AccountLine[] =>
   fee && !fee.amount.isZero()
     ? [
-        { account: NETWORK_FEES, currency: fee.asset, amount: fee.amount.neg() },
-        { account: treasury(chainId, fee.asset), currency: fee.asset, amount: fee.amount },
+        { account: NETWORK_FEES, currency: fee.asset, amount: fee.amount.mul(sign).neg() },
+        { account: treasury(chainId, fee.asset), currency: fee.asset, amount: fee.amount.mul(sign) },
       ]
     : [];
 
@@ -513,8 +525,12 @@ export function reserveWithdrawal(tx: Tx, w: WithdrawalForLedger, now?: Date) {
   );
 }
 
-/** Confirmed: the reserved legs are paid out of the hot wallet (and the network fee, when the receipt gave one). */
-export function settleWithdrawal(tx: Tx, w: PaidWithdrawal, now?: Date, fee?: NetworkFee | null) {
+/**
+ * Confirmed: the reserved legs are paid out. `fromInFlight`: the payout was booked mined
+ * (recordPayoutMined), so the amount comes out of payouts in flight and its fee is already
+ * booked; otherwise it comes out of the hot wallet, with the network fee when the receipt gave one.
+ */
+export function settleWithdrawal(tx: Tx, w: PaidWithdrawal, now?: Date, fee?: NetworkFee | null, opts: { fromInFlight?: boolean } = {}) {
   const converted = w.legs.filter((l) => l.currency !== w.asset);
   const sameAsset = w.legs.filter((l) => l.currency === w.asset).reduce((s, l) => s.plus(l.amount), new D(0));
   const paid = new D(w.amount);
@@ -527,12 +543,77 @@ export function settleWithdrawal(tx: Tx, w: PaidWithdrawal, now?: Date, fee?: Ne
       lines: [
         ...converted.map((l) => ({ account: CONVERSION, currency: l.currency, amount: new D(l.amount) })),
         { account: CONVERSION, currency: w.asset, amount: paid.minus(sameAsset).neg() },
-        { account: treasury(w.chainId, w.asset), currency: w.asset, amount: paid },
-        ...feeLines(w.chainId, fee),
+        ...(opts.fromInFlight
+          ? [{ account: payoutsInFlight(w.chainId, w.asset), currency: w.asset, amount: paid }]
+          : [{ account: treasury(w.chainId, w.asset), currency: w.asset, amount: paid }, ...feeLines(w.chainId, fee)]),
       ],
     },
     now,
   );
+}
+
+/** Mined, not yet confirmed: the amount paid leaves the hot wallet into payouts in flight, and its network fee into network fees. */
+export function recordPayoutMined(tx: Tx, p: Payout, fee: NetworkFee | null, now?: Date) {
+  const paid = new D(p.amount);
+  return postJournal(
+    tx,
+    {
+      kind: "withdrawal_mined",
+      withdrawalId: p.id,
+      postings: [],
+      lines: [
+        { account: treasury(p.chainId, p.asset), currency: p.asset, amount: paid },
+        { account: payoutsInFlight(p.chainId, p.asset), currency: p.asset, amount: paid.neg() },
+        ...feeLines(p.chainId, fee),
+      ],
+    },
+    now,
+  );
+}
+
+/** The transaction booked mined left the chain: the amount and the fee booked (bookedPayout) go back to the hot wallet. */
+export function recordPayoutUnmined(tx: Tx, p: Payout, fee: NetworkFee | null, now?: Date) {
+  const paid = new D(p.amount);
+  return postJournal(
+    tx,
+    {
+      kind: "withdrawal_unmined",
+      withdrawalId: p.id,
+      postings: [],
+      lines: [
+        { account: payoutsInFlight(p.chainId, p.asset), currency: p.asset, amount: paid },
+        { account: treasury(p.chainId, p.asset), currency: p.asset, amount: paid.neg() },
+        ...feeLines(p.chainId, fee, -1),
+      ],
+    },
+    now,
+  );
+}
+
+/**
+ * What the books hold as a withdrawal's payout on chain: null when none (nothing paid out of the
+ * hot wallet for it, or what was is booked back), else the network fee booked with it (null: none).
+ * Read from its journals: the payout is on chain in the books when it was paid out (confirmed)
+ * and is not back in flight, or it is not paid out and is in flight (mined). Not for a failed one.
+ */
+export async function bookedPayout(tx: Tx, p: Payout): Promise<{ fee: NetworkFee | null } | null> {
+  const journals = await tx.journal.findMany({ where: { withdrawalId: p.id }, select: { id: true, kind: true } });
+  const settled = journals.some((j) => j.kind === "withdrawal_confirmed" || j.kind === "migrated:withdrawal_settle");
+  const inFlight = payoutsInFlight(p.chainId, p.asset);
+  const lines = journals.length
+    ? await tx.journalLine.findMany({
+        where: { journalId: { in: journals.map((j) => j.id) }, account: { in: [inFlight, NETWORK_FEES] } },
+        select: { account: true, currency: true, amount: true },
+      })
+    : [];
+  const sum = (account: string) => lines.filter((l) => l.account === account).reduce((s, l) => s.plus(l.amount), new D(0));
+  const paid = new D(p.amount);
+  const onChain = (settled ? paid : new D(0)).minus(sum(inFlight));
+  if (onChain.isZero()) return null;
+  if (!onChain.eq(paid)) throw new Error(`the books hold ${onChain.toFixed()} of withdrawal ${p.id}'s payout of ${p.amount} as on chain`);
+  const fee = sum(NETWORK_FEES).neg();
+  const feeAsset = lines.find((l) => l.account === NETWORK_FEES)?.currency;
+  return { fee: feeAsset && !fee.isZero() ? { asset: feeAsset, amount: fee } : null };
 }
 
 /** Failed: the reserved legs go back to available (and a reverted payout's network fee, when the receipt gave one). */

@@ -4,7 +4,15 @@ import { getConfig } from "@/lib/config";
 import type { Db, PayoutTx, Prisma, Tx } from "@/lib/db/client";
 import { retryDelayMs } from "@/lib/jobs/backoff";
 import { releaseLease, takeLease, unleased } from "@/lib/jobs/lease";
-import { type NetworkFee, restoreWithdrawal, settleWithdrawal } from "@/lib/ledger/ledger";
+import {
+  bookedPayout,
+  type NetworkFee,
+  type Payout,
+  recordPayoutMined,
+  recordPayoutUnmined,
+  restoreWithdrawal,
+  settleWithdrawal,
+} from "@/lib/ledger/ledger";
 import { getLogger } from "@/lib/log";
 import { D } from "@/lib/money/decimal";
 import { announceWithdrawal } from "./announce";
@@ -23,8 +31,12 @@ import { type WithdrawalStatus, withdrawalStatusOf } from "./types";
 //   sent        broadcast; waiting for the receipt and PAYOUT_CONFIRMATIONS blocks. Not mined
 //               PAYOUT_BUMP_AFTER_SECONDS after its broadcast, it is REPLACED at the same nonce
 //               with both fees raised (signed and persisted before it is broadcast, like the
-//               first), up to the fee ceiling, where it waits with the reason shown
-//   confirmed   the reserved balances are paid out (ledger: withdrawal_settle)
+//               first), up to the fee ceiling, where it waits with the reason shown. Seen mined
+//               (not yet deep enough), the amount and its gas are booked out of the hot wallet
+//               into payouts in flight (ledger: withdrawal_mined), and booked back if the
+//               transaction leaves the chain before it is confirmed (withdrawal_unmined)
+//   confirmed   the reserved balances are paid out (ledger: withdrawal_settle), out of payouts
+//               in flight (or out of the hot wallet, when it was never seen mined before)
 //   failed      the transaction reverted: the reserved balances go back to available
 //
 // After a restart the same code reconciles with the chain: a persisted transaction is looked
@@ -177,7 +189,10 @@ async function advance(turn: Turn): Promise<boolean> {
   }
   const attempts = await payoutAttempts(turn, payment);
   const found = await minedAttempt(turn.sender, attempts);
-  if (!found) return sendUntilMined(turn, status, payment, attempts);
+  if (!found) {
+    await unbookLeftChain(turn);
+    return sendUntilMined(turn, status, payment, attempts);
+  }
   if (found.receipt.status === "reverted") return failReverted(turn, status, found.tx, found.receipt, attempts);
   return confirmWhenDeep(turn, status, found.tx, found.receipt, attempts);
 }
@@ -437,7 +452,12 @@ async function failReverted(
         { withdrawalId: w.id, hash: tx.hash },
         "payout reverted after a reorganisation; the withdrawal waits for the operator",
       );
-    await release(db, w.id, token, { stateReason: reason, nextActionAt: later(now, POOR_RECHECK_MS) });
+    await db.$transaction(async (t) => {
+      const r = await release(t, w.id, token, { stateReason: reason, nextActionAt: later(now, POOR_RECHECK_MS) });
+      if (r.count !== 1) throw new Error(`lost the lease on withdrawal ${w.id}`);
+      // Not paid on chain (a payout booked mined that left the chain is booked back); its gas is the operator's to settle.
+      await bookOnChain(t, w, null, now);
+    });
     return false;
   }
   getLogger().error(
@@ -467,6 +487,8 @@ async function failReverted(
       data: { status: "reverted", blockNumber: Number(receipt.blockNumber), blockHash: receipt.blockHash, fee: receipt.fee.toString() },
     });
     await markReplaced(t, tx, attempts);
+    // Another of its transactions booked mined before (and reorganised out since) is booked back first.
+    await bookOnChain(t, w, null, now);
     await restoreWithdrawal(t, w, now, nativeFee(receipt.fee));
   });
   return true;
@@ -475,7 +497,8 @@ async function failReverted(
 /**
  * sent, mined: confirmed once PAYOUT_CONFIRMATIONS blocks hold it, and its reserved balances
  * are paid out (ledger: withdrawal_settle); the network fee its receipt shows is recorded.
- * Until then it stays sent and is checked again.
+ * Until then it stays sent and is checked again, its payout booked out of the hot wallet into
+ * payouts in flight (withdrawal_mined), so that the treasury follows the chain meanwhile.
  */
 async function confirmWhenDeep(
   { db, sender, w, token, now, opts }: Turn,
@@ -485,14 +508,22 @@ async function confirmWhenDeep(
   attempts: PayoutTx[],
 ): Promise<boolean> {
   const head = await sender.blockNumber();
+  const fee = nativeFee(receipt.fee);
   if (head - receipt.blockNumber + 1n < BigInt(payoutChain(sender.chainId).confirmations)) {
-    await releaseAs(db, w.id, token, status, "sent", now, {
-      sentAt: w.sentAt ?? now,
-      txHash: tx.hash,
-      blockNumber: Number(receipt.blockNumber),
-      // Mined: a fee reason no longer applies; a reorganisation's stays until it is confirmed again.
-      stateReason: w.reorgs > 0 ? w.stateReason : null,
-      nextActionAt: later(now, RECHECK_MS),
+    await db.$transaction(async (t) => {
+      const r = await release(t, w.id, token, {
+        status: "sent",
+        sentAt: w.sentAt ?? now,
+        txHash: tx.hash,
+        blockNumber: Number(receipt.blockNumber),
+        // Mined: a fee reason no longer applies; a reorganisation's stays until it is confirmed again.
+        stateReason: w.reorgs > 0 ? w.stateReason : null,
+        nextActionAt: later(now, RECHECK_MS),
+      });
+      if (r.count !== 1) throw new Error(`lost the lease on withdrawal ${w.id}`);
+      if (status !== "sent") await announceWithdrawal(t, w.id, status, now);
+      // The amount and the gas have left the hot wallet: booked once (again only if the fee changed with its block).
+      await bookOnChain(t, w, fee, now);
     });
     return status !== "sent";
   }
@@ -528,11 +559,56 @@ async function confirmWhenDeep(
       },
     });
     await markReplaced(t, tx, attempts);
-    // Confirmed again after a reorganisation: its balances were paid out the first time.
-    // The gas of the transaction mined is the operator's cost: booked against the chain's treasury.
-    if (w.reorgs === 0) await settleWithdrawal(t, w, now, nativeFee(receipt.fee));
+    // Confirmed again after a reorganisation: its balances were paid out the first time; its
+    // payout, booked back when its block left the chain, is booked on chain again (mined).
+    if (w.reorgs > 0) {
+      await bookOnChain(t, w, fee, now);
+      return;
+    }
+    // Booked mined with this fee: paid out of payouts in flight. Otherwise (never seen mined before
+    // it was deep enough, or booked with another block's fee) out of the hot wallet, with its gas:
+    // the operator's cost, against the chain's treasury.
+    const booked = await bookedPayout(t, payoutOf(w));
+    const inFlight = booked !== null && feeOf(booked.fee).eq(fee.amount);
+    if (booked && !inFlight) await recordPayoutUnmined(t, payoutOf(w), booked.fee, now);
+    await settleWithdrawal(t, w, now, fee, { fromInFlight: inFlight });
   });
   return true;
+}
+
+const payoutOf = (w: Claimed): Payout => ({ id: w.id, asset: w.asset, chainId: w.chainId, amount: w.amount });
+const feeOf = (fee: NetworkFee | null) => fee?.amount ?? new D(0);
+
+/**
+ * Brings what the books hold of the withdrawal's payout on chain (bookedPayout) to what the chain
+ * shows: mined, with this network fee, or not mined (null). Booked mined with another fee (the
+ * same transaction in another block after a reorganisation, or another of its transactions), it
+ * is booked back first. Inside the caller's transaction, after it wrote (SQLite's write lock).
+ */
+async function bookOnChain(t: Tx, w: Claimed, mined: NetworkFee | null, now: Date): Promise<void> {
+  const booked = await bookedPayout(t, payoutOf(w));
+  if (booked && mined && feeOf(booked.fee).eq(mined.amount)) return;
+  if (booked) await recordPayoutUnmined(t, payoutOf(w), booked.fee, now);
+  if (mined) await recordPayoutMined(t, payoutOf(w), mined, now);
+}
+
+/**
+ * None of the withdrawal's transactions is mined: a payout booked mined has left the chain with
+ * its block (a reorganisation) before it was confirmed. It is booked back into the hot wallet
+ * (withdrawal_unmined) before anything is sent again; mined again, it is booked again.
+ */
+async function unbookLeftChain({ db, w, token, now }: Turn): Promise<void> {
+  if (!(await bookedPayout(db, payoutOf(w)))) return;
+  await db.$transaction(async (t) => {
+    // A write first (SQLite's write lock before the journals are read again); the block is gone.
+    const r = await t.withdrawal.updateMany({ where: { id: w.id, leaseToken: token }, data: { blockNumber: null } });
+    if (r.count !== 1) throw new Error(`lost the lease on withdrawal ${w.id}`);
+    await bookOnChain(t, w, null, now);
+  });
+  getLogger().warn(
+    { withdrawalId: w.id, hash: w.txHash, block: w.blockNumber },
+    "payout seen mined is no longer in the chain (a reorganisation): booked back into the hot wallet until it is mined again",
+  );
 }
 
 /** The network fee a receipt reports (wei), in the chain's native asset, as the ledger books it. */

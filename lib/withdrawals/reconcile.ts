@@ -4,7 +4,7 @@ import { privateKeyToAccount } from "viem/accounts";
 import { getConfig } from "@/lib/config";
 import { type Db, getDb } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
-import { treasury } from "@/lib/ledger/accounts";
+import { IN_FLIGHT_PREFIX, payoutsInFlight, treasury } from "@/lib/ledger/accounts";
 import { recordTreasuryDeposit } from "@/lib/ledger/ledger";
 import { D, type Dec, formatAmount } from "@/lib/money/decimal";
 import { usdValue } from "@/lib/money/usd";
@@ -15,15 +15,23 @@ import { type PayoutAsset, payoutAsset, payoutAssets } from "./assets";
 // Reconciliation (`npm run cli -- reconcile`, docs/ledger.md): the books against the world.
 //
 //   treasury     each payout asset's treasury account (what the books say the hot wallet holds)
-//                against the hot wallet's balance on chain (PAYOUT_SENDER=evm), in base units;
+//                against the hot wallet's balance on chain (PAYOUT_SENDER=evm), in base units.
+//                A payout the worker has seen mined is booked out of the treasury into payouts
+//                in flight until it is confirmed, so the two agree except for a payout mined
+//                since the worker last looked;
+//   in_flight    each payout asset's payouts mined but not yet confirmed (reported, not compared);
 //   solvency     what resellers are owed (available + reserved), at live prices, against what the
-//                treasury holds, in USD;
+//                treasury holds plus what is in flight to pay reserved balances, in USD;
 //   commission   what each provider owes in commission, per currency (reported, not compared).
 //
 // Any difference is named; the CLI exits non-zero on one.
 
+/** The checks that can find a difference. */
+type DifferenceCheck = "treasury" | "solvency" | "commission";
+
 export interface ReconcileLine {
-  check: "treasury" | "solvency" | "commission";
+  /** in_flight lines are reported, never a difference. */
+  check: DifferenceCheck | "in_flight";
   name: string;
   books: string;
   actual: string | null;
@@ -35,7 +43,7 @@ export interface ReconcileReport {
   /** One sentence per difference. */
   differences: string[];
   /** How many of the differences each check found (the /metrics gauge reconcile_differences). */
-  differencesByCheck: Record<ReconcileLine["check"], number>;
+  differencesByCheck: Record<DifferenceCheck, number>;
 }
 
 /** Each account's balance (sum of its lines), per currency, for accounts starting with `prefix`. */
@@ -73,8 +81,8 @@ export async function reconcile(db: Db, opts: { assets?: string[]; readChain?: C
   const cfg = getConfig();
   const lines: ReconcileLine[] = [];
   const differences: string[] = [];
-  const differencesByCheck: Record<ReconcileLine["check"], number> = { treasury: 0, solvency: 0, commission: 0 };
-  const differ = (check: ReconcileLine["check"], text: string) => {
+  const differencesByCheck: Record<DifferenceCheck, number> = { treasury: 0, solvency: 0, commission: 0 };
+  const differ = (check: DifferenceCheck, text: string) => {
     differences.push(text);
     differencesByCheck[check]++;
   };
@@ -83,6 +91,15 @@ export async function reconcile(db: Db, opts: { assets?: string[]; readChain?: C
   /** What the books say the hot wallet holds: the treasury account's balance, negated (amounts are credits). */
   const held = new Map(
     assets.map((a) => [a.ticker, (treasuries.get(`${treasury(cfg.PAYOUT_CHAIN_ID, a.ticker)} ${a.ticker}`) ?? new D(0)).neg()]),
+  );
+  /**
+   * Payouts that have left the hot wallet but not yet the resellers' reserved balances (mined, not
+   * yet confirmed): the account's balance, negated; negative when a confirmed payout's block left
+   * the chain (paid out in the books, back in the hot wallet until it is mined again).
+   */
+  const inFlightSums = await accountSums(db, IN_FLIGHT_PREFIX);
+  const inFlight = new Map(
+    assets.map((a) => [a.ticker, (inFlightSums.get(`${payoutsInFlight(cfg.PAYOUT_CHAIN_ID, a.ticker)} ${a.ticker}`) ?? new D(0)).neg()]),
   );
 
   // Treasury against the chain, to the base unit.
@@ -110,6 +127,12 @@ export async function reconcile(db: Db, opts: { assets?: string[]; readChain?: C
         `${name}: the books hold ${formatAmount(books)} ${a.ticker}, the hot wallet ${wallet.toLowerCase()} holds ${actual} (difference ${formatAmount(new D(actual).minus(books))})`,
       );
   }
+  // What is in flight, per asset: explains a treasury below what resellers are still owed.
+  for (const a of assets) {
+    const amount = inFlight.get(a.ticker)!;
+    if (!amount.isZero())
+      lines.push({ check: "in_flight", name: payoutsInFlight(cfg.PAYOUT_CHAIN_ID, a.ticker), books: formatAmount(amount), actual: null });
+  }
 
   // Solvency: owed to resellers (available + reserved) at live prices, against the treasury, in USD.
   if (!opts.assets) {
@@ -126,8 +149,9 @@ export async function reconcile(db: Db, opts: { assets?: string[]; readChain?: C
       if (p) owedUsd = owedUsd.plus(usdValue(amount, p.rate)!);
       else unpriced.push(currency);
     }
+    // The treasury, plus what is in flight: it pays reserved balances, which are still owed.
     for (const a of assets) {
-      const amount = held.get(a.ticker)!;
+      const amount = held.get(a.ticker)!.plus(inFlight.get(a.ticker)!);
       if (amount.isZero()) continue;
       const p = await prices.tryPrice(a.ticker, USD);
       if (p) heldUsd = heldUsd.plus(usdValue(amount, p.rate)!);

@@ -2,6 +2,7 @@ import "server-only";
 import type { Hex } from "viem";
 import { getConfig } from "@/lib/config";
 import type { Db, PayoutTx } from "@/lib/db/client";
+import { bookedPayout, recordPayoutUnmined } from "@/lib/ledger/ledger";
 import { getLogger } from "@/lib/log";
 import { announceWithdrawal } from "./announce";
 import type { PayoutReceipt, PayoutSender } from "./sender/types";
@@ -13,7 +14,9 @@ import type { PayoutReceipt, PayoutSender } from "./sender/types";
 // back to `signed`; the processor reconciles it exactly as after a crash: whichever of them is
 // mined again pays, the same signed bytes are rebroadcast, and when another transaction took
 // the nonce a new one pays. The reseller's balances stay paid out meanwhile (the settlement is
-// not booked twice: see confirmWhenDeep).
+// not booked twice: see confirmWhenDeep), but the payout and its gas are booked back into the
+// hot wallet (withdrawal_unmined: into payouts in flight), since the chain gave them back;
+// mined again, the processor books them out again (withdrawal_mined), with the new fee.
 
 /** How often the watch runs per hot wallet (each run reads one receipt per watched payout). */
 const WATCH_EVERY_MS = 5_000;
@@ -70,6 +73,13 @@ async function reorganised(db: Db, tx: PayoutTx, receipt: PayoutReceipt | null, 
       },
     });
     if (w.count !== 1) return false;
+    // The payout and its gas are back in the hot wallet: so are they in the books (what was booked, exactly).
+    const paid = await t.withdrawal.findUniqueOrThrow({
+      where: { id: tx.withdrawalId },
+      select: { id: true, asset: true, chainId: true, amount: true },
+    });
+    const booked = await bookedPayout(t, paid);
+    if (booked) await recordPayoutUnmined(t, paid, booked.fee, now);
     // Every transaction at that nonce may be the one mined in the new chain: all are live again.
     await t.payoutTx.updateMany({
       where: { withdrawalId: tx.withdrawalId, accountNonce: tx.accountNonce, status: { in: ["mined", "replaced"] } },

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "@/lib/db/client";
 import { checkLedger, type LedgerReport } from "@/lib/ledger/check";
-import { post, recordPendingProfit } from "@/lib/ledger/ledger";
+import { post, recordPayoutMined, recordPendingProfit, reserveWithdrawal } from "@/lib/ledger/ledger";
 import { D } from "@/lib/money/decimal";
 import { rebuildChannelRollup } from "../support/channel-rollup";
 import { rawJournal } from "../support/ledger";
@@ -220,6 +220,46 @@ describe.each(DATABASES)("incremental ledger check on %s", (kind) => {
     expect(report.checkpoint).toBeUndefined();
     // The full check finds the same.
     expect(messages(await full()).sort()).toEqual(messages(report).sort());
+  });
+
+  it("finds a payout booked mined twice after the checkpoint: a journal of operator lines only names its withdrawal, whose row did not change", async () => {
+    // A clean slate, as below.
+    const fresh = await tempDatabase(kind);
+    const saved = db;
+    db = fresh.db;
+    try {
+      const r = await reseller();
+      await credit(r, "1");
+      const w = { id: `iw-${r}`, resellerId: r, legs: [{ currency: "xmr", amount: "1" }], asset: "eth", chainId: 1, amount: "0.5" };
+      await db.withdrawal.create({
+        data: {
+          ...w,
+          legs: { create: [{ currency: "xmr", amount: "1", rate: "0.5", priceUsd: "1", assetPriceUsd: "2" }] },
+          status: "sent",
+          txHash: "0xi1",
+          decimals: 18,
+          destination: "0xabc",
+          usdValue: "1",
+          feePolicy: "operator",
+          fee: "0",
+          confirmationNonce: `n-${r}`,
+        },
+      });
+      await db.$transaction((tx) => reserveWithdrawal(tx, w));
+      await db.$transaction((tx) => recordPayoutMined(tx, w, { asset: "eth", amount: new D("0.000021") }));
+      // No slack: the withdrawal's row, written before the checkpoint, is not re-read for its updatedAt.
+      const check = () => checkLedger(db, { mode: "incremental", writeCheckpoint: true, changeSlackMs: 0 });
+      written(await check());
+      // Booked mined a second time (a bug): only operator lines, and no change to the withdrawal's row.
+      await db.$transaction((tx) => recordPayoutMined(tx, w, null));
+      const report = await check();
+      expect(report.mode).toBe("incremental");
+      expect(messages(report)).toEqual([`withdrawal ${w.id} (sent) books 1 of its payout of 0.5 eth as on chain`]);
+      expect(messages(await full())).toEqual(messages(report));
+    } finally {
+      db = saved;
+      await fresh.cleanup();
+    }
   });
 
   it("trusts the rows below its checkpoint: an old line changed by hand is found by --full only", async () => {

@@ -1,7 +1,21 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "@/lib/db/client";
+import { payoutsInFlight } from "@/lib/ledger/accounts";
 import { checkLedger, LEDGER_INVARIANTS, type LedgerInvariant } from "@/lib/ledger/check";
-import { InsufficientBalanceError, post, recordPendingProfit, reverseProfit, settleProfit } from "@/lib/ledger/ledger";
+import {
+  InsufficientBalanceError,
+  type PaidWithdrawal,
+  post,
+  postJournal,
+  recordPayoutMined,
+  recordPayoutUnmined,
+  recordPendingProfit,
+  reserveWithdrawal,
+  restoreWithdrawal,
+  reverseProfit,
+  settleProfit,
+  settleWithdrawal,
+} from "@/lib/ledger/ledger";
 import { D } from "@/lib/money/decimal";
 import { rawJournal } from "../support/ledger";
 import { orderRow } from "../support/orders";
@@ -484,6 +498,151 @@ describe.each(DATABASES)("ledger check on %s", (kind) => {
       ].sort(),
     );
     expect(stray.id).toBeGreaterThan(0);
+  });
+
+  it("payouts in flight: nothing while queued, all or nothing while sent, none once final; its fee booked back with it; its own chain and asset", async () => {
+    const inv = byName("every withdrawal's");
+    const before = await messages(inv, 1000);
+    const r = await reseller();
+    await db.$transaction((tx) =>
+      post(tx, [{ resellerId: r, currency: "xmr", bucket: "available", kind: "order_profit_settle", amount: new D("100") }]),
+    );
+    let w = 0;
+    let nonce = 0;
+    /** A withdrawal of 1 xmr paid as 1 eth on chain 1, reserved; with its payout transaction mined when confirmed. */
+    const mk = async (status: string, over: Record<string, unknown> = {}): Promise<PaidWithdrawal> => {
+      const id = `0f${++w}-${r}`;
+      const txHash = `0xf${w}-${r}`;
+      await db.withdrawal.create({
+        data: {
+          id,
+          resellerId: r,
+          status,
+          txHash: status === "queued" || status === "processing" ? null : txHash,
+          asset: "eth",
+          decimals: 18,
+          chainId: 1,
+          destination: "0xabc",
+          amount: "1",
+          usdValue: "1",
+          feePolicy: "operator",
+          fee: "0",
+          confirmationNonce: `n-${id}`,
+          legs: { create: [{ currency: "xmr", amount: "1", rate: "1", priceUsd: "1", assetPriceUsd: "1" }] },
+          ...over,
+        },
+      });
+      if (status === "confirmed")
+        await db.payoutTx.create({
+          data: {
+            withdrawalId: id,
+            chainId: 1,
+            fromAddress: `0xhot-${r}`,
+            accountNonce: nonce++,
+            rawTx: "0x",
+            hash: txHash,
+            status: "mined",
+          },
+        });
+      const paid = { id, resellerId: r, legs: [{ currency: "xmr", amount: "1" }], asset: "eth", chainId: 1, amount: "1" };
+      await db.$transaction((tx) => reserveWithdrawal(tx, paid));
+      return paid;
+    };
+    const fee = { asset: "eth", amount: new D("0.001") };
+    const mined = (p: PaidWithdrawal, f: typeof fee | null = fee) => db.$transaction((tx) => recordPayoutMined(tx, p, f));
+    const unmined = (p: PaidWithdrawal, f: typeof fee | null = fee) => db.$transaction((tx) => recordPayoutUnmined(tx, p, f));
+    const settle = (p: PaidWithdrawal, fromInFlight: boolean) =>
+      db.$transaction((tx) => settleWithdrawal(tx, p, undefined, fee, { fromInFlight }));
+
+    // Consistent: sent and mined; confirmed out of in flight; confirmed without being seen mined;
+    // mined then reorganised out (sent again, nothing on chain); confirmed, then reorganised out
+    // (in flight the other way until mined again), and mined again.
+    const sentMined = await mk("sent");
+    await mined(sentMined);
+    const viaInFlight = await mk("confirmed");
+    await mined(viaInFlight);
+    await settle(viaInFlight, true);
+    const direct = await mk("confirmed");
+    await settle(direct, false);
+    const reorgedBefore = await mk("sent");
+    await mined(reorgedBefore);
+    await unmined(reorgedBefore);
+    const reorgedAfter = await mk("sent", { reorgs: 1 });
+    await mined(reorgedAfter);
+    await settle(reorgedAfter, true);
+    await unmined(reorgedAfter);
+    const minedAgain = await mk("sent", { reorgs: 1 });
+    await settle(minedAgain, false);
+    await unmined(minedAgain);
+    await mined(minedAgain, { asset: "eth", amount: new D("0.002") });
+    const processingAfterReorg = await mk("processing", { reorgs: 1 });
+    await settle(processingAfterReorg, false);
+    await unmined(processingAfterReorg);
+    expect((await messages(inv, 1000)).filter((m) => !before.includes(m))).toEqual([]);
+
+    // Broken ones, each named.
+    const confirmedInFlight = await mk("confirmed"); // paid out of the hot wallet again instead of out of in flight
+    await mined(confirmedInFlight);
+    await settle(confirmedInFlight, false);
+    const minedTwice = await mk("sent");
+    await mined(minedTwice);
+    await mined(minedTwice);
+    const processingMined = await mk("processing");
+    await mined(processingMined);
+    const failedInFlight = await mk("failed");
+    await mined(failedInFlight);
+    await db.$transaction((tx) => restoreWithdrawal(tx, failedInFlight));
+    const feeKept = await mk("sent"); // booked back without its fee
+    await mined(feeKept);
+    await unmined(feeKept, null);
+    const reorgedKept = await mk("sent", { reorgs: 1 }); // reorganised out twice, booked back twice
+    await settle(reorgedKept, false);
+    await unmined(reorgedKept);
+    await unmined(reorgedKept);
+    const otherChain = await mk("sent");
+    const [line] = await db.$transaction(async (tx) => {
+      const id = await postJournal(tx, {
+        kind: "withdrawal_mined",
+        withdrawalId: otherChain.id,
+        postings: [],
+        lines: [
+          { account: "treasury:2:eth", currency: "eth", amount: new D(1) },
+          { account: payoutsInFlight(2, "eth"), currency: "eth", amount: new D(-1) },
+        ],
+      });
+      return tx.journalLine.findMany({ where: { journalId: id!, account: { startsWith: "payouts:" } } });
+    });
+
+    const got = (await messages(inv, 1000)).filter((m) => !before.includes(m));
+    expect(got.sort()).toEqual(
+      [
+        `withdrawal ${confirmedInFlight.id} (confirmed) still has 1 eth in flight`,
+        `withdrawal ${minedTwice.id} (sent) books 2 of its payout of 1 eth as on chain`,
+        `withdrawal ${processingMined.id} (processing) books 1 of its payout of 1 eth as on chain`,
+        `withdrawal ${failedInFlight.id} (failed) still has 1 eth in flight`,
+        `withdrawal ${feeKept.id} (sent) books a network fee of 0.001 with no payout on chain`,
+        `withdrawal ${reorgedKept.id} (sent) books -1 of its payout of 1 eth as on chain`,
+        `line ${line.id} of withdrawal ${otherChain.id} is booked to payouts:in_flight:2:eth in eth, not payouts:in_flight:1:eth in eth`,
+      ].sort(),
+    );
+  });
+
+  it("payouts in flight are moved by a withdrawal's mined, unmined and confirmed journals only, each naming its withdrawal", async () => {
+    const inv = byName("every journal");
+    const before = await messages(inv, 1000);
+    const pair = [
+      { account: "treasury:1:eth", currency: "eth", amount: new D(1) },
+      { account: payoutsInFlight(1, "eth"), currency: "eth", amount: new D(-1) },
+    ];
+    const adjustment = await db.$transaction((tx) => postJournal(tx, { kind: "adjustment", postings: [], lines: pair }));
+    const orphan = await db.$transaction((tx) => postJournal(tx, { kind: "withdrawal_unmined", postings: [], lines: pair }));
+    const got = (await messages(inv, 1000)).filter((m) => !before.includes(m));
+    expect(got.sort()).toEqual(
+      [
+        `journal ${adjustment} (adjustment) books payouts in flight, which only a withdrawal's mined, unmined and confirmed journals do`,
+        `journal ${orphan} (withdrawal_unmined) names no withdrawal`,
+      ].sort(),
+    );
   });
 
   it("reads orders page by page: a violation on the last of several pages is found", async () => {

@@ -1,11 +1,23 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "@/lib/db/client";
-import { CONVERSION, NETWORK_FEES, providerPending, providerReceivable, REVENUE, treasury, WORLD } from "@/lib/ledger/accounts";
+import {
+  CONVERSION,
+  NETWORK_FEES,
+  payoutsInFlight,
+  providerPending,
+  providerReceivable,
+  REVENUE,
+  treasury,
+  WORLD,
+} from "@/lib/ledger/accounts";
 import { checkLedger } from "@/lib/ledger/check";
 import {
+  bookedPayout,
   getBalances,
   platformRevenue,
   postJournal,
+  recordPayoutMined,
+  recordPayoutUnmined,
   recordPendingProfit,
   recordTreasuryDeposit,
   reserveWithdrawal,
@@ -195,6 +207,105 @@ describe.each(DATABASES)("journals on %s", (kind) => {
       { currency: "btc", pending: "0", available: "0", reserved: "0" },
       { currency: "eth", pending: "0", available: "0", reserved: "0" },
     ]);
+  });
+
+  it("a withdrawal mined, reorganised out, mined again in another block, then confirmed: in flight meanwhile, paid out once with the last fee", async () => {
+    const r = await reseller();
+    await db.$transaction((tx) =>
+      postJournal(tx, {
+        kind: "adjustment",
+        postings: [
+          { resellerId: r, currency: "btc", bucket: "available", kind: "order_profit_settle", amount: new D("0.01") },
+          { resellerId: r, currency: "eth", bucket: "available", kind: "order_profit_settle", amount: new D("0.5") },
+        ],
+        lines: [
+          { account: WORLD, currency: "btc", amount: new D("-0.01") },
+          { account: WORLD, currency: "eth", amount: new D("-0.5") },
+        ],
+      }),
+    );
+    const before = await accounts();
+    const legs = [
+      { currency: "btc", amount: "0.01" },
+      { currency: "eth", amount: "0.5" },
+    ];
+    await db.withdrawal.create({
+      data: {
+        id: `wm-${r}`,
+        resellerId: r,
+        status: "sent",
+        txHash: "0xabc",
+        asset: "eth",
+        decimals: 18,
+        chainId: 31337,
+        destination: "0x01",
+        amount: "0.7",
+        usdValue: "2100",
+        feePolicy: "p",
+        fee: "0",
+        confirmationNonce: `nm-${r}`,
+        legs: { create: legs.map((l) => ({ ...l, rate: l.currency === "eth" ? "1" : "20", priceUsd: "1", assetPriceUsd: "1" })) },
+      },
+    });
+    const w = { id: `wm-${r}`, resellerId: r, asset: "eth", chainId: 31337, amount: "0.7", legs };
+    const fee1 = { asset: "eth", amount: new D("0.000021") };
+    const fee2 = { asset: "eth", amount: new D("0.000042000000000001") };
+    /** The accounts as they were before, moved by these amounts. */
+    const moved = (by: Record<string, string>) => {
+      const out: Record<string, string> = { ...before };
+      for (const [k, v] of Object.entries(by)) {
+        const x = new D(out[k] ?? 0).plus(v);
+        if (x.isZero()) delete out[k];
+        else out[k] = x.toFixed();
+      }
+      return out;
+    };
+    // (The test above leaves its withdrawal queued: only this one's violations count.)
+    const violationsOf = async (id: string) => (await checkLedger(db)).violations.filter((v) => v.message.includes(id));
+    const [hot, inFlight, fees] = [`${treasury(31337, "eth")} eth`, `${payoutsInFlight(31337, "eth")} eth`, `${NETWORK_FEES} eth`];
+    await db.$transaction((tx) => reserveWithdrawal(tx, w));
+    expect(await db.$transaction((tx) => bookedPayout(tx, w))).toBeNull();
+
+    // Mined in a block, not yet deep enough: 0.7 and the gas have left the hot wallet; 0.7 is in flight.
+    await db.$transaction((tx) => recordPayoutMined(tx, w, fee1));
+    expect(await accounts()).toEqual(moved({ [hot]: "0.700021", [inFlight]: "-0.7", [fees]: "-0.000021" }));
+    expect(await db.$transaction((tx) => bookedPayout(tx, w))).toEqual({ fee: fee1 });
+    expect(await violationsOf(w.id)).toEqual([]);
+
+    // Its block leaves the chain: booked back exactly, in flight and fee both.
+    await db.$transaction((tx) => recordPayoutUnmined(tx, w, fee1));
+    expect(await accounts()).toEqual(before);
+    expect(await db.$transaction((tx) => bookedPayout(tx, w))).toBeNull();
+
+    // Mined again, in a block with another base fee, then confirmed: paid out of in flight, no second fee.
+    await db.$transaction((tx) => recordPayoutMined(tx, w, fee2));
+    await db.withdrawal.update({ where: { id: w.id }, data: { status: "confirmed" } });
+    await db.payoutTx.create({
+      data: { withdrawalId: w.id, chainId: 31337, fromAddress: "0xhot", accountNonce: 0, rawTx: "0x", hash: "0xabc", status: "mined" },
+    });
+    await db.$transaction((tx) => settleWithdrawal(tx, w, undefined, fee2, { fromInFlight: true }));
+    expect(await accounts()).toEqual(
+      moved({
+        [`${CONVERSION} btc`]: "0.01",
+        [`${CONVERSION} eth`]: "-0.2",
+        [fees]: "-0.000042000000000001",
+        [hot]: "0.700042000000000001",
+      }),
+    );
+    expect(await getBalances(db, r)).toEqual([
+      { currency: "btc", pending: "0", available: "0", reserved: "0" },
+      { currency: "eth", pending: "0", available: "0", reserved: "0" },
+    ]);
+    const journals = await db.journal.findMany({ where: { withdrawalId: w.id }, orderBy: { createdAt: "asc" } });
+    expect(journals.map((j) => [j.kind, j.lines])).toEqual([
+      ["withdrawal_queued", 4],
+      ["withdrawal_mined", 4],
+      ["withdrawal_unmined", 4],
+      ["withdrawal_mined", 4],
+      ["withdrawal_confirmed", 5],
+    ]);
+    expect(await db.$transaction((tx) => bookedPayout(tx, w))).toEqual({ fee: fee2 });
+    expect(await violationsOf(w.id)).toEqual([]);
   });
 
   it("a withdrawal queued then failed: the reservation is voided", async () => {
