@@ -10,7 +10,8 @@ import { execFileSync } from "node:child_process";
 //
 // PostgreSQL: uses TEST_PG_ADMIN_URL (default postgres://postgres@127.0.0.1:5432/postgres) for
 // its shadow database. Adapted from the workarounds documented for Prisma 7's WASM engine:
-// multi-statement scripts on the shadow database, pg "char" columns, our own shadow database.
+// multi-statement scripts on the shadow database, pg "char" columns, our own shadow database,
+// SQLite partial indexes' names.
 import crypto from "node:crypto";
 import fs from "node:fs";
 import { createRequire } from "node:module";
@@ -46,10 +47,32 @@ function scriptsOnShadow(factory) {
   return factory;
 }
 
+// Describing a partial index, the engine reads its definition with the index's name as a
+// double-quoted string (`... AND name = "Order_x_idx"`), which SQLite reads as a string only
+// when built to allow it, and better-sqlite3's build does not ("column not found"): quoted as a
+// string instead.
+const INDEX_SQL = /^(SELECT sql FROM sqlite_master WHERE type = 'index' AND name = )"((?:[^"]|"")*)"(;?\s*)$/;
+
+function indexNamesAsStrings(factory) {
+  for (const m of ["connect", "connectToShadowDb"]) {
+    const orig = factory[m].bind(factory);
+    factory[m] = async () => {
+      const a = await orig();
+      const query = a.queryRaw.bind(a);
+      a.queryRaw = (q) => {
+        const hit = INDEX_SQL.exec(q.sql);
+        return query(hit ? { ...q, sql: `${hit[1]}'${hit[2].replaceAll('""', '"').replaceAll("'", "''")}'${hit[3]}` } : q);
+      };
+      return a;
+    };
+  }
+  return factory;
+}
+
 async function makeFactory(provider) {
   if (provider === "sqlite") {
     const { PrismaBetterSqlite3 } = await import("@prisma/adapter-better-sqlite3");
-    return scriptsOnShadow(new PrismaBetterSqlite3({ url: ":memory:" }, { shadowDatabaseUrl: ":memory:" }));
+    return scriptsOnShadow(indexNamesAsStrings(new PrismaBetterSqlite3({ url: ":memory:" }, { shadowDatabaseUrl: ":memory:" })));
   }
   const { PrismaPg } = await import("@prisma/adapter-pg");
   const { default: pg } = await import("pg");

@@ -89,11 +89,14 @@ export const ORDER_CSV_COLUMNS = [
  * by (createdAt, id), each one statement that starts at its cursor in the index the list uses
  * (lib/orders), plus one for the page's realised profit by the orders' own (orderId, kind) key;
  * the reseller's API keys are read once, up front (a handful), rather than joined per row.
+ * Like the list, it leaves out an order still being opened with the engine (no payinAddress
+ * yet, lib/orders/create-order.ts): nobody sees one, and the list's indexes hold only the others.
  */
 export function ordersCsv(db: Db, q: Pick<OrderQuery, "resellerId" | "status" | "search" | "channel">): ReadableStream<Uint8Array> {
   const search = q.search?.trim().toLowerCase() ?? "";
   const where = {
     resellerId: q.resellerId,
+    payinAddress: { not: null },
     ...(q.status ? { status: q.status } : {}),
     ...(q.channel ? { channel: q.channel } : {}),
     ...(search ? { id: { startsWith: search } } : {}),
