@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "@/lib/db/client";
 import { checkLedger, LEDGER_INVARIANTS } from "@/lib/ledger/check";
+import { post } from "@/lib/ledger/ledger";
+import { D } from "@/lib/money/decimal";
 import { type TempDb, tempDatabase } from "../support/sqlite-db";
 
 // The full check's words for operator lines and journals written by hand (what the database
@@ -39,5 +41,35 @@ describe.each(DATABASES)("ledger check's messages on %s", (kind) => {
         `journal ${journalId} has unknown kind 'gift'`,
       ].map((message) => ({ invariant: byName("every journal")[0].name, message })),
     );
+  });
+
+  it("channel rollup rows that disagree with their orders and credits, and credits with no row", async () => {
+    await db.reseller.create({ data: { id: "cr", walletAddress: `0x${"c".repeat(40)}` } });
+    await db.$transaction((tx) =>
+      post(tx, [{ resellerId: "cr", currency: "xmr", bucket: "available", kind: "order_profit_settle", amount: new D("1") }]),
+    );
+    const day = new Date().toISOString().slice(0, 10);
+    await db.channelDaily.deleteMany({ where: { resellerId: "cr" } });
+    await db.channelDaily.create({
+      data: { resellerId: "cr", channel: "web", day: "2026-01-01", currency: "btc", volume: "7", profit: "2" },
+    });
+    const report = await checkLedger(db, { invariants: byName("each channel rollup") });
+    expect(report.violations.map((v) => v.invariant)).toEqual(Array(3).fill(byName("each channel rollup")[0].name));
+    expect(report.violations.map((v) => v.message)).toEqual([
+      "channel rollup cr/web/2026-01-01/btc has volume 7 but its finished orders sum to 0",
+      "channel rollup cr/web/2026-01-01/btc has profit 2 but its credits sum to 0",
+      `channel figures of cr/${day}//xmr (0 orders, profit 1) have no rollup row`,
+    ]);
+    if (kind === "sqlite") {
+      // SQLite keeps the sums as text: a sum that is no amount is named as it is.
+      await db.channelDaily.update({
+        where: { resellerId_day_channel_currency: { resellerId: "cr", day: "2026-01-01", channel: "web", currency: "btc" } },
+        data: { volume: "0", profit: "1e3" },
+      });
+      expect((await checkLedger(db, { invariants: byName("each channel rollup") })).violations.map((v) => v.message)).toEqual([
+        "channel rollup cr/web/2026-01-01/btc has profit '1e3'",
+        `channel figures of cr/${day}//xmr (0 orders, profit 1) have no rollup row`,
+      ]);
+    }
   });
 });
