@@ -344,6 +344,106 @@ describe.each(DATABASES)("journals on %s", (kind) => {
     await db.withdrawal.update({ where: { id: w.id }, data: { status: "failed" } });
   });
 
+  it("a failed order's journal: kind order_failed, the pending pair voided against its provider's pending commission", async () => {
+    const r = await reseller();
+    const order = { id: `fp-${r}`, resellerId: r, toCurrency: "xmr", provider: "changenow", rawToAmount: "50", platformFeeBps: 25 };
+    await db.order.create({
+      data: {
+        ...order,
+        fromCurrency: "btc",
+        fromAmount: "1",
+        rate: "50",
+        toAmount: "49.25",
+        markupBps: 150,
+        profit: "0.75",
+        payinAddress: "x",
+        payoutAddress: "y",
+        status: "waiting",
+        expiresAt: new Date(),
+      },
+    });
+    await db.$transaction((tx) => recordPendingProfit(tx, order, new D("0.75")));
+    await db.$transaction((tx) => reverseProfit(tx, order));
+    const journals = await db.journal.findMany({ where: { orderId: order.id }, orderBy: { createdAt: "asc" } });
+    expect(journals.map((j) => j.kind)).toEqual(["order_created", "order_failed"]);
+    const failed = journals[1];
+    expect(
+      (await db.ledgerEntry.findMany({ where: { journalId: failed.id } })).map((e) => [
+        e.resellerId,
+        e.bucket,
+        e.kind,
+        e.currency,
+        e.amount,
+      ]),
+    ).toEqual([[r, "pending", "order_profit_reverse", "xmr", "-0.75"]]);
+    expect((await db.journalLine.findMany({ where: { journalId: failed.id } })).map((l) => [l.account, l.currency, l.amount])).toEqual([
+      [providerPending("changenow"), "xmr", "0.75"],
+    ]);
+    // A keyless order has no books: reversing it writes no journal.
+    const keyless = { ...order, id: `fk-${r}`, resellerId: null };
+    const count = await db.journal.count();
+    await db.$transaction((tx) => reverseProfit(tx, keyless));
+    expect(await db.journal.count()).toBe(count);
+  });
+
+  it("a payout reverted: the withdrawal_failed journal restores the legs and books the reverted transaction's fee", async () => {
+    const r = await reseller();
+    await db.$transaction((tx) =>
+      postJournal(tx, {
+        kind: "adjustment",
+        postings: [{ resellerId: r, currency: "eth", bucket: "available", kind: "order_profit_settle", amount: new D("0.5") }],
+        lines: [{ account: WORLD, currency: "eth", amount: new D("-0.5") }],
+      }),
+    );
+    const w = { id: `wr-${r}`, resellerId: r, asset: "eth", chainId: 31337, amount: "0.5", legs: [{ currency: "eth", amount: "0.5" }] };
+    await db.withdrawal.create({
+      data: {
+        id: w.id,
+        resellerId: r,
+        status: "sent",
+        txHash: "0xrev",
+        asset: "eth",
+        decimals: 18,
+        chainId: 31337,
+        destination: "0x01",
+        amount: "0.5",
+        usdValue: "1",
+        feePolicy: "p",
+        fee: "0",
+        confirmationNonce: `nr-${r}`,
+        legs: { create: [{ currency: "eth", amount: "0.5", rate: "1", priceUsd: "1", assetPriceUsd: "1" }] },
+      },
+    });
+    await db.$transaction((tx) => reserveWithdrawal(tx, w));
+    // Mined with no fee known: on chain in the books, no fee.
+    await db.$transaction((tx) => recordPayoutMined(tx, w, null));
+    expect(await db.$transaction((tx) => bookedPayout(tx, w))).toEqual({ fee: null });
+    await db.$transaction((tx) => recordPayoutUnmined(tx, w, null));
+    expect(await db.$transaction((tx) => bookedPayout(tx, w))).toBeNull();
+    const fee = { asset: "eth", amount: new D("0.000021") };
+    await db.$transaction((tx) => restoreWithdrawal(tx, w, undefined, fee));
+    expect((await getBalances(db, r))[0]).toMatchObject({ available: "0.5", reserved: "0" });
+    const failed = await db.journal.findFirstOrThrow({ where: { withdrawalId: w.id, kind: "withdrawal_failed" } });
+    expect(failed.lines).toBe(4);
+    expect(
+      (await db.ledgerEntry.findMany({ where: { journalId: failed.id }, orderBy: { id: "asc" } })).map((e) => [e.bucket, e.kind, e.amount]),
+    ).toEqual([
+      ["reserved", "withdrawal_restore", "-0.5"],
+      ["available", "withdrawal_restore", "0.5"],
+    ]);
+    expect(
+      (await db.journalLine.findMany({ where: { journalId: failed.id }, orderBy: { id: "asc" } })).map((l) => [
+        l.account,
+        l.currency,
+        l.amount,
+      ]),
+    ).toEqual([
+      [NETWORK_FEES, "eth", "-0.000021"],
+      [treasury(31337, "eth"), "eth", "0.000021"],
+    ]);
+    await db.withdrawal.update({ where: { id: w.id }, data: { status: "failed" } });
+  });
+
   it("the code refuses an unbalanced journal before writing anything", async () => {
     const r = await reseller();
     const p = db.$transaction((tx) =>
