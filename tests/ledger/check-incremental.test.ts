@@ -1,12 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "@/lib/db/client";
 import { checkLedger, type LedgerReport } from "@/lib/ledger/check";
-import { post, recordPayoutMined, recordPendingProfit, reserveWithdrawal } from "@/lib/ledger/ledger";
+import { post, recordPayoutMined, recordPendingProfit } from "@/lib/ledger/ledger";
 import { D } from "@/lib/money/decimal";
 import { rebuildChannelRollup } from "../support/channel-rollup";
 import { rawJournal } from "../support/ledger";
 import { orderRow } from "../support/orders";
 import { queryPlan, type TempDb, tempDatabase, tracedStatements } from "../support/sqlite-db";
+import { sentWithdrawal } from "../support/withdrawals";
 
 // The incremental ledger check (lib/ledger/check.ts, docs/ledger.md "The check"): from the
 // latest checkpoint it reads only the rows after it, finds what breaks after it, and, the
@@ -230,23 +231,7 @@ describe.each(DATABASES)("incremental ledger check on %s", (kind) => {
     try {
       const r = await reseller();
       await credit(r, "1");
-      const w = { id: `iw-${r}`, resellerId: r, legs: [{ currency: "xmr", amount: "1" }], asset: "eth", chainId: 1, amount: "0.5" };
-      await db.withdrawal.create({
-        data: {
-          ...w,
-          legs: { create: [{ currency: "xmr", amount: "1", rate: "0.5", priceUsd: "1", assetPriceUsd: "2" }] },
-          status: "sent",
-          txHash: "0xi1",
-          decimals: 18,
-          destination: "0xabc",
-          usdValue: "1",
-          feePolicy: "operator",
-          fee: "0",
-          confirmationNonce: `n-${r}`,
-        },
-      });
-      await db.$transaction((tx) => reserveWithdrawal(tx, w));
-      await db.$transaction((tx) => recordPayoutMined(tx, w, { asset: "eth", amount: new D("0.000021") }));
+      const w = await sentWithdrawal(db, { id: `iw-${r}`, resellerId: r, txHash: "0xi1" });
       // No slack: the withdrawal's row, written before the checkpoint, is not re-read for its updatedAt.
       const check = () => checkLedger(db, { mode: "incremental", writeCheckpoint: true, changeSlackMs: 0 });
       written(await check());

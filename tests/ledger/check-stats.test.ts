@@ -1,11 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { Db } from "@/lib/db/client";
 import { checkLedger, type LedgerReport } from "@/lib/ledger/check";
-import { post, recordPayoutMined, recordPendingProfit, reserveWithdrawal } from "@/lib/ledger/ledger";
+import { post, recordPayoutMined, recordPendingProfit } from "@/lib/ledger/ledger";
 import { D } from "@/lib/money/decimal";
 import { rebuildChannelRollup } from "../support/channel-rollup";
 import { orderRow } from "../support/orders";
 import { type TempDb, tempDatabase } from "../support/sqlite-db";
+import { sentWithdrawal } from "../support/withdrawals";
 
 // What the ledger check reports it read (LedgerReport.stats, printed by ledger:check): pinned to
 // the row on a small known ledger, full and incremental, so a scan that stops counting (or counts
@@ -37,23 +38,7 @@ describe.each(DATABASES)("ledger check statistics on %s", (kind) => {
       data: orderRow(`so-${r}`, { resellerId: r, toCurrency: "xmr", profit: "0.5", expiresAt: new Date() }),
     });
     await db.$transaction((tx) => recordPendingProfit(tx, o, new D("0.5")));
-    const w = { id: `sw-${r}`, resellerId: r, legs: [{ currency: "xmr", amount: "1" }], asset: "eth", chainId: 1, amount: "0.5" };
-    await db.withdrawal.create({
-      data: {
-        ...w,
-        legs: { create: [{ currency: "xmr", amount: "1", rate: "0.5", priceUsd: "1", assetPriceUsd: "2" }] },
-        status: "sent",
-        txHash: "0xs1",
-        decimals: 18,
-        destination: "0xabc",
-        usdValue: "1",
-        feePolicy: "operator",
-        fee: "0",
-        confirmationNonce: `n-${r}`,
-      },
-    });
-    await db.$transaction((tx) => reserveWithdrawal(tx, w));
-    if (mined) await db.$transaction((tx) => recordPayoutMined(tx, w, { asset: "eth", amount: new D("0.000021") }));
+    const w = await sentWithdrawal(db, { id: `sw-${r}`, resellerId: r, txHash: "0xs1", mined });
     await rebuildChannelRollup(db);
     return { r, o, w };
   };
