@@ -54,7 +54,7 @@ interface CheckContext {
 
 export interface LedgerInvariant {
   name: string;
-  check(tx: Tx, report: (message: string) => void, ctx?: CheckContext): Promise<void>;
+  check(tx: Tx, report: (message: string) => void, ctx: CheckContext): Promise<void>;
 }
 
 export interface LedgerReport {
@@ -92,12 +92,12 @@ type EntryRow = {
 async function* entries(
   tx: Tx,
   where: { orderId?: { in: string[] }; withdrawalId?: { in: string[] }; journalId?: { in: string[] } } = {},
-  ctx?: CheckContext,
+  ctx: CheckContext,
   after = 0,
 ): AsyncGenerator<EntryRow> {
   for (;;) {
     const page = await tx.ledgerEntry.findMany({ where: { ...where, id: { gt: after } }, orderBy: { id: "asc" }, take: PAGE });
-    if (ctx) ctx.stats.entries += page.length;
+    ctx.stats.entries += page.length;
     yield* page;
     if (page.length < PAGE) return;
     after = page[page.length - 1].id;
@@ -110,12 +110,12 @@ type LineRow = { id: number; journalId: string | null; currency: string; amount:
 async function* operatorLines(
   tx: Tx,
   where: { journalId?: { in: string[] } } = {},
-  ctx?: CheckContext,
+  ctx: CheckContext,
   after = 0,
 ): AsyncGenerator<LineRow & { account: string }> {
   for (;;) {
     const page = await tx.journalLine.findMany({ where: { ...where, id: { gt: after } }, orderBy: { id: "asc" }, take: PAGE });
-    if (ctx) ctx.stats.lines += page.length;
+    ctx.stats.lines += page.length;
     yield* page;
     if (page.length < PAGE) return;
     after = page[page.length - 1].id;
@@ -126,7 +126,7 @@ async function* operatorLines(
 async function* journalLines(
   tx: Tx,
   where: { journalId?: { in: string[] } } = {},
-  ctx?: CheckContext,
+  ctx: CheckContext,
 ): AsyncGenerator<LineRow & { table: "entry" | "line"; account: string }> {
   for await (const e of entries(tx, where, ctx)) yield { ...e, table: "entry", account: `reseller:${e.resellerId}:${e.bucket}` };
   for await (const l of operatorLines(tx, where, ctx)) yield { ...l, table: "line" };
@@ -178,7 +178,7 @@ const journalsBalanced: LedgerInvariant = {
   async check(tx, report, ctx) {
     // Per journal: its lines counted, and their sums per currency.
     const seen: JournalTally = new Map();
-    const tally = ctx?.tally;
+    const tally = ctx.tally;
     for await (const l of journalLines(tx, {}, ctx)) {
       tallyLine(seen, l, report);
       // For the checkpoint: the last ids read (the streams are in id order) and the operator's sums.
@@ -195,7 +195,7 @@ const journalsBalanced: LedgerInvariant = {
     let after = "";
     for (;;) {
       const page = await tx.journal.findMany({ where: { id: { gt: after } }, orderBy: { id: "asc" }, take: PAGE });
-      if (ctx) ctx.stats.journals += page.length;
+      ctx.stats.journals += page.length;
       judgeJournals(seen, page, report);
       if (page.length < PAGE) break;
       after = page[page.length - 1].id;
@@ -233,9 +233,9 @@ function addEntry(sums: Map<string, Record<Bucket, Dec>>, e: EntryRow): void {
 }
 
 /** Every Balance row against the sums its entries should give; `sums` is emptied of the keys that have a row. */
-async function judgeBalances(tx: Tx, sums: Map<string, Record<Bucket, Dec>>, report: (m: string) => void, ctx?: CheckContext) {
+async function judgeBalances(tx: Tx, sums: Map<string, Record<Bucket, Dec>>, report: (m: string) => void, ctx: CheckContext) {
   const rows = await tx.balance.findMany({ orderBy: [{ resellerId: "asc" }, { currency: "asc" }] });
-  if (ctx) ctx.stats.balances += rows.length;
+  ctx.stats.balances += rows.length;
   for (const b of rows) {
     const key = JSON.stringify([b.resellerId, b.currency]);
     const s = sums.get(key) ?? zeroBuckets();
@@ -256,7 +256,7 @@ const balancesMatchEntries: LedgerInvariant = {
     const sums = new Map<string, Record<Bucket, Dec>>();
     for await (const e of entries(tx, {}, ctx)) addEntry(sums, e); // malformed ones are reported above
     // For the checkpoint: the sums themselves (judgeBalances empties the map).
-    if (ctx?.tally) for (const [k, v] of sums) ctx.tally.balances.set(k, { ...v });
+    if (ctx.tally) for (const [k, v] of sums) ctx.tally.balances.set(k, { ...v });
     await judgeBalances(tx, sums, report, ctx);
   },
 };
@@ -265,7 +265,7 @@ type OrderRow = { id: string; resellerId: string | null; toCurrency: string; sta
 const ORDER_SELECT = { id: true, resellerId: true, toCurrency: true, status: true, profit: true, createdAt: true } as const;
 
 /** The order invariant over one page of orders with a reseller (all their entries read). */
-async function judgeOrders(tx: Tx, orders: OrderRow[], report: (m: string) => void, ctx?: CheckContext): Promise<void> {
+async function judgeOrders(tx: Tx, orders: OrderRow[], report: (m: string) => void, ctx: CheckContext): Promise<void> {
   const byOrder = new Map<string, EntryRow[]>();
   for await (const e of entries(tx, { orderId: { in: orders.map((o) => o.id) } }, ctx))
     byOrder.set(e.orderId!, [...(byOrder.get(e.orderId!) ?? []), e]);
@@ -305,7 +305,7 @@ const orderProfitPostedOnce: LedgerInvariant = {
         select: ORDER_SELECT,
       });
       if (!orders.length) return;
-      if (ctx) ctx.stats.orders += orders.length;
+      ctx.stats.orders += orders.length;
       after = orders[orders.length - 1].id;
       await judgeOrders(tx, orders, report, ctx);
     }
@@ -320,7 +320,7 @@ const findWithdrawals = (tx: Tx, where: { id: { gt: string } | { in: string[] } 
   tx.withdrawal.findMany({ where, orderBy: { id: "asc" }, take: ORDER_PAGE, include: WITHDRAWAL_INCLUDE });
 
 /** The withdrawal invariant over one page of withdrawals (all their entries read). */
-async function judgeWithdrawals(tx: Tx, page: WithdrawalRow[], report: (m: string) => void, ctx?: CheckContext): Promise<void> {
+async function judgeWithdrawals(tx: Tx, page: WithdrawalRow[], report: (m: string) => void, ctx: CheckContext): Promise<void> {
   const byW = new Map<string, EntryRow[]>();
   for await (const e of entries(tx, { withdrawalId: { in: page.map((w) => w.id) } }, ctx))
     byW.set(e.withdrawalId!, [...(byW.get(e.withdrawalId!) ?? []), e]);
@@ -373,13 +373,13 @@ async function judgeWithdrawals(tx: Tx, page: WithdrawalRow[], report: (m: strin
 type PayoutLines = { settled: boolean; lines: { id: number; account: string; currency: string; amount: string }[] };
 
 /** Per withdrawal of the page: whether its payout was settled (confirmed), and its journals' payouts-in-flight and network-fee lines. */
-async function payoutLines(tx: Tx, page: WithdrawalRow[], ctx?: CheckContext): Promise<Map<string, PayoutLines>> {
+async function payoutLines(tx: Tx, page: WithdrawalRow[], ctx: CheckContext): Promise<Map<string, PayoutLines>> {
   const out = new Map<string, PayoutLines>(page.map((w) => [w.id, { settled: false, lines: [] }]));
   const journals = await tx.journal.findMany({
     where: { withdrawalId: { in: page.map((w) => w.id) } },
     select: { id: true, kind: true, withdrawalId: true },
   });
-  if (ctx) ctx.stats.journals += journals.length;
+  ctx.stats.journals += journals.length;
   const of = new Map(journals.map((j) => [j.id, j.withdrawalId!]));
   for (const j of journals)
     if (j.kind === "withdrawal_confirmed" || j.kind === "migrated:withdrawal_settle") out.get(j.withdrawalId!)!.settled = true;
@@ -389,7 +389,7 @@ async function payoutLines(tx: Tx, page: WithdrawalRow[], ctx?: CheckContext): P
       orderBy: { id: "asc" },
       select: { id: true, journalId: true, account: true, currency: true, amount: true },
     });
-    if (ctx) ctx.stats.lines += lines.length;
+    ctx.stats.lines += lines.length;
     for (const l of lines) out.get(of.get(l.journalId)!)!.lines.push(l);
   }
   return out;
@@ -439,7 +439,7 @@ const withdrawalsBalanced: LedgerInvariant = {
     for (;;) {
       const page = await findWithdrawals(tx, { id: { gt: after } });
       if (!page.length) return;
-      if (ctx) ctx.stats.withdrawals += page.length;
+      ctx.stats.withdrawals += page.length;
       after = page[page.length - 1].id;
       await judgeWithdrawals(tx, page, report, ctx);
     }
@@ -589,7 +589,7 @@ const channelRollupMatches: LedgerInvariant = {
         take: PAGE,
         select: { id: true, ...CHANNEL_ORDER_SELECT },
       });
-      if (ctx) ctx.stats.orders += page.length;
+      ctx.stats.orders += page.length;
       for (const o of page) addChannelOrder(sums, o);
       if (page.length < PAGE) break;
       after = page[page.length - 1].id;
@@ -602,7 +602,7 @@ const channelRollupMatches: LedgerInvariant = {
         take: PAGE,
         select: SETTLE_SELECT,
       });
-      if (ctx) ctx.stats.entries += page.length;
+      ctx.stats.entries += page.length;
       for (const e of page) addChannelSettle(sums, e);
       if (page.length < PAGE) break;
       afterId = page[page.length - 1].id;
