@@ -15,6 +15,7 @@ import {
   bookedPayout,
   getBalances,
   platformRevenue,
+  post,
   postJournal,
   recordPayoutMined,
   recordPayoutUnmined,
@@ -306,6 +307,99 @@ describe.each(DATABASES)("journals on %s", (kind) => {
     ]);
     expect(await db.$transaction((tx) => bookedPayout(tx, w))).toEqual({ fee: fee2 });
     expect(await violationsOf(w.id)).toEqual([]);
+  });
+
+  it("an ERC-20 payout with its gas paid in ETH: the token moves through in flight, the fee is booked and read back in ETH", async () => {
+    const r = await reseller();
+    await db.$transaction((tx) => recordTreasuryDeposit(tx, { chainId: 8453, asset: "usdc", amount: new D(100) }));
+    await db.$transaction((tx) => recordTreasuryDeposit(tx, { chainId: 8453, asset: "eth", amount: new D(1) }));
+    await db.$transaction((tx) =>
+      post(tx, [{ resellerId: r, currency: "usdc", bucket: "available", kind: "order_profit_settle", amount: new D("25") }]),
+    );
+    const before = await accounts();
+    const legs = [{ currency: "usdc", amount: "25" }];
+    const w = { id: `wt-${r}`, resellerId: r, asset: "usdc", chainId: 8453, amount: "25", legs };
+    await db.withdrawal.create({
+      data: {
+        id: w.id,
+        resellerId: r,
+        status: "sent",
+        txHash: "0xt0",
+        asset: "usdc",
+        decimals: 6,
+        chainId: 8453,
+        destination: "0x02",
+        amount: "25",
+        usdValue: "25",
+        feePolicy: "operator",
+        fee: "0",
+        confirmationNonce: `nt-${r}`,
+        legs: { create: legs.map((l) => ({ ...l, rate: "1", priceUsd: "1", assetPriceUsd: "1" })) },
+      },
+    });
+    await db.$transaction((tx) => reserveWithdrawal(tx, w));
+    const gas = { asset: "eth", amount: new D("0.000065000000000003") };
+    await db.$transaction((tx) => recordPayoutMined(tx, w, gas));
+    // The token leaves the hot wallet into payouts in flight; the gas leaves the chain's ETH account.
+    const moved: Record<string, string> = { ...before };
+    for (const [k, v] of [
+      [`${treasury(8453, "usdc")} usdc`, "25"],
+      [`${payoutsInFlight(8453, "usdc")} usdc`, "-25"],
+      [`${treasury(8453, "eth")} eth`, "0.000065000000000003"],
+      [`${NETWORK_FEES} eth`, "-0.000065000000000003"],
+    ])
+      moved[k] = new D(before[k] ?? 0).plus(v).toFixed();
+    expect(await accounts()).toEqual(moved);
+    expect(await db.$transaction((tx) => bookedPayout(tx, w))).toEqual({ fee: gas });
+    // Reorganised out: exactly that comes back, in both assets.
+    await db.$transaction((tx) => recordPayoutUnmined(tx, w, gas));
+    expect(await accounts()).toEqual(before);
+    expect(await db.$transaction((tx) => bookedPayout(tx, w))).toBeNull();
+  });
+
+  it("a confirmed withdrawal migrated from before journals counts as paid out of the hot wallet, with no fee known", async () => {
+    const r = await reseller();
+    await db.$transaction((tx) =>
+      post(tx, [{ resellerId: r, currency: "btc", bucket: "available", kind: "order_profit_settle", amount: new D("0.02") }]),
+    );
+    const legs = [{ currency: "btc", amount: "0.02" }];
+    const w = { id: `wg-${r}`, resellerId: r, asset: "eth", chainId: 1, amount: "0.4", legs };
+    await db.withdrawal.create({
+      data: {
+        id: w.id,
+        resellerId: r,
+        status: "confirmed",
+        txHash: "0xg0",
+        asset: "eth",
+        decimals: 18,
+        chainId: 1,
+        destination: "0x03",
+        amount: "0.4",
+        usdValue: "1200",
+        feePolicy: "operator",
+        fee: "0",
+        confirmationNonce: `ng-${r}`,
+        legs: { create: legs.map((l) => ({ ...l, rate: "20", priceUsd: "1", assetPriceUsd: "1" })) },
+      },
+    });
+    await db.$transaction((tx) => reserveWithdrawal(tx, w));
+    expect(await db.$transaction((tx) => bookedPayout(tx, w))).toBeNull();
+    // As the journals migration writes a settled withdrawal: its reserved leg, the conversion, the treasury.
+    await db.$transaction((tx) =>
+      postJournal(tx, {
+        kind: "migrated:withdrawal_settle",
+        withdrawalId: w.id,
+        postings: [
+          { resellerId: r, currency: "btc", bucket: "reserved", kind: "withdrawal_settle", amount: new D("-0.02"), withdrawalId: w.id },
+        ],
+        lines: [
+          { account: CONVERSION, currency: "btc", amount: new D("0.02") },
+          { account: CONVERSION, currency: "eth", amount: new D("-0.4") },
+          { account: treasury(1, "eth"), currency: "eth", amount: new D("0.4") },
+        ],
+      }),
+    );
+    expect(await db.$transaction((tx) => bookedPayout(tx, w))).toEqual({ fee: null });
   });
 
   it("a withdrawal queued then failed: the reservation is voided", async () => {
