@@ -151,7 +151,9 @@ async function loadPostgres(url, from, to) {
  */
 async function writeLoadedCheckpoint(db) {
   const sums = (table, key) =>
-    db.$queryRawUnsafe(`SELECT ${key} AS k, "currency" AS c, CAST(SUM(CAST("amount" AS INTEGER)) AS TEXT) AS s FROM "${table}" GROUP BY 1, 2`);
+    db.$queryRawUnsafe(
+      `SELECT ${key} AS k, "currency" AS c, CAST(SUM(CAST("amount" AS INTEGER)) AS TEXT) AS s FROM "${table}" GROUP BY 1, 2`,
+    );
   const [{ entry, line }] = await db.$queryRawUnsafe(
     `SELECT (SELECT MAX("id") FROM "LedgerEntry") AS entry, (SELECT MAX("id") FROM "JournalLine") AS line`,
   );
