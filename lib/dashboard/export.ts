@@ -9,7 +9,10 @@ import { getStatements } from "./statements";
 // profit ledger. Streamed in keyset-paginated batches, so an export of any size holds one
 // batch in memory; always scoped by the reseller id the caller got from the session.
 
-const BATCH = 500;
+// Rows per batch. On SQLite a batch's statement runs synchronously (better-sqlite3), and the
+// batch becomes CSV in one go: 500 rows held the event loop 35 to 50 ms (bench/README.md), more
+// than the dashboard's 20 ms budget; 100 hold about a fifth of it, for a few more statements.
+const BATCH = 100;
 const DECIMAL_RE = /^-?\d+(\.\d+)?$/;
 /** First characters that make a spreadsheet read a cell as a formula (OWASP CSV injection, and the full-width forms some apps normalise). */
 const FORMULA_START = /^[=+\-@\t\r\uFF1D\uFF0B\uFF0D\uFF20]/;
@@ -30,19 +33,22 @@ export function csvCell(value: string | number | Date | null | undefined): strin
 
 function csvStream<Row>(columns: readonly string[], batches: () => AsyncGenerator<Row[]>, toCells: (r: Row) => unknown[], what: string) {
   const encoder = new TextEncoder();
-  const line = (cells: unknown[]) =>
-    stringify([cells.map((c) => csvCell(c as Parameters<typeof csvCell>[0]))], { record_delimiter: "\r\n", eof: true });
+  const lines = (rows: unknown[][]) =>
+    stringify(
+      rows.map((cells) => cells.map((c) => csvCell(c as Parameters<typeof csvCell>[0]))),
+      { record_delimiter: "\r\n", eof: true },
+    );
   let it: AsyncGenerator<Row[]> | null = null;
   return new ReadableStream<Uint8Array>({
     start(controller) {
-      controller.enqueue(encoder.encode(line([...columns])));
+      controller.enqueue(encoder.encode(lines([[...columns]])));
     },
     async pull(controller) {
       it ??= batches();
       try {
         const next = await it.next();
         if (next.done) return controller.close();
-        controller.enqueue(encoder.encode(next.value.map((r) => line(toCells(r))).join("")));
+        controller.enqueue(encoder.encode(lines(next.value.map(toCells))));
       } catch (e) {
         getLogger().error({ err: e }, `${what} export failed`);
         controller.error(e);
