@@ -137,6 +137,11 @@ export async function runWithdrawalsOnce(db: Db, sender: PayoutSender, opts: Pro
 const release = (db: Db | Tx, id: string, token: string, data: Prisma.WithdrawalUncheckedUpdateManyInput) =>
   releaseLease(db, "withdrawal", id, token, data);
 
+/** After a write conditional on our lease: one row, or another worker owns the withdrawal now and the transaction must not commit. */
+function leaseHeld(written: { count: number }, id: string): void {
+  if (written.count !== 1) throw new Error(`lost the lease on withdrawal ${id}`);
+}
+
 /** release() into a status; a change of status is announced (webhooks) in the same transaction. */
 async function releaseAs(
   db: Db,
@@ -274,7 +279,7 @@ async function payoutAttempts({ db, sender, w, token, opts }: Turn, payment: Pay
   const tx = await db.$transaction(async (t) => {
     // Still ours? (A lost lease means another worker owns it now: persist nothing.)
     const mine = await t.withdrawal.updateMany({ where: { id: w.id, leaseToken: token }, data: { txHash: signed.hash } });
-    if (mine.count !== 1) throw new Error(`lost the lease on withdrawal ${w.id}`);
+    leaseHeld(mine, w.id);
     return t.payoutTx.create({
       data: {
         withdrawalId: w.id,
@@ -394,7 +399,7 @@ async function replace(
   const signed = await sender.sign({ ...payment, nonce: prev.accountNonce, gas: BigInt(prev.gasLimit), ...fees });
   const tx = await db.$transaction(async (t) => {
     const mine = await t.withdrawal.updateMany({ where: { id: w.id, leaseToken: token }, data: { txHash: signed.hash } });
-    if (mine.count !== 1) throw new Error(`lost the lease on withdrawal ${w.id}`);
+    leaseHeld(mine, w.id);
     return t.payoutTx.create({
       data: {
         withdrawalId: w.id,
@@ -454,7 +459,7 @@ async function failReverted(
       );
     await db.$transaction(async (t) => {
       const r = await release(t, w.id, token, { stateReason: reason, nextActionAt: later(now, POOR_RECHECK_MS) });
-      if (r.count !== 1) throw new Error(`lost the lease on withdrawal ${w.id}`);
+      leaseHeld(r, w.id);
       // Not paid on chain (a payout booked mined that left the chain is booked back); its gas is the operator's to settle.
       await bookOnChain(t, w, null, now);
     });
@@ -480,7 +485,7 @@ async function failReverted(
       },
       { status: { in: ACTIVE } },
     );
-    if (r.count !== 1) throw new Error(`lost the lease on withdrawal ${w.id}`);
+    leaseHeld(r, w.id);
     await announceWithdrawal(t, w.id, status, now);
     await t.payoutTx.update({
       where: { id: tx.id },
@@ -520,7 +525,7 @@ async function confirmWhenDeep(
         stateReason: w.reorgs > 0 ? w.stateReason : null,
         nextActionAt: later(now, RECHECK_MS),
       });
-      if (r.count !== 1) throw new Error(`lost the lease on withdrawal ${w.id}`);
+      leaseHeld(r, w.id);
       if (status !== "sent") await announceWithdrawal(t, w.id, status, now);
       // The amount and the gas have left the hot wallet: booked once (again only if the fee changed with its block).
       await bookOnChain(t, w, fee, now);
@@ -546,7 +551,7 @@ async function confirmWhenDeep(
       },
       { status: { in: ACTIVE } },
     );
-    if (r.count !== 1) throw new Error(`lost the lease on withdrawal ${w.id}`);
+    leaseHeld(r, w.id);
     await announceWithdrawal(t, w.id, status, now);
     await t.payoutTx.update({
       where: { id: tx.id },
@@ -602,7 +607,7 @@ async function unbookLeftChain({ db, w, token, now }: Turn): Promise<void> {
   await db.$transaction(async (t) => {
     // A write first (SQLite's write lock before the journals are read again); the block is gone.
     const r = await t.withdrawal.updateMany({ where: { id: w.id, leaseToken: token }, data: { blockNumber: null } });
-    if (r.count !== 1) throw new Error(`lost the lease on withdrawal ${w.id}`);
+    leaseHeld(r, w.id);
     await bookOnChain(t, w, null, now);
   });
   getLogger().warn(
