@@ -60,4 +60,23 @@ describe.each(DATABASES)("incremental check's messages on %s", (kind) => {
       "1 entries belong to orders without a reseller",
     ]);
   });
+  it("new entries whose daily rollup rows are gone, on two days: named day by day, oldest first", async () => {
+    // Two new credits, one dated two days back, one today; then both days' rows are deleted by hand.
+    const old = new Date(Date.now() - 2 * 86_400_000);
+    await rawJournal(db, [
+      { resellerId: r, currency: "xmr", bucket: "available", kind: "order_profit_settle", amount: "2", createdAt: old },
+    ]);
+    await rawJournal(db, [{ resellerId: r, currency: "xmr", bucket: "available", kind: "order_profit_settle", amount: "3" }]);
+    await db.balance.update({ where: { resellerId_currency: { resellerId: r, currency: "xmr" } }, data: { available: "6" } });
+    const [d1, d2] = [old, new Date()].map((d) => d.toISOString().slice(0, 10));
+    await db.ledgerDaily.deleteMany({ where: { resellerId: r, day: { in: [d1, d2] } } });
+    const rep = await incremental();
+    expect(rep.mode).toBe("incremental");
+    const rollup = rep.violations.filter((v) => v.message.startsWith("entries of")).map((v) => [v.invariant, v.message]);
+    // Today's row also held the first credit (1, before the checkpoint): the day's entries are read whole.
+    expect(rollup).toEqual([
+      [invariant("each daily rollup"), `entries of ${r}/order_profit_settle/available/${d1}/xmr sum to 2 but have no rollup row`],
+      [invariant("each daily rollup"), `entries of ${r}/order_profit_settle/available/${d2}/xmr sum to 4 but have no rollup row`],
+    ]);
+  });
 });
