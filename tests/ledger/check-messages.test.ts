@@ -43,6 +43,39 @@ describe.each(DATABASES)("ledger check's messages on %s", (kind) => {
     );
   });
 
+  it("journals whose line count is wrong or below two, written past the database's trigger", async () => {
+    // As an intruder with the database's keys could: the trigger that refuses them is turned off meanwhile.
+    const saved =
+      kind === "sqlite"
+        ? (await db.$queryRawUnsafe<{ sql: string }[]>(`SELECT sql FROM sqlite_master WHERE name = 'Journal_balanced'`))[0].sql
+        : "";
+    await db.$executeRawUnsafe(
+      kind === "sqlite" ? `DROP TRIGGER "Journal_balanced"` : `ALTER TABLE "Journal" DISABLE TRIGGER "Journal_balanced"`,
+    );
+    try {
+      await db.$transaction(async (tx) => {
+        await tx.journalLine.createMany({
+          data: [
+            { journalId: "count-1", account: "world", currency: "xmr", amount: "1" },
+            { journalId: "count-1", account: "world", currency: "xmr", amount: "-1" },
+            { journalId: "count-2", account: "world", currency: "xmr", amount: "5" },
+            { journalId: "count-2", account: "world", currency: "xmr", amount: "-5" },
+          ],
+        });
+        await tx.journal.create({ data: { id: "count-1", kind: "adjustment", lines: 3 } });
+        await tx.journal.create({ data: { id: "count-2", kind: "adjustment", lines: 2 } });
+        await tx.journal.create({ data: { id: "count-3", kind: "adjustment", lines: 0 } });
+      });
+    } finally {
+      await db.$executeRawUnsafe(kind === "sqlite" ? saved : `ALTER TABLE "Journal" ENABLE TRIGGER "Journal_balanced"`);
+    }
+    const report = await checkLedger(db, { invariants: byName("every journal") });
+    expect(report.violations.map((v) => v.message).filter((m) => m.includes("count-"))).toEqual([
+      "journal count-1 (adjustment) has 2 lines, it says 3",
+      "journal count-3 (adjustment) has 0 lines, it says 0",
+    ]);
+  });
+
   it("channel rollup rows that disagree with their orders and credits, and credits with no row", async () => {
     await db.reseller.create({ data: { id: "cr", walletAddress: `0x${"c".repeat(40)}` } });
     await db.$transaction((tx) =>
