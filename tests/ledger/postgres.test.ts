@@ -55,11 +55,19 @@ describe("lib/ledger on postgres", () => {
     await started;
     return { release, committed };
   };
-  /** Until another session has run the check's wait statement (or 20 s went by). */
-  const checkIsWaiting = async () => {
+  /** The database's clock now: a check started after it is told by its statements' start times. */
+  const dbNow = async () => (await db.$queryRawUnsafe<{ now: Date }[]>(`SELECT clock_timestamp() AS now`))[0].now;
+  /**
+   * Until a session has started the check's wait statement since `since` (or 20 s went by). An
+   * idle connection keeps showing its last statement, so an earlier check's would not do: the
+   * transaction held open must be released only after this check has taken its snapshot.
+   */
+  const checkIsWaiting = async (since: Date) => {
     for (let i = 0; i < 400; i++) {
       const [{ n: seen }] = await db.$queryRawUnsafe<{ n: bigint }[]>(
-        `SELECT count(*) AS n FROM pg_stat_activity WHERE pid <> pg_backend_pid() AND query LIKE '%pg_snapshot_xip(%'`,
+        `SELECT count(*) AS n FROM pg_stat_activity
+         WHERE pid <> pg_backend_pid() AND query LIKE '%pg_snapshot_xip(%' AND query_start > $1`,
+        since,
       );
       if (Number(seen) > 0) return;
       await new Promise((resolve) => setTimeout(resolve, 50));
@@ -126,8 +134,9 @@ describe("lib/ledger on postgres", () => {
     );
     // ...while another commits ids above it; the check's snapshot sees the second only.
     await credit(await reseller(), "1");
+    const since = await dbNow();
     const check = incremental();
-    await checkIsWaiting();
+    await checkIsWaiting(since);
     slow.release();
     await slow.committed;
     const report = await check;
@@ -146,8 +155,9 @@ describe("lib/ledger on postgres", () => {
     const base = written(await incremental());
     const slow = await heldOpen((tx) => recordTreasuryDeposit(tx, { chainId: 1, asset: "eth", amount: new D("3") }));
     await db.$transaction((tx) => recordTreasuryDeposit(tx, { chainId: 1, asset: "eth", amount: new D("4") }));
+    const since = await dbNow();
     const check = incremental();
-    await checkIsWaiting();
+    await checkIsWaiting(since);
     slow.release();
     await slow.committed;
     expect((await check).checkpoint).toEqual({ skipped: "rows below the new checkpoint's ids were committed after the check's snapshot" });
@@ -167,11 +177,12 @@ describe("lib/ledger on postgres", () => {
     await credit(r, "2");
     let released = false;
     let endedBeforeRelease: boolean | null = null;
+    const since = await dbNow();
     const check = incremental().then((report) => {
       endedBeforeRelease = !released;
       return report;
     });
-    await checkIsWaiting();
+    await checkIsWaiting(since);
     await new Promise((resolve) => setTimeout(resolve, 300));
     released = true;
     slow.release();
