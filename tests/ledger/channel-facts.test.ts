@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "@/lib/db/client";
 import { type OrderForLedger, recordPendingProfit, settleProfit } from "@/lib/ledger/ledger";
 import { D } from "@/lib/money/decimal";
+import { orderRow } from "../support/orders";
 import { type TempDb, tempDatabase, tracedStatements } from "../support/sqlite-db";
 
 // Settling an order's profit counts the order finished in the channel rollup (lib/ledger/
@@ -22,22 +23,7 @@ describe("the channel facts of a finishing order", () => {
     await db.reseller.create({ data: { id: r, walletAddress: `0x${n.toString(16).padStart(40, "c")}` } });
     const id = `o-${r}`;
     await db.order.create({
-      data: {
-        id,
-        resellerId: r,
-        toCurrency: "eth",
-        rate: "20",
-        rawToAmount: "2",
-        toAmount: "1.97",
-        platformFeeBps: 25,
-        markupBps: 150,
-        profit: "0.03",
-        payinAddress: "x",
-        payoutAddress: "y",
-        status: "waiting",
-        expiresAt: CREATED,
-        ...ROW,
-      },
+      data: orderRow(id, { resellerId: r, rawToAmount: "2", toAmount: "1.97", markupBps: 150, profit: "0.03", expiresAt: CREATED, ...ROW }),
     });
     const order: OrderForLedger = { id, resellerId: r, toCurrency: "eth", rawToAmount: "2", platformFeeBps: 25, ...ROW };
     await db.$transaction((tx) => recordPendingProfit(tx, order, new D("0.03")));
