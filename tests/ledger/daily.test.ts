@@ -13,6 +13,7 @@ import {
 } from "@/lib/ledger/ledger";
 import { D, type Dec } from "@/lib/money/decimal";
 import { type TempDb, tempDatabase } from "../support/sqlite-db";
+import { withdrawalRow } from "../support/withdrawals";
 
 // The daily rollup (lib/ledger/daily.ts): after postings through lib/ledger at moved times, each
 // LedgerDaily row is the exact sum of its entries, per (reseller, kind, bucket, UTC day of the
@@ -95,24 +96,8 @@ describe.each(["sqlite", "postgres"] as const)("the daily rollup on %s", (kind) 
       ["w2", "failed"],
     ] as const) {
       const wid = `${id}-${r}`;
-      await db.withdrawal.create({
-        data: {
-          id: wid,
-          resellerId: r,
-          status: "queued",
-          asset: "eth",
-          decimals: 18,
-          chainId: 1,
-          destination: "0x01",
-          amount: "0.1",
-          usdValue: "1",
-          feePolicy: "p",
-          fee: "0",
-          confirmationNonce: `n-${wid}`,
-          legs: { create: [{ currency: "btc", amount: "0.1", rate: "1", priceUsd: "1", assetPriceUsd: "1" }] },
-        },
-      });
       const w = { id: wid, resellerId: r, asset: "eth", chainId: 1, amount: "0.1", legs: [{ currency: "btc", amount: "0.1" }] };
+      await db.withdrawal.create({ data: withdrawalRow(w) });
       await db.$transaction((tx) => reserveWithdrawal(tx, w, times[1]));
       if (end === "confirmed") await db.$transaction((tx) => settleWithdrawal(tx, w, times[2]));
       else await db.$transaction((tx) => restoreWithdrawal(tx, w, times[3]));

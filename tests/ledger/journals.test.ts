@@ -31,6 +31,7 @@ import {
 import { D } from "@/lib/money/decimal";
 import { rebuildChannelRollup } from "../support/channel-rollup";
 import { type TempDb, tempDatabase } from "../support/sqlite-db";
+import { withdrawalRow } from "../support/withdrawals";
 
 // The double-entry journals on both real databases: each posting is a journal whose lines sum
 // to zero per currency, across the resellers' balances and the operator's accounts; the
@@ -161,30 +162,8 @@ describe.each(DATABASES)("journals on %s", (kind) => {
       }),
     );
     const before = await accounts();
-    const wd = await db.withdrawal.create({
-      data: {
-        id: `w-${r}`,
-        resellerId: r,
-        status: "queued",
-        asset: "eth",
-        decimals: 18,
-        chainId: 31337,
-        destination: "0x01",
-        amount: "0.7",
-        usdValue: "2100",
-        feePolicy: "p",
-        fee: "0",
-        confirmationNonce: `n-${r}`,
-        legs: {
-          create: [
-            { currency: "btc", amount: "0.01", rate: "20", priceUsd: "60000", assetPriceUsd: "3000" },
-            { currency: "eth", amount: "0.5", rate: "1", priceUsd: "3000", assetPriceUsd: "3000" },
-          ],
-        },
-      },
-    });
     const w = {
-      id: wd.id,
+      id: `w-${r}`,
       resellerId: r,
       asset: "eth",
       chainId: 31337,
@@ -194,6 +173,7 @@ describe.each(DATABASES)("journals on %s", (kind) => {
         { currency: "eth", amount: "0.5" },
       ],
     };
+    await db.withdrawal.create({ data: withdrawalRow(w) });
     await db.$transaction((tx) => reserveWithdrawal(tx, w));
     expect(await accounts()).toEqual(before); // the reservation is the reseller's own
     await db.$transaction((tx) => settleWithdrawal(tx, w, undefined, { asset: "eth", amount: new D("0.000021") }));
@@ -230,25 +210,8 @@ describe.each(DATABASES)("journals on %s", (kind) => {
       { currency: "btc", amount: "0.01" },
       { currency: "eth", amount: "0.5" },
     ];
-    await db.withdrawal.create({
-      data: {
-        id: `wm-${r}`,
-        resellerId: r,
-        status: "sent",
-        txHash: "0xabc",
-        asset: "eth",
-        decimals: 18,
-        chainId: 31337,
-        destination: "0x01",
-        amount: "0.7",
-        usdValue: "2100",
-        feePolicy: "p",
-        fee: "0",
-        confirmationNonce: `nm-${r}`,
-        legs: { create: legs.map((l) => ({ ...l, rate: l.currency === "eth" ? "1" : "20", priceUsd: "1", assetPriceUsd: "1" })) },
-      },
-    });
     const w = { id: `wm-${r}`, resellerId: r, asset: "eth", chainId: 31337, amount: "0.7", legs };
+    await db.withdrawal.create({ data: withdrawalRow(w, { status: "sent", txHash: "0xabc" }) });
     const fee1 = { asset: "eth", amount: new D("0.000021") };
     const fee2 = { asset: "eth", amount: new D("0.000042000000000001") };
     /** The accounts as they were before, moved by these amounts. */
@@ -319,24 +282,7 @@ describe.each(DATABASES)("journals on %s", (kind) => {
     const before = await accounts();
     const legs = [{ currency: "usdc", amount: "25" }];
     const w = { id: `wt-${r}`, resellerId: r, asset: "usdc", chainId: 8453, amount: "25", legs };
-    await db.withdrawal.create({
-      data: {
-        id: w.id,
-        resellerId: r,
-        status: "sent",
-        txHash: "0xt0",
-        asset: "usdc",
-        decimals: 6,
-        chainId: 8453,
-        destination: "0x02",
-        amount: "25",
-        usdValue: "25",
-        feePolicy: "operator",
-        fee: "0",
-        confirmationNonce: `nt-${r}`,
-        legs: { create: legs.map((l) => ({ ...l, rate: "1", priceUsd: "1", assetPriceUsd: "1" })) },
-      },
-    });
+    await db.withdrawal.create({ data: withdrawalRow(w, { status: "sent", txHash: "0xt0", decimals: 6 }) });
     await db.$transaction((tx) => reserveWithdrawal(tx, w));
     const gas = { asset: "eth", amount: new D("0.000065000000000003") };
     await db.$transaction((tx) => recordPayoutMined(tx, w, gas));
@@ -364,24 +310,7 @@ describe.each(DATABASES)("journals on %s", (kind) => {
     );
     const legs = [{ currency: "btc", amount: "0.02" }];
     const w = { id: `wg-${r}`, resellerId: r, asset: "eth", chainId: 1, amount: "0.4", legs };
-    await db.withdrawal.create({
-      data: {
-        id: w.id,
-        resellerId: r,
-        status: "confirmed",
-        txHash: "0xg0",
-        asset: "eth",
-        decimals: 18,
-        chainId: 1,
-        destination: "0x03",
-        amount: "0.4",
-        usdValue: "1200",
-        feePolicy: "operator",
-        fee: "0",
-        confirmationNonce: `ng-${r}`,
-        legs: { create: legs.map((l) => ({ ...l, rate: "20", priceUsd: "1", assetPriceUsd: "1" })) },
-      },
-    });
+    await db.withdrawal.create({ data: withdrawalRow(w, { status: "confirmed", txHash: "0xg0" }) });
     await db.$transaction((tx) => reserveWithdrawal(tx, w));
     expect(await db.$transaction((tx) => bookedPayout(tx, w))).toBeNull();
     // As the journals migration writes a settled withdrawal: its reserved leg, the conversion, the treasury.
@@ -412,24 +341,8 @@ describe.each(DATABASES)("journals on %s", (kind) => {
       }),
     );
     const before = await accounts();
-    const w = { id: `wf-${r}`, resellerId: r, legs: [{ currency: "eth", amount: "0.5" }] };
-    await db.withdrawal.create({
-      data: {
-        id: w.id,
-        resellerId: r,
-        status: "queued",
-        asset: "eth",
-        decimals: 18,
-        chainId: 31337,
-        destination: "0x01",
-        amount: "0.5",
-        usdValue: "1",
-        feePolicy: "p",
-        fee: "0",
-        confirmationNonce: `nf-${r}`,
-        legs: { create: [{ currency: "eth", amount: "0.5", rate: "1", priceUsd: "1", assetPriceUsd: "1" }] },
-      },
-    });
+    const w = { id: `wf-${r}`, resellerId: r, asset: "eth", chainId: 31337, amount: "0.5", legs: [{ currency: "eth", amount: "0.5" }] };
+    await db.withdrawal.create({ data: withdrawalRow(w) });
     await db.$transaction((tx) => reserveWithdrawal(tx, w));
     expect((await getBalances(db, r))[0]).toMatchObject({ available: "0", reserved: "0.5" });
     await db.$transaction((tx) => restoreWithdrawal(tx, w));
@@ -490,24 +403,7 @@ describe.each(DATABASES)("journals on %s", (kind) => {
       }),
     );
     const w = { id: `wr-${r}`, resellerId: r, asset: "eth", chainId: 31337, amount: "0.5", legs: [{ currency: "eth", amount: "0.5" }] };
-    await db.withdrawal.create({
-      data: {
-        id: w.id,
-        resellerId: r,
-        status: "sent",
-        txHash: "0xrev",
-        asset: "eth",
-        decimals: 18,
-        chainId: 31337,
-        destination: "0x01",
-        amount: "0.5",
-        usdValue: "1",
-        feePolicy: "p",
-        fee: "0",
-        confirmationNonce: `nr-${r}`,
-        legs: { create: [{ currency: "eth", amount: "0.5", rate: "1", priceUsd: "1", assetPriceUsd: "1" }] },
-      },
-    });
+    await db.withdrawal.create({ data: withdrawalRow(w, { status: "sent", txHash: "0xrev" }) });
     await db.$transaction((tx) => reserveWithdrawal(tx, w));
     // Mined with no fee known: on chain in the books, no fee.
     await db.$transaction((tx) => recordPayoutMined(tx, w, null));

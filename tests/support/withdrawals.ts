@@ -1,7 +1,7 @@
 import type { Hex } from "viem";
 import type { PrivateKeyAccount } from "viem/accounts";
-import type { Db } from "@/lib/db/client";
-import { post, recordPayoutMined, reserveWithdrawal } from "@/lib/ledger/ledger";
+import type { Db, Withdrawal } from "@/lib/db/client";
+import { type PaidWithdrawal, post, recordPayoutMined, reserveWithdrawal } from "@/lib/ledger/ledger";
 import { D } from "@/lib/money/decimal";
 
 /** What a wallet does with the quote's eth_signTypedData_v4 argument: sign it (uint256 fields arrive as decimal strings). */
@@ -20,25 +20,34 @@ export function creditProfit(db: Db, resellerId: string, currency: string, amoun
 }
 
 /**
+ * The Withdrawal row (with its legs) behind `w`, the shape the ledger's functions take, for tests
+ * that post a withdrawal's journals: the prices are placeholders (the ledger reads none of them);
+ * `over` sets the columns a test is about (status, txHash, decimals...).
+ */
+export const withdrawalRow = (w: PaidWithdrawal, over: Partial<Withdrawal> = {}) => ({
+  id: w.id,
+  resellerId: w.resellerId,
+  asset: w.asset,
+  chainId: w.chainId,
+  amount: w.amount,
+  status: "queued",
+  decimals: 18,
+  destination: "0x01",
+  usdValue: "1",
+  feePolicy: "operator",
+  fee: "0",
+  confirmationNonce: `n-${w.id}`,
+  legs: { create: w.legs.map((l) => ({ ...l, rate: "1", priceUsd: "1", assetPriceUsd: "1" })) },
+  ...over,
+});
+
+/**
  * A reseller's withdrawal of 1 XMR paid as 0.5 ETH on chain 1, sent (`txHash`), its balance
  * reserved and, unless `mined` is false, its payout booked mined with a 0.000021 ETH fee.
  */
 export async function sentWithdrawal(db: Db, opts: { id: string; resellerId: string; txHash: string; mined?: boolean }) {
   const w = { id: opts.id, resellerId: opts.resellerId, legs: [{ currency: "xmr", amount: "1" }], asset: "eth", chainId: 1, amount: "0.5" };
-  await db.withdrawal.create({
-    data: {
-      ...w,
-      legs: { create: [{ currency: "xmr", amount: "1", rate: "0.5", priceUsd: "1", assetPriceUsd: "2" }] },
-      status: "sent",
-      txHash: opts.txHash,
-      decimals: 18,
-      destination: "0xabc",
-      usdValue: "1",
-      feePolicy: "operator",
-      fee: "0",
-      confirmationNonce: `n-${opts.resellerId}`,
-    },
-  });
+  await db.withdrawal.create({ data: withdrawalRow(w, { status: "sent", txHash: opts.txHash }) });
   await db.$transaction((tx) => reserveWithdrawal(tx, w));
   if (opts.mined !== false) await db.$transaction((tx) => recordPayoutMined(tx, w, { asset: "eth", amount: new D("0.000021") }));
   return w;
