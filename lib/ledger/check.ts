@@ -897,7 +897,12 @@ async function lateRowsSettled(db: Db, snapshot: string, from: { entry: number; 
   const deadline = Date.now() + 30_000;
   for (;;) {
     const [{ open }] = await db.$queryRawUnsafe<{ open: bigint }[]>(
-      `SELECT count(*) AS open FROM pg_snapshot_xip($1::pg_snapshot) x WHERE pg_xact_status(x) = 'in progress'`,
+      // Not those of another database's sessions (a 32-bit xid is the 64-bit one's low half):
+      // they cannot write these tables, and on a shared server one long transaction elsewhere
+      // kept every checkpoint from being written.
+      `SELECT count(*) AS open FROM pg_snapshot_xip($1::pg_snapshot) x WHERE pg_xact_status(x) = 'in progress'
+         AND x::text::bigint % 4294967296 NOT IN (SELECT "backend_xid"::text::bigint FROM pg_stat_activity
+           WHERE "datname" IS DISTINCT FROM current_database() AND "backend_xid" IS NOT NULL)`,
       snapshot,
     );
     if (Number(open) === 0) break;

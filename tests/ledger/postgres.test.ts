@@ -1,8 +1,10 @@
+import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "@/lib/db/client";
 import { checkLedger, type LedgerReport } from "@/lib/ledger/check";
 import { getBalances, InsufficientBalanceError, post, recordTreasuryDeposit } from "@/lib/ledger/ledger";
 import { D } from "@/lib/money/decimal";
+import { PG_ADMIN_URL } from "../support/server";
 import { type TempDb, tempDatabase } from "../support/sqlite-db";
 import { sentWithdrawal } from "../support/withdrawals";
 
@@ -166,6 +168,26 @@ describe("lib/ledger on postgres", () => {
     // Both deposits' 4 lines, each read twice (the scan after the checkpoint, then with its journal).
     expect(next.stats.lines).toBe(8);
     written(next);
+  });
+
+  it("does not wait for a transaction of another database on the same server", async () => {
+    const r = await reseller();
+    await credit(r, "1");
+    written(await incremental());
+    // A transaction with an id of its own, open on the server's admin database throughout the check.
+    const other = new pg.Client({ connectionString: PG_ADMIN_URL });
+    await other.connect();
+    try {
+      await other.query("BEGIN");
+      await other.query("SELECT txid_current()");
+      await credit(r, "2");
+      const report = await incremental();
+      expect(report.ok).toBe(true);
+      const [{ entry }] = await db.$queryRawUnsafe<{ entry: number }[]>(`SELECT max("id")::int AS entry FROM "LedgerEntry"`);
+      expect(written(report).lastEntryId).toBe(entry);
+    } finally {
+      await other.end();
+    }
   });
 
   it("waits for a transaction open at its snapshot to end before it writes the checkpoint", async () => {
