@@ -1,5 +1,5 @@
 import "server-only";
-import { setImmediate as nextTurn, setTimeout as sleep } from "node:timers/promises";
+import { setTimeout as sleep } from "node:timers/promises";
 import type Database from "better-sqlite3";
 import { type Db, type Driver, driverOf } from "./client";
 
@@ -61,31 +61,6 @@ export function statementOf(conn: Database.Database, sql: string): Database.Stat
     m.set(sql, s);
   }
   return s;
-}
-
-/**
- * A read over the time range [from, to) (ms): one call of `read` on PostgreSQL, and on SQLite
- * one per slice of `sliceMs` with a turn of the event loop between them. better-sqlite3 reads
- * on the event loop, so one long read holds every request of the process: at 1M orders the
- * Overview's 90 days of earnings held it 1.1 s, its order count 0.2 s (bench/README.md).
- * `openEnded`: the last slice has no upper bound (rows dated ahead by a skewed clock count too).
- * The slices are not one snapshot; a read whose rows each fall in one slice, by a date that
- * never changes, still counts each row once.
- */
-export async function readInSlices<T>(
-  db: Db,
-  range: { from: number; to: number; sliceMs: number; openEnded?: boolean },
-  read: (from: number, to: number) => T[] | Promise<T[]>,
-): Promise<T[]> {
-  const end = range.openEnded ? Number.POSITIVE_INFINITY : range.to;
-  if (driverOf(db).kind !== "sqlite" || range.from >= range.to) return read(range.from, end);
-  const rows: T[] = [];
-  for (let at = range.from; at < range.to; at += range.sliceMs) {
-    if (at > range.from) await nextTurn();
-    const last = at + range.sliceMs >= range.to;
-    for (const r of await read(at, last ? end : at + range.sliceMs)) rows.push(r);
-  }
-  return rows;
 }
 
 const isBusy = (e: unknown) => typeof e === "object" && e !== null && /^SQLITE_BUSY/.test(String((e as { code?: string }).code));

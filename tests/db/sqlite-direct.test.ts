@@ -2,7 +2,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
 import { createDb, type Db } from "@/lib/db/client";
-import { readInSlices, writeOnSqlite } from "@/lib/db/sqlite-direct";
+import { writeOnSqlite } from "@/lib/db/sqlite-direct";
 import { countTurns } from "../support/event-loop";
 import { tempDatabase, tempSqlite } from "../support/sqlite-db";
 
@@ -205,43 +205,5 @@ describe("writeOnSqlite", () => {
       expect(outcomes(later)).toEqual(["fulfilled", "fulfilled"]);
       expect(t.committedNonces()).toEqual(["b", "c"]);
     });
-  });
-});
-
-describe.each(["sqlite", "postgres"] as const)("readInSlices on %s", (kind) => {
-  /** Each call's range, and how many turns of the event loop had passed when it was made. */
-  async function slicesOf(range: { from: number; to: number; sliceMs: number; openEnded?: boolean }) {
-    const t = await tempDatabase(kind);
-    const loop = countTurns();
-    try {
-      const calls: string[] = [];
-      const rows = await readInSlices(t.db, range, (from, to) => {
-        calls.push(`${from}-${to} after ${loop.turns()}`);
-        return [from, to];
-      });
-      return { calls, rows };
-    } finally {
-      loop.stop();
-      await t.cleanup();
-    }
-  }
-
-  it("reads a range in slices with the event loop turning between them on SQLite, in one read on PostgreSQL", async () => {
-    const { calls, rows } = await slicesOf({ from: 0, to: 25, sliceMs: 10 });
-    if (kind === "sqlite") {
-      expect(calls.map((c) => c.split(" ")[0])).toEqual(["0-10", "10-20", "20-25"]);
-      // Each slice after the first waited for a turn of the loop: other requests ran between.
-      const after = calls.map((c) => Number(c.split(" after ")[1]));
-      expect(after[1]).toBeGreaterThan(after[0]);
-      expect(after[2]).toBeGreaterThan(after[1]);
-      expect(rows).toEqual([0, 10, 10, 20, 20, 25]);
-    } else expect(rows).toEqual([0, 25]);
-  });
-
-  it("leaves the last slice open-ended when asked, and reads an empty range once", async () => {
-    const open = await slicesOf({ from: 0, to: 20, sliceMs: 10, openEnded: true });
-    expect(open.rows).toEqual(kind === "sqlite" ? [0, 10, 10, Number.POSITIVE_INFINITY] : [0, Number.POSITIVE_INFINITY]);
-    expect((await slicesOf({ from: 20, to: 20, sliceMs: 10, openEnded: true })).rows).toEqual([20, Number.POSITIVE_INFINITY]);
-    expect((await slicesOf({ from: 20, to: 20, sliceMs: 10 })).rows).toEqual([20, 20]);
   });
 });

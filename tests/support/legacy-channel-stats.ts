@@ -5,7 +5,6 @@ import type { ChannelStat } from "@/lib/channels/types";
 import { DAY_MS, periodOf } from "@/lib/dashboard/period";
 import { pricedCurrencies } from "@/lib/dashboard/prices";
 import { type Db, providerOf, sql } from "@/lib/db/client";
-import { readInSlices } from "@/lib/db/sqlite-direct";
 import { D, type Dec, formatAmount } from "@/lib/money/decimal";
 import { usdValue } from "@/lib/money/usd";
 
@@ -26,8 +25,8 @@ export async function legacyChannelStats(db: Db, opts: { resellerId: string; day
     db.reseller.findUnique({ where: { id: resellerId }, select: { markupBps: true } }),
     db.apiKey.findMany({ where: { resellerId }, select: { id: true, name: true, prefix: true, markupBps: true, revokedAt: true } }),
     db.widget.findMany({ where: { resellerId }, select: { id: true, name: true, markupBps: true, disabledAt: true } }),
-    sumsInSlices(db, period, (from, to) => orderSums(db, resellerId, from, to)),
-    sumsInSlices(db, period, (from, to) => settledSums(db, resellerId, from, to)),
+    sumsInSlices(period, (from, to) => orderSums(db, resellerId, from, to)),
+    sumsInSlices(period, (from, to) => settledSums(db, resellerId, from, to)),
   ]);
   const base = reseller?.markupBps ?? 0;
 
@@ -133,19 +132,17 @@ interface Sum {
 }
 
 /**
- * The period's sums, added up over slices: a week per statement on SQLite, with a turn of the
- * event loop between them (readInSlices), since better-sqlite3 reads on the event loop.
+ * The period's sums, added up over slices: a week per statement (as the code before the rollup
+ * read SQLite, to give the event loop a turn between them), the last slice open-ended.
  */
 async function sumsInSlices(
-  db: Db,
   period: { start: Date; todayStart: Date },
   read: (from: Date, to: Date | null) => Promise<Sum[]>,
 ): Promise<Sum[]> {
-  const parts = await readInSlices(
-    db,
-    { from: period.start.getTime(), to: period.todayStart.getTime() + DAY_MS, sliceMs: 7 * DAY_MS, openEnded: true },
-    (from, to) => read(new Date(from), Number.isFinite(to) ? new Date(to) : null),
-  );
+  const parts: Sum[] = [];
+  const end = period.todayStart.getTime() + DAY_MS;
+  for (let at = period.start.getTime(); at < end; at += 7 * DAY_MS)
+    parts.push(...(await read(new Date(at), at + 7 * DAY_MS >= end ? null : new Date(at + 7 * DAY_MS))));
   const out = new Map<string, Sum>();
   for (const p of parts) {
     const key = `${p.channel} ${p.currency}`;
