@@ -105,7 +105,7 @@ function reads(lib, db) {
     ["orders confirming", list({ status: "confirming" })],
     ["orders channel key:k1", list({ channel: "key:k1" })],
     ["orders id prefix (6)", list({ q: orderId(mid).slice(0, 6) })],
-    ["orders id prefix (2)", list({ q: orderId(mid).slice(0, 2) })],
+    ["orders id prefix (4)", list({ q: orderId(mid).slice(0, 4) })],
     ["orders whole id", list({ q: orderId(mid) })],
     ["order detail", async () => (await lib.getResellerOrder(db, { resellerId: "me", orderId: orderId(mid) }))?.profitState],
     ["statements", async () => `${(await lib.getStatements(db, { resellerId: "me", now: NOW })).months.length} months`],

@@ -105,7 +105,7 @@ export interface OrderList {
   newer: string | null;
   /** The cursor of the page after this one (older orders; the URL's `after`), or null on the last page. */
   older: string | null;
-  /** The id search was shorter than lib/orders' ID_PREFIX_MIN: nothing was searched. */
+  /** The id search was shorter than ID_PREFIX_MIN (lib/domain/order-ids.ts): nothing was searched. */
   searchTooShort: boolean;
 }
 

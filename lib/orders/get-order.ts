@@ -2,6 +2,7 @@ import "server-only";
 import type Database from "better-sqlite3";
 import { type Db, driverOf, emptySql, type Order, type OrderEvent, providerOf, queryOnPool, sql } from "@/lib/db/client";
 import { sqliteDate, statementOf } from "@/lib/db/sqlite-direct";
+import { ID_PREFIX_MIN } from "@/lib/domain/order-ids";
 import { AppError } from "@/lib/errors";
 import type { Caller } from "@/lib/keys/api-keys";
 
@@ -121,14 +122,6 @@ export interface ListOrdersOptions {
  * starts at its cursor in an index), as quick at the millionth order as at the first.
  */
 export const LIST_COUNT_CAP = 10_000;
-
-/**
- * The shortest id prefix searched. Every prefix is looked up by the primary key's range (ids
- * are random lower-case hex, so those starting with p are exactly the ones from p up to, not
- * including, p + "g"): a 2-character one matches one order in 256 of all resellers' (about
- * 3,900 at 1M orders), a 1-character one one in 16 (62,500), too many to read for a page.
- */
-export const ID_PREFIX_MIN = 2;
 
 /**
  * The list's conditions (and the count's): the reseller's opened orders, filtered. The list's

@@ -10,6 +10,7 @@ import { queryKeys } from "@/app/dashboard/query-keys";
 import { displayAmount, formatDateTime, shortId } from "@/components/format";
 import { Alert, Button, Card, EmptyState, PageHeader, StatusBadge, TextLink } from "@/components/ui";
 import type { OrderList } from "@/lib/dashboard/types";
+import { ID_PREFIX_MIN } from "@/lib/domain/order-ids";
 import { ORDER_STATES } from "@/lib/domain/order-states";
 import { bpsToPercent } from "@/lib/money/decimal";
 
@@ -179,7 +180,7 @@ export function OrdersView({ initial, initialParams, channels }: { initial: Orde
 
         {data?.searchTooShort ? (
           <div className="px-4 py-3">
-            <Alert>Type at least 2 characters of the order id.</Alert>
+            <Alert>Type at least {ID_PREFIX_MIN} characters of the order id.</Alert>
           </div>
         ) : null}
 
