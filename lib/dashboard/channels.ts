@@ -2,6 +2,7 @@ import "server-only";
 import { effectiveMarkup, keyChannel, PAGE_CHANNEL, parseChannel, widgetChannel } from "@/lib/channels/channels";
 import type { ChannelStat } from "@/lib/channels/types";
 import { type Db, providerOf, sql } from "@/lib/db/client";
+import { exactSum, type Parts, sqliteParts } from "@/lib/db/exact-sum";
 import { D, type Dec, formatAmount } from "@/lib/money/decimal";
 import { usdValue } from "@/lib/money/usd";
 import { periodOf, utcDay } from "./period";
@@ -135,32 +136,6 @@ interface Sum {
   volume: Dec;
   profit: Dec;
 }
-
-/**
- * An exact sum of a column of decimal text on SQLite, whose own SUM goes through floats: the
- * whole parts and four groups of nine decimal places summed as integers, to be put together by
- * `exactSum` (as the Journal_balanced trigger sums a journal's lines, migration journals).
- */
-const ALIASES = {
-  v: [sql`"vw"`, sql`"vp0"`, sql`"vp1"`, sql`"vp2"`, sql`"vp3"`],
-  q: [sql`"qw"`, sql`"qp0"`, sql`"qp1"`, sql`"qp2"`, sql`"qp3"`],
-};
-const sqliteParts = (col: ReturnType<typeof sql>, p: keyof typeof ALIASES) => {
-  const dot = sql`instr(${col}, '.')`;
-  const frac = sql`(CASE WHEN ${dot} > 0 THEN substr(${col}, ${dot} + 1) ELSE '' END || '000000000000000000000000000000000000')`;
-  const sign = sql`(CASE WHEN substr(${col}, 1, 1) = '-' THEN -1 ELSE 1 END)`;
-  const part = (n: number) => sql`SUM(${sign} * CAST(substr(${frac}, ${n * 9 + 1}, 9) AS INTEGER))`;
-  const [w, p0, p1, p2, p3] = ALIASES[p];
-  return sql`SUM(CAST(CASE WHEN ${dot} > 0 THEN substr(${col}, 1, ${dot} - 1) ELSE ${col} END AS INTEGER)) AS ${w},
-    ${part(0)} AS ${p0}, ${part(1)} AS ${p1}, ${part(2)} AS ${p2}, ${part(3)} AS ${p3}`;
-};
-
-type Parts = Record<string, unknown>;
-const exactSum = (r: Parts, p: keyof typeof ALIASES): Dec =>
-  [r[`${p}p0`], r[`${p}p1`], r[`${p}p2`], r[`${p}p3`]].reduce<Dec>(
-    (acc, x, i) => acc.plus(new D(String(x ?? 0)).times(new D(10).pow(-9 * (i + 1)))),
-    new D(String(r[`${p}w`] ?? 0)),
-  );
 
 /**
  * The reseller's ChannelDaily rows (lib/ledger/channel-daily.ts) from `fromDay` on, summed per

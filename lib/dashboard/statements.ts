@@ -1,5 +1,6 @@
 import "server-only";
-import type { Db } from "@/lib/db/client";
+import { type Db, providerOf, sql } from "@/lib/db/client";
+import { exactSum, type Parts, sqliteParts } from "@/lib/db/exact-sum";
 import { dayOf } from "@/lib/ledger/daily";
 import type { EntryKind } from "@/lib/ledger/ledger";
 import { D, type Dec } from "@/lib/money/decimal";
@@ -64,17 +65,22 @@ const text = (x: Dec) => (x.isZero() ? "0" : x.toFixed());
  */
 export async function getStatements(db: Db, opts: { resellerId: string; now?: Date }): Promise<Statements> {
   const now = opts.now ?? new Date();
-  // Every day up to today's from the daily rollup (lib/ledger/daily.ts): a row per day, kind,
-  // bucket and currency, not an entry per order. Today's row also counts what was posted after
-  // `now` (a statement read at a past time, or a clock ahead of ours): those entries, today's
-  // after `now` (none when `now` is the present), are read and taken off. Until 2026-11-25 all
-  // of today's entries were read and summed: 170 ms at 3,000 orders a day (bench/README.md).
+  // Every day up to today's from the daily rollup (lib/ledger/daily.ts), summed per month in
+  // SQL: a row per month, kind and currency, not an entry per order nor a row per day (a year of
+  // days read into the process held SQLite's event loop 25 ms, bench/README.md). Today's row also
+  // counts what was posted after `now` (a statement read at a past time, or a clock ahead of
+  // ours): those entries, today's after `now` (none when `now` is the present), are read and
+  // taken off. Until 2026-11-25 all of today's entries were read and summed: 170 ms at 3,000
+  // orders a day.
   const today = dayOf(now);
-  const [days, later] = await Promise.all([
-    db.ledgerDaily.findMany({
-      where: { resellerId: opts.resellerId, day: { lte: today } },
-      select: { currency: true, kind: true, amount: true, day: true },
-    }),
+  const sqlite = providerOf(db) === "sqlite";
+  const [months, later] = await Promise.all([
+    db.$queryRaw<(Parts & { currency: string; kind: string; month: string; amount?: string })[]>(sql`
+      SELECT "currency", "kind", substr("day", 1, 7) AS "month",
+        ${sqlite ? sqliteParts(sql`"amount"`, "a") : sql`SUM("amount")::text AS "amount"`}
+      FROM "LedgerDaily"
+      WHERE "resellerId" = ${opts.resellerId} AND "day" <= ${today}
+      GROUP BY "currency", "kind", substr("day", 1, 7)`),
     db.ledgerEntry.findMany({
       where: {
         resellerId: opts.resellerId,
@@ -93,8 +99,8 @@ export async function getStatements(db: Db, opts: { resellerId: string; now?: Da
     )
       notYet.add(currency);
   const rows = [
-    ...days.map((d) => ({ ...d, month: d.day.slice(0, 7) })),
-    ...later.map((e) => ({ ...e, amount: new D(e.amount).neg().toFixed(), month: today.slice(0, 7) })),
+    ...months.map((m) => ({ currency: m.currency, kind: m.kind, month: m.month, amount: sqlite ? exactSum(m, "a") : new D(m.amount ?? 0) })),
+    ...later.map((e) => ({ ...e, amount: new D(e.amount).neg(), month: today.slice(0, 7) })),
   ];
   type Sums = Record<Column, Dec>;
   const byCurrency = new Map<string, Map<string, Sums>>();
@@ -107,7 +113,7 @@ export async function getStatements(db: Db, opts: { resellerId: string; now?: Da
     const key = r.month;
     const s = months.get(key) ?? { credited: new D(0), reversed: new D(0), withdrawn: new D(0) };
     months.set(key, s);
-    s[col[0]] = s[col[0]].plus(col[1] < 0 ? new D(r.amount).neg() : new D(r.amount));
+    s[col[0]] = s[col[0]].plus(col[1] < 0 ? r.amount.neg() : r.amount);
   }
   const last = monthOf(now);
   const out: StatementMonth[] = [];
