@@ -83,28 +83,41 @@ const CHILD_ENV = "BENCH_DB_CHILD";
  * database, migrates it, loads it with `fill(kind, url)` (which returns what `measure` needs),
  * prints how long that took (`what`: what was loaded), runs `measure({ kind, lib, db, filled })`
  * and drops the database.
+ *
+ * A big load takes minutes, so BENCH_KEEP=1 keeps the database and prints its URL, and
+ * BENCH_DB_URL=<that URL> (with BENCH_DB naming its one kind) measures it again without loading
+ * (after migrating it, so a new migration can be tried on it); `filled` is then null (the scripts
+ * whose measure needs it refuse BENCH_DB_URL).
  */
 export async function runPerDatabase({ script, dbs, what, fill, measure }) {
   const kind = process.env[CHILD_ENV];
+  const reuse = process.env.BENCH_DB_URL;
   if (!kind) {
+    if (reuse && dbs.length !== 1) throw new Error("BENCH_DB_URL: name its one database kind in BENCH_DB");
     for (const k of dbs) {
       const r = spawnSync(process.execPath, [script], { env: { ...process.env, [CHILD_ENV]: k }, stdio: "inherit" });
       if (r.status !== 0) process.exit(r.status ?? 1);
     }
     return;
   }
-  const created = await createDatabase(kind);
+  const created = reuse ? { url: reuse, drop: async () => {} } : await createDatabase(kind);
+  const keep = reuse || process.env.BENCH_KEEP === "1";
   try {
     process.env.DATABASE_URL = created.url;
     const lib = await import(path.join(ROOT, "lib/dist/index.mjs"));
     await lib.migrate(created.url);
-    const t0 = performance.now();
-    const filled = await fill(kind, created.url);
-    console.log(`${kind}: ${what} loaded in ${((performance.now() - t0) / 1000).toFixed(0)} s`);
+    let filled = null;
+    if (reuse) console.log(`${kind}: measuring ${reuse} as it is (BENCH_DB_URL)`);
+    else {
+      const t0 = performance.now();
+      filled = await fill(kind, created.url);
+      console.log(`${kind}: ${what} loaded in ${((performance.now() - t0) / 1000).toFixed(0)} s`);
+    }
     await measure({ kind, lib, db: lib.getDb(), filled });
     await lib.closeDb();
   } finally {
-    await created.drop();
+    if (keep) console.log(`${kind}: database kept: BENCH_DB=${kind} BENCH_DB_URL=${created.url}`);
+    else await created.drop();
   }
   process.exit(0); // the dashboard's PostgreSQL pool would keep the process alive
 }
