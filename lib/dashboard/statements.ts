@@ -99,7 +99,12 @@ export async function getStatements(db: Db, opts: { resellerId: string; now?: Da
     )
       notYet.add(currency);
   const rows = [
-    ...months.map((m) => ({ currency: m.currency, kind: m.kind, month: m.month, amount: sqlite ? exactSum(m, "a") : new D(m.amount ?? 0) })),
+    ...months.map((m) => ({
+      currency: m.currency,
+      kind: m.kind,
+      month: m.month,
+      amount: sqlite ? exactSum(m, "a") : new D(m.amount ?? 0),
+    })),
     ...later.map((e) => ({ ...e, amount: new D(e.amount).neg(), month: today.slice(0, 7) })),
   ];
   type Sums = Record<Column, Dec>;

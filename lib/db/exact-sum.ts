@@ -33,4 +33,3 @@ export const exactSum = (r: Parts, p: keyof typeof ALIASES): Dec =>
     (acc, x, i) => acc.plus(new D(String(x ?? 0)).times(new D(10).pow(-9 * (i + 1)))),
     new D(String(r[`${p}w`] ?? 0)),
   );
-

@@ -231,13 +231,16 @@ describe.each(["sqlite", "postgres"] as const)("the Orders list's keyset pages o
     // 250 orders of another reseller: three batches of 100.
     await t.db.reseller.create({ data: { id: "big", walletAddress: `0x${"c3".repeat(20)}` } });
     await t.db.order.createMany({
-      data: Array.from({ length: 250 }, (_, i) => orderRow(`b${hex(i).slice(1)}`, { resellerId: "big", createdAt: new Date(T0 + i * 1000) })),
+      data: Array.from({ length: 250 }, (_, i) =>
+        orderRow(`b${hex(i).slice(1)}`, { resellerId: "big", createdAt: new Date(T0 + i * 1000) }),
+      ),
     });
     const reader = ordersCsv(t.db, { resellerId: "big" }).getReader();
     const loop = countTurns();
     let lines = 0;
     try {
-      for (let r = await reader.read(); !r.done; r = await reader.read()) lines += new TextDecoder().decode(r.value).split("\r\n").length - 1;
+      for (let r = await reader.read(); !r.done; r = await reader.read())
+        lines += new TextDecoder().decode(r.value).split("\r\n").length - 1;
     } finally {
       loop.stop();
     }
