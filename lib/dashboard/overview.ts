@@ -1,6 +1,6 @@
 import "server-only";
 import { type Db, providerOf } from "@/lib/db/client";
-import { isFinal, ORDER_STATES, type OrderState } from "@/lib/domain/order-states";
+import { OPEN_STATES, ORDER_STATES, type OrderState } from "@/lib/domain/order-states";
 import { getBalances } from "@/lib/ledger/ledger";
 import { D, formatAmount } from "@/lib/money/decimal";
 import { usdValue } from "@/lib/money/usd";
@@ -49,8 +49,6 @@ export async function getOverview(db: Db, opts: { resellerId: string; days: numb
     markupBps: reseller?.markupBps ?? 0,
   };
 }
-
-const OPEN_STATES = ORDER_STATES.filter((s) => !isFinal(s));
 
 /**
  * The reseller's opened orders created in the period (from its first UTC day on, so also any

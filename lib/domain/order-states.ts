@@ -11,6 +11,9 @@ const HAPPY_PATH: OrderState[] = ["waiting", "confirming", "exchanging", "sendin
 
 export const isFinal = (s: OrderState) => s === "finished" || s === "failed";
 
+/** The states an order can still leave: waiting to sending. */
+export const OPEN_STATES: OrderState[] = ORDER_STATES.filter((s) => !isFinal(s));
+
 export function nextOnHappyPath(s: OrderState): OrderState | null {
   const i = HAPPY_PATH.indexOf(s);
   return i >= 0 && i < HAPPY_PATH.length - 1 ? HAPPY_PATH[i + 1] : null;

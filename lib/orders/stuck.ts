@@ -1,19 +1,18 @@
 import "server-only";
 import type { Db, Order } from "@/lib/db/client";
+import { OPEN_STATES } from "@/lib/domain/order-states";
 import { getLogger } from "@/lib/log";
 
 // Upstream orders that stay open far longer than a swap takes: flagged (stuckAt) for the
 // operator, who lists them with `npm run cli -- orders:stuck`. A flag clears when the order
 // moves (lib/orders/advance-order.ts).
 
-const OPEN = ["waiting", "confirming", "exchanging", "sending"];
-
 /** Flags open upstream orders created more than `afterMinutes` ago; returns the newly flagged ones. */
 export async function flagStuckOrders(db: Db, opts: { now: Date; afterMinutes: number }): Promise<Order[]> {
   const where = {
     provider: { not: null },
     payinAddress: { not: null },
-    status: { in: OPEN },
+    status: { in: OPEN_STATES },
     stuckAt: null,
     createdAt: { lt: new Date(opts.now.getTime() - opts.afterMinutes * 60_000) },
   };
@@ -37,5 +36,5 @@ export async function flagStuckOrders(db: Db, opts: { now: Date; afterMinutes: n
 
 /** Every flagged order that is still open, oldest first. */
 export function listStuckOrders(db: Db): Promise<Order[]> {
-  return db.order.findMany({ where: { stuckAt: { not: null }, status: { in: OPEN } }, orderBy: { createdAt: "asc" } });
+  return db.order.findMany({ where: { stuckAt: { not: null }, status: { in: OPEN_STATES } }, orderBy: { createdAt: "asc" } });
 }

@@ -1,6 +1,7 @@
 import "server-only";
 import { getConfig } from "@/lib/config";
 import type { Db, Order, Prisma } from "@/lib/db/client";
+import { OPEN_STATES } from "@/lib/domain/order-states";
 import { type EngineStep, getEngine } from "@/lib/engine";
 import { callEngine } from "@/lib/engine/call";
 import { retryDelayMs } from "@/lib/jobs/backoff";
@@ -25,7 +26,6 @@ import { getPayoutSenders } from "@/lib/withdrawals/sender";
 // engine_error (its pending profit reversed).
 
 const BATCH = 20;
-const OPEN_STATES = ["waiting", "confirming", "exchanging", "sending"];
 
 /** Orders due now: a check is scheduled, or a waiting order passed its deadline. */
 const dueAt = (now: Date) => ({
