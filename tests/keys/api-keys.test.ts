@@ -10,7 +10,7 @@ let cleanup: () => Promise<void>;
 beforeAll(async () => ({ db, cleanup } = await tempSqlite()));
 afterAll(() => cleanup());
 
-const code = async (p: Promise<unknown>) => {
+const code = async (p: unknown) => {
   try {
     await p;
     return null;

@@ -31,7 +31,8 @@ async function until(what: string, ok: () => Promise<boolean> | boolean, ms: num
   }
 }
 
-const auth = (t: TempDb, key: string) => authenticateApiKey(t.db, key).catch(async (e) => (await refusalOf(Promise.reject(e))).code);
+const auth = (t: TempDb, key: string) =>
+  Promise.resolve(authenticateApiKey(t.db, key)).catch(async (e) => (await refusalOf(Promise.reject(e))).code);
 
 describe.each(["postgres", "redis"] as const)("the key cache on PostgreSQL, invalidated through %s", (invalidation) => {
   let t: TempDb;
@@ -130,7 +131,10 @@ describe.each(["postgres", "redis"] as const)("the key cache on PostgreSQL, inva
 });
 
 describe("the key cache on SQLite", () => {
-  it("reads the version row on every lookup: another process's change applies on the very next request", async () => {
+  /** The next turn of the event loop: where the next request read from a socket is handled. */
+  const nextTurn = () => new Promise((r) => setImmediate(r));
+
+  it("reads the version row once a turn: another process's change applies from the next turn, to the very next request", async () => {
     const t = await tempDatabase("sqlite");
     const file = t.url.slice("file:".length);
     const other = new Database(file); // another process's connection, plain SQL
@@ -139,17 +143,27 @@ describe("the key cache on SQLite", () => {
       const r = await getOrCreateReseller(t.db, { walletAddress: WALLET });
       const { key, apiKey } = await createApiKey(t.db, { resellerId: r.id, name: "app" });
       await auth(t, key);
+      await nextTurn();
       expect(await auth(t, key)).toMatchObject({ markupBps: 0 });
       expect(keyCacheStats(t.db)?.hits).toBe(1);
       // lastUsedAt is not a change of what a lookup returns: the cache stays.
       other.prepare(`UPDATE "ApiKey" SET "lastUsedAt" = 1 WHERE "id" = ?`).run(apiKey.id);
+      await nextTurn();
       await auth(t, key);
       expect(keyCacheStats(t.db)?.hits).toBe(2);
       other.prepare(`UPDATE "Reseller" SET "markupBps" = 60 WHERE "id" = ?`).run(r.id);
+      await nextTurn();
       expect(await auth(t, key)).toMatchObject({ markupBps: 60 });
       other.prepare(`UPDATE "ApiKey" SET "markupBps" = 90 WHERE "id" = ?`).run(apiKey.id);
+      await nextTurn();
+      expect(await auth(t, key)).toMatchObject({ markupBps: 90 });
+      // The bound, both sides: within the turn that read the version, the entry read under it
+      // is still served; from the next turn on, the revocation applies.
+      await nextTurn();
       expect(await auth(t, key)).toMatchObject({ markupBps: 90 });
       other.prepare(`UPDATE "ApiKey" SET "revokedAt" = 1 WHERE "id" = ?`).run(apiKey.id);
+      expect(await auth(t, key)).toMatchObject({ markupBps: 90 });
+      await nextTurn();
       expect(await auth(t, key)).toBe("INVALID_API_KEY");
     } finally {
       other.close();

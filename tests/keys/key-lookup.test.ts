@@ -10,7 +10,7 @@ import { type TempDb, tempDatabase } from "../support/sqlite-db";
 // instance's dashboard) counts for the very next request of a client without a started key cache
 // (lib/keys/key-cache.ts; the server's cache is tested in key-cache.test.ts): no stale read.
 
-const code = async (p: Promise<unknown>) => (await refusalOf(p)).code;
+const code = async (p: unknown) => (await refusalOf(p)).code;
 
 describe.each(["sqlite", "postgres"] as const)("API key lookup on the bare driver (%s)", (kind) => {
   let t: TempDb;

@@ -10,7 +10,8 @@ const refusal = (e: unknown): Refusal => {
   throw e;
 };
 
-export async function refusalOf(p: Promise<unknown>): Promise<Refusal> {
+/** `p`: a promise, or what a function that answers some calls at once (authenticateApiKey) gave. */
+export async function refusalOf(p: unknown): Promise<Refusal> {
   try {
     await p;
   } catch (e) {
