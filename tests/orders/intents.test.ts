@@ -120,6 +120,24 @@ describe("intents: what a dead opening request leaves is adopted or recorded", (
     }
   });
 
+  it("an order just reserved by its own request reads no intents (none can exist while its claim is fresh)", async () => {
+    // A database without the intents table: any statement on it fails, so the creation
+    // succeeding shows the opening made none (the simulated engine records no intents).
+    const bare = await tempSqlite();
+    try {
+      await bare.db.$executeRawUnsafe(`ALTER TABLE "UpstreamIntent" RENAME TO "UpstreamIntentGone"`);
+      const made = await createOrder(bare.db, {
+        input: { from: "btc", to: "eth", amount: "0.1", address: ETH_ADDR },
+        caller: null,
+        ctx: { scope: "i-fresh" },
+      });
+      expect(made.order.payinAddress).toEqual(expect.any(String));
+      expect(await bare.db.order.count({ where: { payinAddress: { not: null } } })).toBe(1);
+    } finally {
+      await bare.cleanup();
+    }
+  });
+
   it("a retry with the Idempotency-Key after the claim ran out adopts the recorded exchange instead of making a second", async () => {
     const restore = upstreamThatDies("answer recorded");
     let calls = 0;
