@@ -141,7 +141,7 @@ export function checkAddress(opts: { currency: string; address: string; extraId?
   };
 }
 
-export const hashOrderToken = (token: string) => crypto.createHash("sha256").update(token).digest("hex");
+export const hashOrderToken = (token: string) => crypto.hash("sha256", token, "hex");
 
 export interface HostedOrderInput {
   from: string;

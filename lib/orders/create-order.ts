@@ -77,7 +77,7 @@ function requestHash(input: CreateOrderInput): string {
   // The extensions join the hash only when used, so that a spec-only request hashes as before.
   if (input.toAmount !== undefined || input.rateType !== undefined || input.rateId !== undefined)
     canonical.push(input.toAmount === undefined ? null : String(input.toAmount).trim(), input.rateType ?? null, input.rateId ?? null);
-  return crypto.createHash("sha256").update(JSON.stringify(canonical)).digest("hex");
+  return crypto.hash("sha256", JSON.stringify(canonical), "hex");
 }
 
 async function findReplay(db: Db, scope: string, key: string, hash: string): Promise<Order | null> {

