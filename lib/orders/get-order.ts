@@ -51,7 +51,7 @@ async function findOnPostgres(db: Db, id: string): Promise<OrderWithEvents | nul
   type Row = Order & { events: (Omit<OrderEvent, "at"> & { at: number })[] | null };
   const [row] = await queryOnPool<Row>(db, "order-with-events", { text: FIND_PG, values: [id] });
   if (!row) return null;
-  // Set on the row, not spread into a copy: a copy of its forty-odd columns cost 8 µs (in isolation).
+  // Set on the row, not spread into a copy (as in findOnSqlite, where the copy was a sixth of the read).
   const events = (row.events ?? []) as unknown as OrderEvent[];
   for (const e of events) e.at = new Date(e.at as unknown as number);
   return Object.assign(row, { events });
@@ -78,7 +78,7 @@ function findOnSqlite(conn: Database.Database, id: string): OrderWithEvents | nu
     for (const k of ORDER_DATES) row[k] = sqliteDate(row[k]);
     const events = statementOf(conn, `SELECT * FROM "OrderEvent" WHERE "orderId" = ? ORDER BY "id"`).all(id) as OrderEvent[];
     for (const e of events) e.at = sqliteDate(e.at) as Date;
-    // Set on the row, not spread into a copy: a copy of its forty-odd columns cost 8 µs a read (in isolation).
+    // Set on the row, not spread into a copy: a copy of its forty-odd columns made a read 22.3 µs instead of 18.7 (in isolation).
     row.events = events;
     return row as unknown as OrderWithEvents;
   } finally {
