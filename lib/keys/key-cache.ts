@@ -150,8 +150,8 @@ const VERSION_SQL = `SELECT "version" FROM "KeyCacheVersion" WHERE "id" = 1`;
 
 /**
  * SQLite's version row, read once per turn of the event loop rather than once per lookup: a
- * read is a read transaction of its own (the WAL's read lock taken and released), which cost
- * 9 to 18 µs of CPU a keyed request under load (bench/README.md), while the requests of a turn
+ * read is a read transaction of its own (the WAL's read lock taken and released), 8.7 µs a
+ * keyed request in a profile under load (bench/README.md), while the requests of a turn
  * arrived together. A change another process commits applies from the next turn on: to every
  * request read from its socket after the turn in progress ends.
  */
