@@ -11,7 +11,7 @@ import { spawnSync } from "node:child_process";
 import path from "node:path";
 import { build } from "esbuild";
 import { options } from "../scripts/build-server.mjs";
-import { createDatabase, ROOT } from "./support.mjs";
+import { createDatabase, ROOT, UNLIMITED_RATES } from "./support.mjs";
 
 const out = path.join(ROOT, "bench/profiles/in-process.mjs");
 await build({ ...options, entryPoints: { "bench/profiles/in-process": "bench/in-process.ts" }, sourcemap: false });
@@ -26,9 +26,7 @@ for (const kind of (process.env.BENCH_DB ?? "sqlite,postgres").split(",")) {
         DATABASE_URL: db.url,
         NODE_ENV: "production",
         LOG_LEVEL: "warn",
-        RATE_LIMIT_PUBLIC_PER_MINUTE: "1000000000",
-        RATE_LIMIT_KEY_PER_MINUTE: "1000000000",
-        RATE_LIMIT_PUBLIC_CREATES_PER_DAY: "1000000000",
+        ...UNLIMITED_RATES,
       },
     });
     if (r.status !== 0) process.exitCode = 1;

@@ -33,7 +33,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
-import { createDatabase, freePort, productionEnv, ROOT, requireBuild, waitFor } from "./support.mjs";
+import { createDatabase, freePort, productionEnv, ROOT, requireBuild, UNLIMITED_RATES, waitFor } from "./support.mjs";
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
@@ -97,9 +97,7 @@ async function benchDatabase(kind) {
     const profDir = path.join(ROOT, "bench/profiles", `${kind}-${new Date().toISOString().replace(/[:.]/g, "-")}`);
     const app = spawnChild([...(PROFILE ? ["--cpu-prof", `--cpu-prof-dir=${profDir}`] : []), "dist/server.mjs"], {
       ...productionEnv(appPort, db.url),
-      RATE_LIMIT_PUBLIC_PER_MINUTE: "1000000000",
-      RATE_LIMIT_KEY_PER_MINUTE: "1000000000",
-      RATE_LIMIT_PUBLIC_CREATES_PER_DAY: "1000000000",
+      ...UNLIMITED_RATES,
     });
     const base = `http://127.0.0.1:${appPort}`;
     await waitFor(`${base}/healthz`, app, "app");
