@@ -3,12 +3,13 @@ import { getConfig } from "@/lib/config";
 import type { Currency } from "@/lib/currencies/types";
 import type { Db, RateQuote } from "@/lib/db/client";
 import type { RateType } from "@/lib/domain/order-states";
-import { applyRate, effectiveRate, fromAmountFor, type QuoteMath } from "@/lib/domain/quote-math";
+import { applyRate, effectiveRate, fromAmountFor } from "@/lib/domain/quote-math";
 import { type EngineContext, getEngine, type PairTerms } from "@/lib/engine";
 import { AppError } from "@/lib/errors";
 import { pooledRandomBytes } from "@/lib/ids";
 import { D, type Dec, formatAmount } from "@/lib/money/decimal";
-import { getTermsWithinLimits, parseAmount, resolvePair } from "./pricing";
+import { keepPrice, type Priced, priceMemoKey, recallPrice, rememberedAmount } from "./price-memo";
+import { getTermsWithinLimits, parseAmount, resolvePair, withinLimits } from "./pricing";
 
 export interface Estimate {
   from: Currency;
@@ -24,12 +25,25 @@ export interface Estimate {
   rateType: RateType;
   /** Fixed rate: the id POST /exchange takes (with rateType fixed) to get exactly these terms. */
   rateId: string | null;
+  /**
+   * The prices everything but validUntil and rateId comes from: the same (frozen) object for
+   * the same question while the engine's terms hold (lib/quotes/price-memo.ts), so that a
+   * caller may keep what it derives from one per object.
+   */
+  priced: Priced;
 }
 
-export interface Priced {
-  fromAmount: Dec;
-  terms: PairTerms;
-  q: QuoteMath;
+export type { Priced };
+
+/** Each kept price's effective rate, computed once (a 64-digit division and a rounding). */
+const effectiveRates = new WeakMap<Priced, Dec>();
+function effectiveRateOf(p: Priced): Dec {
+  let rate = effectiveRates.get(p);
+  if (rate === undefined) {
+    rate = effectiveRate(p.fromAmount, p.q.toAmount);
+    if (Object.isFrozen(p)) effectiveRates.set(p, rate);
+  }
+  return rate;
 }
 
 /** What `fromAmount` of `from` pays out now, within the pair's limits. */
@@ -59,6 +73,21 @@ export async function priceByToAmount(from: Currency, to: Currency, target: Dec,
   throw new AppError("ENGINE_UNAVAILABLE", "The rate kept moving while this quote was computed; try again.");
 }
 
+/**
+ * What the amount a client sent pays out now: priceByFromAmount, with the answer kept per
+ * question for as long as the engine gives the same terms (lib/quotes/price-memo.ts).
+ */
+async function priceSentAmount(from: Currency, to: Currency, sent: unknown, ctx: EngineContext, markupBps: number): Promise<Priced> {
+  const key = priceMemoKey(from, to, sent, markupBps);
+  const amount = (key !== null ? rememberedAmount(key, from) : undefined) ?? parseAmount(sent, from);
+  const engineTerms = await getEngine().quote({ from, to, fromAmount: amount, markupBps }, ctx);
+  const kept = key !== null ? recallPrice(key, from, to, engineTerms) : undefined;
+  if (kept) return kept;
+  const terms = withinLimits(from, to, amount, engineTerms);
+  const priced = { fromAmount: amount, terms, q: applyRate(amount, terms.rate, to.precision, markupBps) };
+  return key !== null ? keepPrice(key, from, to, engineTerms, priced) : priced;
+}
+
 /** The amount given: exactly one of fromAmount (source currency) and toAmount (destination currency). */
 export async function priceRequest(
   from: Currency,
@@ -68,7 +97,7 @@ export async function priceRequest(
   markupBps: number,
 ): Promise<Priced> {
   if (amounts.toAmount != null) return priceByToAmount(from, to, parseAmount(amounts.toAmount, to), ctx, markupBps);
-  return priceByFromAmount(from, to, parseAmount(amounts.fromAmount, from), ctx, markupBps);
+  return priceSentAmount(from, to, amounts.fromAmount, ctx, markupBps);
 }
 
 const newRateId = () => `rate_${pooledRandomBytes(12).toString("hex")}`;
@@ -119,13 +148,14 @@ export async function getEstimate(opts: {
     to,
     fromAmount: p.fromAmount,
     toAmount: p.q.toAmount,
-    rate: effectiveRate(p.fromAmount, p.q.toAmount),
+    rate: effectiveRateOf(p),
     feeBps: p.terms.platformFeeBps + opts.markupBps,
     validUntil,
     minAmount: p.terms.minAmount,
     maxAmount: p.terms.maxAmount,
     rateType,
     rateId,
+    priced: p,
   };
 }
 

@@ -76,7 +76,11 @@ export async function getTermsWithinLimits(
   ctx: EngineContext,
   markupBps = 0,
 ): Promise<PairTerms> {
-  const engineTerms = await getEngine().quote({ from, to, fromAmount: amount, markupBps }, ctx);
+  return withinLimits(from, to, amount, await getEngine().quote({ from, to, fromAmount: amount, markupBps }, ctx));
+}
+
+/** The engine's terms with its limits rounded to amounts, or the refusal of an amount outside them. */
+export function withinLimits(from: Currency, to: Currency, amount: Dec, engineTerms: PairTerms): PairTerms {
   const terms = Object.assign({}, engineTerms, amountLimits(engineTerms, from.precision));
   // Only a refusal quotes the limits: formatting them on every quote cost two conversions per estimate.
   const limits = () => ({ minAmount: num(terms.minAmount), maxAmount: num(terms.maxAmount) });
