@@ -5,6 +5,7 @@ import type { Config } from "@/lib/config";
 import { closeDb } from "@/lib/db/client";
 import { stopProcessKeyCache } from "@/lib/keys/key-cache";
 import type { Logger } from "@/lib/log";
+import { flushRateLimitCounts } from "@/lib/ratelimit/limiter";
 import type { ServerState } from "./server";
 
 /** Shutting down: how long a keep-alive connection may stay idle before it is closed. */
@@ -57,6 +58,7 @@ export async function shutDown(signal: string, { cfg, log, server, state, metric
   await closed;
   await workerDone;
   await stopProcessKeyCache();
+  await flushRateLimitCounts().catch((e: unknown) => log.warn({ err: e }, "rate-limit counts not flushed at shutdown"));
   await closeDb();
   log.info("shut down cleanly");
   process.exit(0);

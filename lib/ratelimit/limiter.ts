@@ -137,6 +137,7 @@ async function build(): Promise<Omit<Limiters, "ready">> {
     // One round trip per batch of requests, not per request (lib/ratelimit/pg-batch.ts).
     const pool = new pg.Pool({ connectionString: c.DATABASE_URL, max: 2 });
     const limiter = await batchedPgLimiters(pool);
+    flushCounts = limiter.flush;
     make = async (keyPrefix, p) => limiter(keyPrefix, p.limit, p.windowSec);
   }
   return {
@@ -146,6 +147,14 @@ async function build(): Promise<Omit<Limiters, "ready">> {
     signinMinute: await make("signin-min", policies.signinMinute),
     policies,
   };
+}
+
+/** The PostgreSQL store's consumes not yet counted in the database (lib/ratelimit/pg-batch.ts). */
+let flushCounts: (() => Promise<void>) | null = null;
+
+/** At shutdown: every consume answered from memory counted in the shared store before the process goes. */
+export async function flushRateLimitCounts(): Promise<void> {
+  await flushCounts?.();
 }
 
 async function limiters(): Promise<Limiters> {

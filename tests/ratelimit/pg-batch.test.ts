@@ -1,7 +1,7 @@
 import pg from "pg";
 import { RateLimiterRes } from "rate-limiter-flexible";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { batchedPgLimiters } from "@/lib/ratelimit/pg-batch";
+import { BACKGROUND_FLUSH_MS, batchedPgLimiters } from "@/lib/ratelimit/pg-batch";
 import { createDatabase, type TestDatabase } from "../support/server";
 
 // The batched PostgreSQL counters (lib/ratelimit/pg-batch.ts): exact when every consume
@@ -25,6 +25,19 @@ afterAll(async () => {
   for (const p of pools) await p.end();
   await db?.drop();
 });
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Counts the batch upserts a pool sends (the real pool's query, counted on its way). */
+function countUpserts(p: pg.Pool) {
+  const counter = { count: 0 };
+  const query = p.query.bind(p) as (...args: unknown[]) => unknown;
+  (p as unknown as { query: (...args: unknown[]) => unknown }).query = (...args: unknown[]) => {
+    if ((args[0] as { name?: string } | undefined)?.name === "rl-batch-upsert") counter.count++;
+    return query(...args);
+  };
+  return counter;
+}
 
 const outcome = (p: Promise<RateLimiterRes>) =>
   p.then(
@@ -75,14 +88,41 @@ describe("batched PostgreSQL rate-limit counters", () => {
     expect((await outcome(b.consume("j"))).ok).toBe(false);
   });
 
-  it("two instances alternating one request at a time: the 61st is refused on both", async () => {
+  it(`two instances alternating one request at a time, ${BACKGROUND_FLUSH_MS} ms apart or more: the 61st is refused on both`, async () => {
     const a = (await batchedPgLimiters(pool()))("t5", 60, 60);
     const b = (await batchedPgLimiters(pool()))("t5", 60, 60);
+    const apart = () => sleep(BACKGROUND_FLUSH_MS + 5);
     const oks = [];
-    for (let i = 0; i < 30; i++) oks.push((await outcome(a.consume("k"))).ok, (await outcome(b.consume("k"))).ok);
+    for (let i = 0; i < 30; i++) {
+      oks.push((await outcome(a.consume("k"))).ok);
+      await apart();
+      oks.push((await outcome(b.consume("k"))).ok);
+      await apart();
+    }
     expect(oks.every(Boolean)).toBe(true);
     expect((await outcome(b.consume("k"))).ok).toBe(false);
     expect((await outcome(a.consume("k"))).ok).toBe(false);
+  });
+
+  it(`under load, consumes answered from memory go out together at most every ${BACKGROUND_FLUSH_MS} ms; a flush counts them at once`, async () => {
+    const p = pool();
+    const upserts = countUpserts(p);
+    const limiters = await batchedPgLimiters(p);
+    const l = limiters("t6", 1_000_000, 60);
+    expect((await outcome(l.consume("k"))).ok).toBe(true); // the first waits: the database tells the window
+    const sent = upserts.count;
+    const started = performance.now();
+    // 2,000 requests, each on its own turn of the event loop (as requests from sockets are).
+    for (let i = 0; i < 2000; i++) {
+      expect((await outcome(l.consume("k"))).ok).toBe(true);
+      await new Promise((r) => setImmediate(r));
+    }
+    const elapsed = performance.now() - started;
+    await limiters.flush();
+    // One upsert a round trip would be hundreds here; one per interval (and one at the flush) is the bound.
+    expect(upserts.count - sent).toBeLessThanOrEqual(Math.ceil(elapsed / BACKGROUND_FLUSH_MS) + 2);
+    // Right after the flush, the database holds every one of them.
+    expect((await p.query("SELECT points FROM rate_limits WHERE key = 't6:k'")).rows[0].points).toBe(2001);
   });
 
   it("a reward gives a unit back; a new window starts from zero", async () => {
