@@ -68,6 +68,12 @@ async function main() {
     ["GET /currencies handler, keyed", CALLS, () => getCurrencies(request("/api/v1/currencies", { "x-api-key": key }), env)],
     ["GET /estimate handler, keyless", CALLS, () => getEstimateHandler(request(estimate, {}), env)],
     ["GET /estimate handler, keyed", CALLS, () => getEstimateHandler(request(estimate, { "x-api-key": key }), env)],
+    // A new amount each call: none is answered from the price memo (lib/quotes/price-memo.ts).
+    [
+      "GET /estimate handler, keyless, a new amount each call",
+      CALLS,
+      () => getEstimateHandler(request(`${estimate}${String(n++ % 1_000_000).padStart(6, "0")}`, {}), env),
+    ],
     [
       "order read with its timeline (getOrderForCaller)",
       CALLS,

@@ -8,7 +8,7 @@ import { type EngineContext, getEngine, type PairTerms } from "@/lib/engine";
 import { AppError } from "@/lib/errors";
 import { pooledRandomBytes } from "@/lib/ids";
 import { D, type Dec, formatAmount } from "@/lib/money/decimal";
-import { keepPrice, type Priced, priceMemoKey, recallPrice, rememberedAmount } from "./price-memo";
+import { askedBefore, keepPrice, type Priced, priceMemoKey, recallPrice, rememberedAmount } from "./price-memo";
 import { getTermsWithinLimits, parseAmount, resolvePair, withinLimits } from "./pricing";
 
 export interface Estimate {
@@ -85,7 +85,7 @@ async function priceSentAmount(from: Currency, to: Currency, sent: unknown, ctx:
   if (kept) return kept;
   const terms = withinLimits(from, to, amount, engineTerms);
   const priced = { fromAmount: amount, terms, q: applyRate(amount, terms.rate, to.precision, markupBps) };
-  return key !== null ? keepPrice(key, from, to, engineTerms, priced) : priced;
+  return key !== null && askedBefore(key) ? keepPrice(key, from, to, engineTerms, priced) : priced;
 }
 
 /** The amount given: exactly one of fromAmount (source currency) and toAmount (destination currency). */

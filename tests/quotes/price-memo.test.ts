@@ -35,19 +35,29 @@ const price = (scope: string, amount: unknown, markupBps: number, from = btc, to
   priceRequest(from, to, { fromAmount: amount }, { scope }, markupBps);
 
 describe("the price memo", () => {
-  it("answers the same question with the same frozen price, equal to the maths done afresh", async () => {
+  it("keeps a question's price from its second ask: then the same frozen price, equal to the maths done afresh", async () => {
+    const size = priceMemoSize();
+    const once = await price("memo-same", "0.37", 0);
+    // Asked once: priced, not kept.
+    expect(Object.isFrozen(once)).toBe(false);
+    expect(priceMemoSize()).toBe(size);
     const a = await price("memo-same", "0.37", 0);
+    expect(priceMemoSize()).toBe(size + 1);
     const b = await price("memo-same", "0.37", 0);
     expect(b).toBe(a);
+    expect(a.q.toAmount.eq(once.q.toAmount)).toBe(true);
     expect(Object.isFrozen(a) && Object.isFrozen(a.q) && Object.isFrozen(a.terms)).toBe(true);
     expect(a.q.toAmount.toFixed()).toBe(await fresh("memo-same", "0.37", 0));
     expect(a.terms).toMatchObject(amountLimits({ minAmount: new D(btc.minAmount), maxAmount: new D(btc.maxAmount) }, btc.precision));
     // A JSON number's text is its own question, with the same answer.
     expect((await price("memo-same", new LosslessNumber("0.37"), 0)).q.toAmount.eq(a.q.toAmount)).toBe(true);
+    expect(priceMemoSize()).toBe(size + 1);
   });
 
   it("prices again when the engine's rate moves, and each markup has its own answer", async () => {
+    await price("memo-move", "0.5", 150);
     const before = await price("memo-move", "0.5", 150);
+    expect(await price("memo-move", "0.5", 150)).toBe(before);
     engine().setRateMove("memo-move", -500);
     try {
       const moved = await price("memo-move", "0.5", 150);
@@ -66,7 +76,9 @@ describe("the price memo", () => {
   });
 
   it("prices again when the platform fee changes", async () => {
+    await price("memo-fee", "2", 0, ltc, btc);
     const before = await price("memo-fee", "2", 0, ltc, btc);
+    expect(await price("memo-fee", "2", 0, ltc, btc)).toBe(before);
     settings.set({ PLATFORM_FEE_BPS: "80" });
     const after = await price("memo-fee", "2", 0, ltc, btc);
     expect(after.terms.platformFeeBps).toBe(80);
@@ -107,8 +119,11 @@ describe("the price memo", () => {
   });
 
   it(`holds at most ${PRICE_MEMO_ENTRIES} questions, forgetting the oldest first`, async () => {
+    await price("memo-bound", "0.05", 0);
     const first = await price("memo-bound", "0.05", 0);
-    for (let i = 0; i < PRICE_MEMO_ENTRIES; i++) await price("memo-bound", `0.1${String(i).padStart(7, "0")}`, 0);
+    expect(await price("memo-bound", "0.05", 0)).toBe(first);
+    for (let i = 0; i < PRICE_MEMO_ENTRIES; i++)
+      for (let ask = 0; ask < 2; ask++) await price("memo-bound", `0.1${String(i).padStart(7, "0")}`, 0);
     expect(priceMemoSize()).toBe(PRICE_MEMO_ENTRIES);
     // The first question was forgotten: the same answer, priced again into a new object.
     const again = await price("memo-bound", "0.05", 0);
