@@ -48,7 +48,7 @@ class BatchedCounters {
   private urgent = false;
   private timer: NodeJS.Timeout | null = null;
   private immediate = false;
-  private lastSentAt = 0;
+  private lastSentAt = Number.NEGATIVE_INFINITY;
   constructor(private pool: pg.Pool) {}
 
   add(key: string, points: number, durationMs: number, urgent = true): Promise<{ total: number; expire: number }> {
@@ -65,7 +65,8 @@ class BatchedCounters {
    */
   private schedule() {
     if (!this.queue.length || this.inFlight || this.immediate) return;
-    const wait = this.urgent ? 0 : this.lastSentAt + BACKGROUND_FLUSH_MS - Date.now();
+    // performance.now(), not Date.now(): whole milliseconds would let two sends come 9.x ms apart.
+    const wait = this.urgent ? 0 : this.lastSentAt + BACKGROUND_FLUSH_MS - performance.now();
     if (wait <= 0) {
       if (this.timer) clearTimeout(this.timer);
       this.timer = null;
@@ -74,11 +75,13 @@ class BatchedCounters {
         this.immediate = false;
         this.pump();
       });
-    } else
+    } else {
+      // A timer counts on the loop's clock, which may lag: it asks again rather than sending early.
       this.timer ??= setTimeout(() => {
         this.timer = null;
-        this.pump();
-      }, wait);
+        this.schedule();
+      }, Math.ceil(wait));
+    }
   }
 
   /** One batch on its way at a time, the next collecting meanwhile. */
@@ -87,7 +90,7 @@ class BatchedCounters {
     const batch = this.queue;
     this.queue = [];
     this.urgent = false;
-    this.lastSentAt = Date.now();
+    this.lastSentAt = performance.now();
     this.inFlight = this.send(batch).finally(() => {
       this.inFlight = null;
       this.schedule();
