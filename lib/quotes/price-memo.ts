@@ -14,9 +14,9 @@ export interface Priced {
 
 /**
  * The prices of the last questions asked more than once (a question: a pair, an amount as the
- * client wrote it, and a markup). A widget or an app asks the same estimate again every few seconds, and pricing it
- * (the amount's parse, the limits' rounding, the markup maths) was most of an estimate's own
- * CPU. An entry answers only while the engine gives the very terms it was computed from: the
+ * client wrote it, and a markup). A widget or an app asks the same estimate again every few
+ * seconds, and pricing it (the amount's parse, the limits' rounding, the markup maths) was most
+ * of an estimate's own CPU. An entry answers only while the engine gives the very terms it was computed from: the
  * engine is asked on every request (its fault switch, market moves and provider quotes all
  * apply), and a different rate, fee or limit prices the amount again. Only successes are
  * kept: a refusal is computed every time. Decimals are immutable, and the entry is frozen.
@@ -47,7 +47,8 @@ export function priceMemoKey(from: Currency, to: Currency, amount: unknown, mark
  * Questions asked once and not yet kept: a price is kept only when its question comes again.
  * Keeping every one cost a one-off question three times its price (measured: 56 µs of CPU
  * against 17 in one process, with a new amount each call), its objects promoted to the old
- * generation only to be dropped there; a key's text alone is cheap to hold and to forget. Cleared when full.
+ * generation only to be dropped there; a key's text alone is cheap to hold and to forget.
+ * Cleared when full.
  */
 const askedOnce = new Set<string>();
 
