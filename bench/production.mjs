@@ -36,7 +36,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
-import { createDatabase, freePort, productionEnv, ROOT, requireBuild, UNLIMITED_RATES, waitFor } from "./support.mjs";
+import { createDatabase, freePort, procCpu, productionEnv, ROOT, requireBuild, UNLIMITED_RATES, waitFor } from "./support.mjs";
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
@@ -46,31 +46,19 @@ const PROFILE = process.env.BENCH_PROFILE === "1";
 
 requireBuild();
 
-const TICKS = Number(spawnSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).stdout) || 100;
-
 /**
  * CPU seconds each PostgreSQL server process (every process named "postgres": the cluster the
  * bench's database lives in) has used so far, by pid, or null where there is no /proc.
  */
 function postgresCpu() {
-  try {
-    const byPid = new Map();
-    for (const pid of fs.readdirSync("/proc")) {
-      if (!/^\d+$/.test(pid)) continue;
-      let stat;
-      try {
-        stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
-      } catch {
-        continue; // gone meanwhile
-      }
-      if (stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")")) !== "postgres") continue;
-      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-      byPid.set(pid, (Number(fields[11]) + Number(fields[12])) / TICKS);
-    }
-    return byPid;
-  } catch {
-    return null;
+  if (!fs.existsSync("/proc")) return null;
+  const byPid = new Map();
+  for (const pid of fs.readdirSync("/proc")) {
+    if (!/^\d+$/.test(pid)) continue;
+    const cpu = procCpu(`/proc/${pid}/stat`);
+    if (cpu?.name === "postgres") byPid.set(pid, cpu.user + cpu.system);
   }
+  return byPid;
 }
 
 /** What the server's processes used between two readings; a backend that exited meanwhile is not counted (an undercount). */
@@ -83,14 +71,8 @@ function postgresCpuBetween(before, after) {
 
 /** CPU seconds a process has used so far (user + system), or null where there is no /proc. */
 function cpuSeconds(pid) {
-  try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
-    // After "(comm) ": state is field 3, utime and stime fields 14 and 15.
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    return (Number(fields[11]) + Number(fields[12])) / TICKS;
-  } catch {
-    return null;
-  }
+  const cpu = procCpu(`/proc/${pid}/stat`);
+  return cpu && cpu.user + cpu.system;
 }
 
 function load(opts) {

@@ -9,6 +9,28 @@ import path from "node:path";
 export const ROOT = path.resolve(import.meta.dirname, "..");
 const PG_ADMIN = process.env.TEST_PG_ADMIN_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 
+const CLOCK_TICKS = Number(spawnSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).stdout) || 100;
+
+/**
+ * A /proc stat file's command name and the CPU seconds its process (or thread) has used so far,
+ * user and system; null when it cannot be read (no /proc, or the process is gone).
+ */
+export function procCpu(statPath) {
+  let stat;
+  try {
+    stat = fs.readFileSync(statPath, "utf8");
+  } catch {
+    return null;
+  }
+  // After "(comm) ": state is field 3, utime and stime fields 14 and 15.
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return {
+    name: stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")")),
+    user: Number(fields[11]) / CLOCK_TICKS,
+    system: Number(fields[12]) / CLOCK_TICKS,
+  };
+}
+
 /** Exits unless the production build the benchmarks run is there. */
 export function requireBuild() {
   if (!["lib/dist/index.mjs", "dist/server.mjs", ".next/BUILD_ID"].every((f) => fs.existsSync(path.join(ROOT, f)))) {

@@ -11,13 +11,12 @@
 //   BENCH_DB=sqlite|postgres  BENCH_SECONDS=5  BENCH_ROUNDS=2 (the first is the warm-up)
 //   BENCH_PATHS=/api/v1/currencies,/api/v1/estimate?from=btc&to=eth&amount=0.1
 //   BENCH_APP_ENV='{"RATE_LIMIT_STORE":"memory"}'
-import { spawn, spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
 import fs from "node:fs";
 import autocannon from "autocannon";
-import { createDatabase, freePort, productionEnv, ROOT, requireBuild, UNLIMITED_RATES, waitFor } from "./support.mjs";
+import { createDatabase, freePort, procCpu, productionEnv, ROOT, requireBuild, UNLIMITED_RATES, waitFor } from "./support.mjs";
 
 requireBuild();
-const TICKS = Number(spawnSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).stdout) || 100;
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
 const PATHS = (process.env.BENCH_PATHS ?? "/api/v1/currencies,/api/v1/estimate?from=btc&to=eth&amount=0.1").split(",");
@@ -27,13 +26,8 @@ const APP_ENV = JSON.parse(process.env.BENCH_APP_ENV ?? "{}");
 function threads(pid) {
   const out = new Map();
   for (const tid of fs.readdirSync(`/proc/${pid}/task`)) {
-    try {
-      const stat = fs.readFileSync(`/proc/${pid}/task/${tid}/stat`, "utf8");
-      const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-      out.set(tid, { user: Number(f[11]) / TICKS, system: Number(f[12]) / TICKS });
-    } catch {
-      // the thread ended meanwhile
-    }
+    const cpu = procCpu(`/proc/${pid}/task/${tid}/stat`);
+    if (cpu) out.set(tid, cpu); // else the thread ended meanwhile
   }
   return out;
 }
