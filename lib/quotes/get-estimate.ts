@@ -46,6 +46,13 @@ function effectiveRateOf(p: Priced): Dec {
   return rate;
 }
 
+/** What `fromAmount` pays out at `terms` (already checked against the pair's limits). */
+const pricedAt = (to: Currency, fromAmount: Dec, terms: PairTerms, markupBps: number): Priced => ({
+  fromAmount,
+  terms,
+  q: applyRate(fromAmount, terms.rate, to.precision, markupBps),
+});
+
 /** What `fromAmount` of `from` pays out now, within the pair's limits. */
 export async function priceByFromAmount(
   from: Currency,
@@ -54,8 +61,7 @@ export async function priceByFromAmount(
   ctx: EngineContext,
   markupBps: number,
 ): Promise<Priced> {
-  const terms = await getTermsWithinLimits(from, to, fromAmount, ctx, markupBps);
-  return { fromAmount, terms, q: applyRate(fromAmount, terms.rate, to.precision, markupBps) };
+  return pricedAt(to, fromAmount, await getTermsWithinLimits(from, to, fromAmount, ctx, markupBps), markupBps);
 }
 
 /**
@@ -83,8 +89,7 @@ async function priceSentAmount(from: Currency, to: Currency, sent: unknown, ctx:
   const engineTerms = await getEngine().quote({ from, to, fromAmount: amount, markupBps }, ctx);
   const kept = key !== null ? recallPrice(key, from, to, engineTerms) : undefined;
   if (kept) return kept;
-  const terms = withinLimits(from, to, amount, engineTerms);
-  const priced = { fromAmount: amount, terms, q: applyRate(amount, terms.rate, to.precision, markupBps) };
+  const priced = pricedAt(to, amount, withinLimits(from, to, amount, engineTerms), markupBps);
   return key !== null && askedBefore(key) ? keepPrice(key, from, to, engineTerms, priced) : priced;
 }
 

@@ -87,7 +87,7 @@ class BatchedCounters {
     }
   }
 
-  /** One batch on its way at a time, the next collecting meanwhile. */
+  /** Sends the queue as one batch, unless a batch is already on its way (see the class). */
   private pump() {
     if (this.inFlight || !this.queue.length) return;
     const batch = this.queue;
@@ -153,10 +153,10 @@ export interface CountingLimiter {
   reward(key: string, points?: number): Promise<unknown>;
 }
 
-/** Creates the table when missing (as RateLimiterPostgres does) and drops expired rows every few minutes. */
 /** Makes one policy's limiter; `flush` sends every consume not yet counted and waits for the database. */
 export type BatchedLimiters = ((keyPrefix: string, limit: number, windowSec: number) => CountingLimiter) & { flush(): Promise<void> };
 
+/** Creates the table when missing (as RateLimiterPostgres does) and drops expired rows every few minutes. */
 export async function batchedPgLimiters(pool: pg.Pool): Promise<BatchedLimiters> {
   try {
     await pool.query(
