@@ -24,7 +24,7 @@ import { claimRateQuote } from "./claim-rate-quote";
 import { adoptableSwap, intentHooks, markCommitted } from "./intents";
 import { openOrderPostgres } from "./open-order-postgres";
 import { openOrderSqlite } from "./open-order-sqlite";
-import { reserveOrder } from "./reserve-order";
+import { type Reservation, reserveOrder, UNSET_ORDER } from "./reserve-order";
 import { engineDeadlineMs, openSwapRequest } from "./swap";
 
 export interface CreateOrderInput {
@@ -141,14 +141,36 @@ async function openOrder(
 }
 
 /**
- * Commits what makes a reserved order an order, from the engine's answer: the deposit address,
- * its first timeline event and the reseller's pending profit. Null when the claim `token` no
- * longer holds the order (someone else opened it).
+ * Opens an order that nothing else can refer to before it is answered (no Idempotency-Key, no
+ * rateId: createOrder), without a reservation: the engine is asked first, then the order is
+ * written once, opened, where a reservation took an insert and an update (two commits). The
+ * engine's work stays accounted for: a provider's exchange has its intent written before it is
+ * made, and the order is committed only while that intent is open (open-order-postgres.ts); a
+ * crash in between leaves the intent, which the worker settles as abandoned (nobody was shown
+ * its deposit address: lib/orders/recover-intents.ts).
  */
-export async function commitOpened(db: Db, reserved: Order, token: string, swap: OpenedSwap, now: Date): Promise<Order | null> {
+async function openUnreserved(db: Db, data: Reservation, ctx: EngineContext): Promise<Order> {
+  const order: Order = Object.assign({}, UNSET_ORDER, data);
+  const swap = await callEngine(engineDeadlineMs(), ctx, (c) =>
+    getEngine().openSwap(openSwapRequest(order), { ...c, intents: intentHooks(db) }),
+  );
+  const opened = await commitOpened(db, order, null, swap, new Date());
+  // The worker settled the exchange's intent first (this request outlived a claim's length).
+  if (!opened) throw openingFailed();
+  return opened;
+}
+
+/**
+ * Commits what makes an order an order, from the engine's answer: the deposit address, its
+ * first timeline event and the reseller's pending profit. `token`: the claim on a reserved
+ * order, or null for a new order inserted opened (openUnreserved), which also marks its
+ * provider exchange's intent committed. Null when the claim no longer holds the order (someone
+ * else opened it), or the new order's intent was settled by a recovery.
+ */
+export async function commitOpened(db: Db, reserved: Order, token: string | null, swap: OpenedSwap, now: Date): Promise<Order | null> {
   // A fixed rate is a promise: an upstream engine's firm quote must pay at least the locked amount.
   if (reserved.rateType === "fixed" && swap.terms && swap.terms.toAmount.lt(reserved.toAmount)) {
-    await dropReservation(db, reserved.id, token);
+    if (token !== null) await dropReservation(db, reserved.id, token);
     throw new AppError("RATE_EXPIRED", "The fixed rate can no longer be honoured; get a new estimate.");
   }
   // An upstream engine priced the order again (a firm quote) and says where the swap lives.
@@ -179,8 +201,22 @@ export async function commitOpened(db: Db, reserved: Order, token: string, swap:
   const openInOne = providerOf(db) === "postgresql" ? openOrderPostgres : openOrderSqlite;
   if (await openInOne(db, order, token, now)) return order;
   return db.$transaction(async (tx) => {
-    const r = await tx.order.updateMany({ where: { id: reserved.id, leaseToken: token, payinAddress: null }, data: patch });
-    if (r.count !== 1) return null;
+    if (token === null) {
+      // As open-order-postgres.ts: the exchange's intent committed with the order, if it is still open.
+      const { provider, upstreamId } = order;
+      const i =
+        provider !== null && upstreamId !== null
+          ? await tx.upstreamIntent.updateMany({
+              where: { orderId: order.id, provider, upstreamId, outcome: null },
+              data: { outcome: "committed", resolvedAt: now },
+            })
+          : { count: 0 };
+      if (upstreamId !== null && i.count !== 1 && (await tx.upstreamIntent.count({ where: { orderId: order.id } })) > 0) return null;
+      await tx.order.create({ data: order });
+    } else {
+      const r = await tx.order.updateMany({ where: { id: reserved.id, leaseToken: token, payinAddress: null }, data: patch });
+      if (r.count !== 1) return null;
+    }
     const event = await tx.orderEvent.create({ data: { orderId: reserved.id, status: "waiting", at: reserved.createdAt } });
     await recordPendingProfit(tx, order, new D(order.profit), now);
     // The channel rollup counts the opened order (after the Balance and LedgerDaily rows, as every change locks them).
@@ -214,19 +250,19 @@ async function awaitOpened(db: Db, order: Order, ctx: EngineContext): Promise<Or
   }
 }
 
-/**
- * Creates an order. The row is reserved first (with a claim, and the Idempotency-Key's unique
- * index deciding races), and only then is the engine asked to open the swap: concurrent
- * requests with one key open one upstream swap, and the engine never works for an order that
- * does not exist. The answer still carries the payinAddress: the request waits for it.
- */
-
 /** The registry's reason, when it has one (e.g. an Ethereum address given for Starknet). */
 function withReason(message: string, currency: Currency, address: string): string {
   const reason = addressRejectionReason(currency, address);
   return reason ? `${message} ${reason}` : message;
 }
 
+/**
+ * Creates an order. With an Idempotency-Key or a rateId, the row is reserved first (with a
+ * claim, and the key's unique index deciding races), and only then is the engine asked to open
+ * the swap: concurrent requests with one key open one upstream swap, and a retry finds the
+ * order. Without either, nothing can race it: the engine is asked first and the order written
+ * once, opened (openUnreserved). The answer carries the payinAddress: the request waits for it.
+ */
 export async function createOrder(
   db: Db,
   opts: { input: CreateOrderInput; caller: OrderCaller | null; ctx: EngineContext; idempotencyKey?: string | null; now?: Date },
@@ -319,6 +355,8 @@ export async function createOrder(
     requestHash: idemKey ? hash : null,
   };
 
+  // Without an Idempotency-Key or a rateId, no other request can name this order before it is answered.
+  if (!idemKey && !input.rateId) return { order: await openUnreserved(db, data, ctx), replayed: false };
   let reserved: Order;
   try {
     reserved = await reserveOrder(db, data);

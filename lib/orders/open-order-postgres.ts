@@ -1,5 +1,5 @@
 import "server-only";
-import { type Db, type Order, queryOnPool, sql } from "@/lib/db/client";
+import { type Db, joinSql, type Order, queryOnPool, rawSql, sql } from "@/lib/db/client";
 import { newId } from "@/lib/ids";
 import { providerPending } from "@/lib/ledger/accounts";
 import { channelKey } from "@/lib/ledger/channel-daily";
@@ -7,12 +7,18 @@ import { dayOf } from "@/lib/ledger/daily";
 import { D } from "@/lib/money/decimal";
 
 /**
- * PostgreSQL: opens a reserved order in one statement, where the general path (create-order.ts,
- * openOrder) takes an interactive transaction of seven round trips. Data-modifying CTEs run
+ * PostgreSQL: opens an order in one statement, where the general path (create-order.ts,
+ * commitOpened) takes an interactive transaction of seven round trips. Data-modifying CTEs run
  * once each, all or nothing, so this is that transaction's outcome in one trip:
  *
- * - the order gets its deposit and engine terms, and its claim is cleared (only while the
- *   caller's claim holds and no deposit was set: the same conditions as the general path);
+ * - the order gets its deposit and engine terms: a reserved order (`token`, its claim) is
+ *   updated and its claim cleared, only while the claim holds and no deposit was set (the same
+ *   conditions as the general path); a new order (`token` null: a request without an
+ *   Idempotency-Key, create-order.ts) is inserted opened, in one write where a reservation
+ *   took an insert and an update, and only while the provider's exchange it opens with is
+ *   still an open intent, which the statement marks committed (so that a crash recovery
+ *   that settled the intent first, lib/orders/recover-intents.ts, leaves no order behind it,
+ *   and one that comes after finds it committed);
  * - its first timeline event, "waiting" at its creation time;
  * - the reseller's pending profit: its journal (the entry, the provider's pending commission
  *   against it, the journal row), its Balance row and its daily rollup row, as lib/ledger's recordPendingProfit books it;
@@ -21,10 +27,10 @@ import { D } from "@/lib/money/decimal";
  *
  * It applies only when there is nothing to announce: a reseller with an enabled webhook endpoint
  * gets the general path, which writes the order.created message in the same transaction. False
- * when it did not apply (that, or the claim was lost); the caller then takes the general path,
- * which tells the two apart.
+ * when it did not apply (that, the claim lost, or the intent settled); the caller then takes the
+ * general path, which tells them apart.
  */
-export async function openOrderPostgres(db: Db, order: Order, token: string, now: Date): Promise<boolean> {
+export async function openOrderPostgres(db: Db, order: Order, token: string | null, now: Date): Promise<boolean> {
   // Profit is rawToAmount - toAmount, never negative (and Balance's CHECK would refuse the
   // statement if it were); keyless orders carry no markup, hence no profit, and no reseller.
   const pending = order.resellerId !== null && new D(order.profit).gt(0);
@@ -34,9 +40,12 @@ export async function openOrderPostgres(db: Db, order: Order, token: string, now
   // On the pool, not through Prisma: its CPU per statement was half of what a POST /exchange cost (bench/README.md).
   const rows = await queryOnPool<{ id: number }>(
     db,
-    "open-order",
+    token === null ? "open-new-order" : "open-order",
     sql`
-    WITH o AS (
+    WITH ${
+      token === null
+        ? insertOpened(order, now)
+        : sql`o AS (
       UPDATE "Order" SET
         "rate" = ${order.rate}::numeric, "rawToAmount" = ${order.rawToAmount}::numeric,
         "toAmount" = ${order.toAmount}::numeric, "profit" = ${order.profit}::numeric,
@@ -45,7 +54,8 @@ export async function openOrderPostgres(db: Db, order: Order, token: string, now
         "leaseToken" = NULL, "leaseUntil" = NULL, "nextActionAt" = ${order.nextActionAt}, "updatedAt" = ${now}
       WHERE "id" = ${order.id} AND "leaseToken" = ${token} AND "payinAddress" IS NULL
         AND NOT EXISTS (SELECT 1 FROM "WebhookEndpoint" w WHERE w."resellerId" = ${order.resellerId}::text AND w."enabled")
-      RETURNING "id"
+      RETURNING "id"`
+    }
     ), ev AS (
       INSERT INTO "OrderEvent" ("orderId", "status", "at") SELECT "id", 'waiting', ${order.createdAt}::timestamp(3) FROM o RETURNING "id"
     ), bal AS (
@@ -91,4 +101,52 @@ export async function openOrderPostgres(db: Db, order: Order, token: string, now
     SELECT "id" FROM ev`,
   );
   return rows.length === 1;
+}
+
+/**
+ * The Order's columns that are not text, with their PostgreSQL types: the new order's values
+ * go through a SELECT (for its conditions), where a parameter's type is not inferred from
+ * its column as in VALUES. tests/db/open-order-in-one.test.ts holds this against the schema.
+ */
+export const ORDER_COLUMN_TYPES: Partial<Record<keyof Order, string>> = {
+  fromAmount: "numeric",
+  rate: "numeric",
+  rawToAmount: "numeric",
+  toAmount: "numeric",
+  profit: "numeric",
+  amountReceived: "numeric",
+  refundAmount: "numeric",
+  platformFeeBps: "int4",
+  markupBps: "int4",
+  attempts: "int4",
+  expiresAt: "timestamp",
+  nextActionAt: "timestamp",
+  createdAt: "timestamp",
+  updatedAt: "timestamp",
+  leaseUntil: "timestamp",
+  stuckAt: "timestamp",
+  depositedAt: "timestamp",
+  fixedUntil: "timestamp",
+};
+
+/**
+ * The `o` CTE of a new order (openOrderPostgres, `token` null), after an `i` CTE that marks its
+ * provider exchange's intent committed. The order is inserted when no enabled webhook endpoint
+ * waits for its order.created, and, when an intent was written for it, only if its exchange's
+ * intent was still open (the UPDATE waits for a recovery that holds the row, then finds it settled).
+ */
+function insertOpened(order: Order, now: Date) {
+  const columns = Object.keys(order) as (keyof Order)[];
+  const hooks = sql`EXISTS (SELECT 1 FROM "WebhookEndpoint" w WHERE w."resellerId" = ${order.resellerId}::text AND w."enabled")`;
+  return sql`i AS (
+      UPDATE "UpstreamIntent" SET "outcome" = 'committed', "resolvedAt" = ${now}::timestamp(3)
+      WHERE "orderId" = ${order.id}::text AND "provider" = ${order.provider}::text AND "upstreamId" = ${order.upstreamId}::text
+        AND "outcome" IS NULL AND NOT ${hooks}
+      RETURNING 1
+    ), o AS (
+      INSERT INTO "Order" (${rawSql(columns.map((c) => `"${c}"`).join(", "))})
+      SELECT ${joinSql(columns.map((c) => sql`${order[c]}::${rawSql(ORDER_COLUMN_TYPES[c] ?? "text")}`))}
+      WHERE NOT ${hooks}
+        AND (${order.upstreamId === null}::boolean OR EXISTS (SELECT 1 FROM i) OR NOT EXISTS (SELECT 1 FROM "UpstreamIntent" x WHERE x."orderId" = ${order.id}::text))
+      RETURNING "id"`;
 }

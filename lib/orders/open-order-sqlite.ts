@@ -6,6 +6,7 @@ import { providerPending } from "@/lib/ledger/accounts";
 import { channelKey } from "@/lib/ledger/channel-daily";
 import { dayOf } from "@/lib/ledger/daily";
 import { D, formatAmount } from "@/lib/money/decimal";
+import { orderInsert } from "./reserve-order";
 
 const OPEN = `UPDATE "Order" SET
     "rate" = ?, "rawToAmount" = ?, "toAmount" = ?, "profit" = ?, "provider" = ?, "upstreamId" = ?, "upstreamData" = ?,
@@ -13,6 +14,11 @@ const OPEN = `UPDATE "Order" SET
     "nextActionAt" = ?, "updatedAt" = ?
   WHERE "id" = ? AND "leaseToken" = ? AND "payinAddress" IS NULL
     AND NOT EXISTS (SELECT 1 FROM "WebhookEndpoint" w WHERE w."resellerId" = ? AND w."enabled")`;
+// A new order (token null): the conditions its insert takes (open-order-postgres.ts tells why).
+const HOOKS = `SELECT 1 FROM "WebhookEndpoint" w WHERE w."resellerId" = ? AND w."enabled"`;
+const COMMIT_INTENT = `UPDATE "UpstreamIntent" SET "outcome" = 'committed', "resolvedAt" = ?
+  WHERE "orderId" = ? AND "provider" = ? AND "upstreamId" = ? AND "outcome" IS NULL`;
+const ANY_INTENT = `SELECT 1 FROM "UpstreamIntent" WHERE "orderId" = ?`;
 const EVENT = `INSERT INTO "OrderEvent" ("orderId", "status", "at") VALUES (?, 'waiting', ?)`;
 // Creates the balance row when missing and returns it (the no-op update makes RETURNING give an existing row too).
 const BALANCE = `INSERT INTO "Balance" ("resellerId", "currency", "updatedAt") VALUES (?, ?, ?)
@@ -34,13 +40,15 @@ const LINE = `INSERT INTO "JournalLine" ("journalId", "account", "currency", "am
 const JOURNAL = `INSERT INTO "Journal" ("id", "kind", "orderId", "lines", "createdAt") VALUES (?, 'order_created', ?, 2, ?)`;
 
 /**
- * SQLite: opens a reserved order in one synchronous transaction on the writer connection
- * (lib/db/sqlite-direct.ts), where the general path (create-order.ts, openOrder) takes an
+ * SQLite: opens an order in one synchronous transaction on the writer connection
+ * (lib/db/sqlite-direct.ts), where the general path (create-order.ts, commitOpened) takes an
  * interactive Prisma transaction of eight statements. The same outcome, as
  * open-order-postgres.ts gives on PostgreSQL:
  *
- * - the order gets its deposit and engine terms, and its claim is cleared (only while the
- *   caller's claim holds and no deposit was set: the same conditions as the general path);
+ * - the order gets its deposit and engine terms: a reserved order's claim (`token`) is cleared
+ *   (only while it holds and no deposit was set: the same conditions as the general path); a
+ *   new order (`token` null) is inserted opened, only if the provider exchange it opens with
+ *   is still an open intent (marked committed here) or none was written for it;
  * - its first timeline event, "waiting" at its creation time;
  * - the reseller's pending profit: its journal (the entry, the provider's pending commission
  *   against it, the journal row), its Balance row and its daily rollup row, as lib/ledger's recordPendingProfit books it on SQLite
@@ -49,31 +57,43 @@ const JOURNAL = `INSERT INTO "Journal" ("id", "kind", "orderId", "lines", "creat
  *
  * It applies only when there is nothing to announce: a reseller with an enabled webhook
  * endpoint gets the general path, which writes the order.created message in the same
- * transaction. False when it did not apply (that, or the claim was lost); the caller then
- * takes the general path, which tells the two apart.
+ * transaction. False when it did not apply (that, the claim lost, or the intent settled); the
+ * caller then takes the general path, which tells them apart.
  */
-export async function openOrderSqlite(db: Db, order: Order, token: string, now: Date): Promise<boolean> {
+export async function openOrderSqlite(db: Db, order: Order, token: string | null, now: Date): Promise<boolean> {
   const v = sqliteValue;
   const profit = new D(order.profit);
   return writeOnSqlite(db, (conn) => {
-    const opened = statementOf(conn, OPEN).run(
-      order.rate,
-      order.rawToAmount,
-      order.toAmount,
-      order.profit,
-      order.provider,
-      order.upstreamId,
-      order.upstreamData,
-      v(order.expiresAt),
-      order.payinAddress,
-      order.payinExtraId,
-      v(order.nextActionAt),
-      v(now),
-      order.id,
-      token,
-      order.resellerId,
-    );
-    if (opened.changes !== 1) return false;
+    if (token === null) {
+      if (statementOf(conn, HOOKS).get(order.resellerId)) return false;
+      // Without a provider's exchange there is no intent to look for (the engine writes one only before it makes one).
+      if (
+        order.upstreamId !== null &&
+        statementOf(conn, COMMIT_INTENT).run(v(now), order.id, order.provider, order.upstreamId).changes !== 1 &&
+        statementOf(conn, ANY_INTENT).get(order.id)
+      )
+        return false;
+      statementOf(conn, orderInsert(Object.keys(order)).sqlite).run(...Object.values(order).map(v));
+    } else if (
+      statementOf(conn, OPEN).run(
+        order.rate,
+        order.rawToAmount,
+        order.toAmount,
+        order.profit,
+        order.provider,
+        order.upstreamId,
+        order.upstreamData,
+        v(order.expiresAt),
+        order.payinAddress,
+        order.payinExtraId,
+        v(order.nextActionAt),
+        v(now),
+        order.id,
+        token,
+        order.resellerId,
+      ).changes !== 1
+    )
+      return false;
     statementOf(conn, EVENT).run(order.id, v(order.createdAt));
     // Keyless orders carry no markup, hence no profit; a zero profit posts nothing, as post() skips it.
     if (order.resellerId !== null && profit.gt(0)) {

@@ -3,7 +3,7 @@ import { type Db, type Order, providerOf, queryOnPool } from "@/lib/db/client";
 import { sqliteValue, statementOf, writeOnSqlite } from "@/lib/db/sqlite-direct";
 
 /** What a reservation leaves at the column defaults (the schema's); TypeScript checks that with the reservation's data they make a whole Order. */
-const UNSET = {
+export const UNSET_ORDER = {
   amountReceived: null,
   payinExtraId: null,
   payinHash: null,
@@ -24,12 +24,12 @@ const UNSET = {
   depositedAt: null,
 } satisfies Partial<Order>;
 
-export type Reservation = Omit<Order, keyof typeof UNSET>;
+export type Reservation = Omit<Order, keyof typeof UNSET_ORDER>;
 
-/** The INSERT of each column list (one in practice), made once: the pg text goes with its statement name. */
+/** The INSERT of each column list (a reservation's, a new opened order's), made once: the pg text goes with its statement name. */
 const inserts = new Map<string, { sqlite: string; pg: { name: string; text: string } }>();
 
-function insertFor(columns: string[]) {
+export function orderInsert(columns: string[]) {
   const key = columns.join(",");
   let i = inserts.get(key);
   if (!i) {
@@ -58,8 +58,8 @@ function insertFor(columns: string[]) {
 export async function reserveOrder(db: Db, data: Reservation): Promise<Order> {
   // Not { ...UNSET, ...data }: V8 builds a spread of two objects this wide property by
   // property, about 100 µs here, a tenth of the request; Object.assign copies in bulk (6 µs).
-  const row: Order = Object.assign({}, UNSET, data);
-  const insert = insertFor(Object.keys(row));
+  const row: Order = Object.assign({}, UNSET_ORDER, data);
+  const insert = orderInsert(Object.keys(row));
   const values = Object.values(row);
   if (providerOf(db) === "sqlite") await writeOnSqlite(db, (conn) => statementOf(conn, insert.sqlite).run(...values.map(sqliteValue)));
   else await queryOnPool(db, insert.pg.name, { text: insert.pg.text, values });

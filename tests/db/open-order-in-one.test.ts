@@ -4,8 +4,8 @@ import type { Db, Order } from "@/lib/db/client";
 import { checkLedger } from "@/lib/ledger/check";
 import { getBalances } from "@/lib/ledger/ledger";
 import { D } from "@/lib/money/decimal";
-import { createOrder } from "@/lib/orders/create-order";
-import { openOrderPostgres } from "@/lib/orders/open-order-postgres";
+import { commitOpened, createOrder } from "@/lib/orders/create-order";
+import { ORDER_COLUMN_TYPES, openOrderPostgres } from "@/lib/orders/open-order-postgres";
 import { openOrderSqlite } from "@/lib/orders/open-order-sqlite";
 import { createEndpoint, setEndpointEnabled } from "@/lib/webhooks/endpoints";
 import { newCaller } from "../support/callers";
@@ -33,10 +33,15 @@ describe.each(["sqlite", "postgres"] as const)("opening an order in one step (%s
   const ledgerOf = (orderId: string) =>
     db.ledgerEntry.findMany({ where: { orderId }, select: { resellerId: true, currency: true, bucket: true, kind: true, amount: true } });
 
-  it("opens the order, writes its first event, its pending profit and the balance row; a second order adds to the balance", async () => {
+  // Without an Idempotency-Key a new order is inserted opened (no reservation); with one, its reservation is opened.
+  it.each([
+    ["a new order", null],
+    ["a reserved order", "key"],
+  ])("opens %s, writes its first event, its pending profit and the balance row; a second order adds to the balance", async (_, key) => {
     const caller = await newCaller(db, 150);
-    const a = (await createOrder(db, { input: input("0.1"), caller, ctx: { scope: "t" } })).order;
-    const b = (await createOrder(db, { input: input("0.25"), caller, ctx: { scope: "t" } })).order;
+    const idem = (n: number) => (key === null ? null : `${key}-${n}`);
+    const a = (await createOrder(db, { input: input("0.1"), caller, ctx: { scope: "t" }, idempotencyKey: idem(1) })).order;
+    const b = (await createOrder(db, { input: input("0.25"), caller, ctx: { scope: "t" }, idempotencyKey: idem(2) })).order;
     for (const o of [a, b]) {
       const row = await db.order.findUniqueOrThrow({ where: { id: o.id }, include: { events: true } });
       // What createOrder answered is what was stored.
@@ -139,4 +144,86 @@ describe.each(["sqlite", "postgres"] as const)("opening an order in one step (%s
     expect(await db.webhookMessage.count({ where: { resellerId: caller.resellerId, subject: o.id, type: "order.created" } })).toBe(1);
     expect((await checkLedger(db)).violations).toEqual([]);
   });
+
+  it("inserts a new order only while its provider exchange's intent is open, and marks it committed; a settled intent leaves no order, on either path", async () => {
+    const caller = await newCaller(db, 100);
+    const priced = (await createOrder(db, { input: input("0.1"), caller, ctx: { scope: "t" } })).order;
+    const fresh = (suffix: string): Order => ({
+      ...priced,
+      id: `${priced.id.slice(0, -4)}${suffix}`,
+      payinAddress: `0x${suffix}`,
+      provider: "sideshift",
+      upstreamId: `up-${suffix}`,
+    });
+    const intent = (o: Order, outcome: string | null) =>
+      db.upstreamIntent.create({ data: { id: `i-${o.id}`, orderId: o.id, provider: "sideshift", upstreamId: o.upstreamId, outcome } });
+    const counts = async () => ({ events: await db.orderEvent.count(), entries: await db.ledgerEntry.count() });
+
+    const open = fresh("0a01");
+    await intent(open, null);
+    expect(await openInOne(db, open, null, new Date())).toBe(true);
+    expect(await db.order.findUniqueOrThrow({ where: { id: open.id } })).toMatchObject({ payinAddress: "0x0a01", upstreamId: "up-0a01" });
+    expect((await db.upstreamIntent.findUniqueOrThrow({ where: { id: `i-${open.id}` } })).outcome).toBe("committed");
+
+    // Settled by the worker's recovery before the commit: abandoned, so nobody may be shown its address.
+    const settled = fresh("0a02");
+    await intent(settled, "abandoned");
+    const before = await counts();
+    expect(await openInOne(db, settled, null, new Date())).toBe(false);
+    expect(await db.order.findUnique({ where: { id: settled.id } })).toBeNull();
+    expect(await counts()).toEqual(before);
+    // The general path (commitOpened) refuses it too, and leaves the intent as the recovery settled it.
+    const swap = {
+      payinAddress: "0x0a02",
+      payinExtraId: null,
+      firstCheckAfterMs: null,
+      upstream: { provider: "sideshift", id: "up-0a02", data: null },
+    };
+    expect(await commitOpened(db, settled, null, swap, new Date())).toBeNull();
+    expect(await db.order.findUnique({ where: { id: settled.id } })).toBeNull();
+    expect((await db.upstreamIntent.findUniqueOrThrow({ where: { id: `i-${settled.id}` } })).outcome).toBe("abandoned");
+
+    // An exchange with no intent written for it (an engine that records none) opens as before.
+    const unrecorded = fresh("0a03");
+    expect(await openInOne(db, unrecorded, null, new Date())).toBe(true);
+    expect((await db.order.findUniqueOrThrow({ where: { id: unrecorded.id } })).payinAddress).toBe("0x0a03");
+    expect((await checkLedger(db)).violations).toEqual([]);
+  });
+
+  it("does not insert a new order for a reseller with an enabled webhook endpoint, nor touch its intent: the general path announces it", async () => {
+    const caller = await newCaller(db, 100);
+    const priced = (await createOrder(db, { input: input("0.1"), caller, ctx: { scope: "t" } })).order;
+    const o: Order = {
+      ...priced,
+      id: `${priced.id.slice(0, -4)}0b01`,
+      payinAddress: "0x0b01",
+      provider: "sideshift",
+      upstreamId: "up-0b01",
+    };
+    await db.upstreamIntent.create({ data: { id: `i-${o.id}`, orderId: o.id, provider: "sideshift", upstreamId: "up-0b01" } });
+    await createEndpoint(db, { resellerId: caller.resellerId, url: "https://example.com/hook", events: ["order.created"] });
+    expect(await openInOne(db, o, null, new Date())).toBe(false);
+    expect(await db.order.findUnique({ where: { id: o.id } })).toBeNull();
+    expect((await db.upstreamIntent.findUniqueOrThrow({ where: { id: `i-${o.id}` } })).outcome).toBeNull();
+    const swap = {
+      payinAddress: "0x0b01",
+      payinExtraId: null,
+      firstCheckAfterMs: null,
+      upstream: { provider: "sideshift", id: "up-0b01", data: null },
+    };
+    expect((await commitOpened(db, o, null, swap, new Date()))?.payinAddress).toBe("0x0b01");
+    expect((await db.upstreamIntent.findUniqueOrThrow({ where: { id: `i-${o.id}` } })).outcome).toBe("committed");
+    expect(await db.webhookMessage.count({ where: { resellerId: caller.resellerId, subject: o.id, type: "order.created" } })).toBe(1);
+    expect(await db.orderEvent.count({ where: { orderId: o.id } })).toBe(1);
+  });
+
+  it.runIf(kind === "postgres")(
+    "types every non-text column of Order as the schema does (a new order's insert casts its values)",
+    async () => {
+      const rows = await db.$queryRawUnsafe<{ column_name: string; udt_name: string }[]>(
+        `SELECT column_name, udt_name FROM information_schema.columns WHERE table_name = 'Order' AND udt_name <> 'text'`,
+      );
+      expect(Object.fromEntries(rows.map((r) => [r.column_name, r.udt_name]))).toEqual(ORDER_COLUMN_TYPES);
+    },
+  );
 });

@@ -120,19 +120,22 @@ describe("intents: what a dead opening request leaves is adopted or recorded", (
     }
   });
 
-  it("an order just reserved by its own request reads no intents (none can exist while its claim is fresh)", async () => {
+  it("an order opened by its own request reads no intents when its engine made no provider exchange, reserved (its claim fresh) or not", async () => {
     // A database without the intents table: any statement on it fails, so the creation
     // succeeding shows the opening made none (the simulated engine records no intents).
     const bare = await tempSqlite();
     try {
       await bare.db.$executeRawUnsafe(`ALTER TABLE "UpstreamIntent" RENAME TO "UpstreamIntentGone"`);
-      const made = await createOrder(bare.db, {
-        input: { from: "btc", to: "eth", amount: "0.1", address: ETH_ADDR },
-        caller: null,
-        ctx: { scope: "i-fresh" },
-      });
-      expect(made.order.payinAddress).toEqual(expect.any(String));
-      expect(await bare.db.order.count({ where: { payinAddress: { not: null } } })).toBe(1);
+      for (const idempotencyKey of [null, "fresh"]) {
+        const made = await createOrder(bare.db, {
+          input: { from: "btc", to: "eth", amount: "0.1", address: ETH_ADDR },
+          caller: null,
+          ctx: { scope: "i-fresh" },
+          idempotencyKey,
+        });
+        expect(made.order.payinAddress).toEqual(expect.any(String));
+      }
+      expect(await bare.db.order.count({ where: { payinAddress: { not: null } } })).toBe(2);
     } finally {
       await bare.cleanup();
     }
