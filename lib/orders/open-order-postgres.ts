@@ -58,9 +58,28 @@ export async function openOrderPostgres(db: Db, order: Order, token: string | nu
     }
     ), ev AS (
       INSERT INTO "OrderEvent" ("orderId", "status", "at") SELECT "id", 'waiting', ${order.createdAt}::timestamp(3) FROM o RETURNING "id"
+    ), entry AS (
+      INSERT INTO "LedgerEntry" ("journalId", "resellerId", "orderId", "currency", "bucket", "kind", "amount", "createdAt")
+      SELECT ${journalId}::text, ${order.resellerId}::text, "id", ${order.toCurrency}::text, 'pending', 'order_profit_pending', ${order.profit}::numeric, ${now}::timestamp(3)
+      FROM o WHERE ${pending}
+      RETURNING 1
+    ), line AS (
+      INSERT INTO "JournalLine" ("journalId", "account", "currency", "amount", "createdAt")
+      SELECT ${journalId}::text, ${providerPending(order.provider)}::text, ${order.toCurrency}::text, -(${order.profit}::numeric), ${now}::timestamp(3)
+      FROM o WHERE ${pending}
+      RETURNING 1
+    ), journal AS (
+      -- Reading entry's and line's rows makes them run first: the journal row comes after its lines.
+      INSERT INTO "Journal" ("id", "kind", "orderId", "lines", "createdAt")
+      SELECT ${journalId}::text, 'order_created', o."id", 2, ${now}::timestamp(3)
+      FROM o, entry, line
+      RETURNING 1
     ), bal AS (
+      -- The reseller's rows last (reading journal's row orders them): every order of a reseller
+      -- waits for these rows' locks, held to the commit, so the less that runs after them the
+      -- more orders a reseller can open at once.
       INSERT INTO "Balance" ("resellerId", "currency", "pending", "updatedAt")
-      SELECT ${order.resellerId}::text, ${order.toCurrency}::text, ${order.profit}::numeric, ${now}::timestamp(3) FROM o WHERE ${pending}
+      SELECT ${order.resellerId}::text, ${order.toCurrency}::text, ${order.profit}::numeric, ${now}::timestamp(3) FROM journal
       ON CONFLICT ("resellerId", "currency")
         DO UPDATE SET "pending" = "Balance"."pending" + EXCLUDED."pending", "updatedAt" = EXCLUDED."updatedAt"
       RETURNING 1
@@ -80,22 +99,6 @@ export async function openOrderPostgres(db: Db, order: Order, token: string | nu
       SELECT ${order.resellerId}::text, ${dayOf(order.createdAt)}::text, ${channelKey(order.channel)}::text, ${order.fromCurrency}::text, 1
       FROM o, (SELECT count(*) FROM daily) d WHERE ${order.resellerId !== null}
       ON CONFLICT ("resellerId", "day", "channel", "currency") DO UPDATE SET "orders" = "ChannelDaily"."orders" + 1
-      RETURNING 1
-    ), entry AS (
-      INSERT INTO "LedgerEntry" ("journalId", "resellerId", "orderId", "currency", "bucket", "kind", "amount", "createdAt")
-      SELECT ${journalId}::text, ${order.resellerId}::text, "id", ${order.toCurrency}::text, 'pending', 'order_profit_pending', ${order.profit}::numeric, ${now}::timestamp(3)
-      FROM o WHERE ${pending}
-      RETURNING 1
-    ), line AS (
-      INSERT INTO "JournalLine" ("journalId", "account", "currency", "amount", "createdAt")
-      SELECT ${journalId}::text, ${providerPending(order.provider)}::text, ${order.toCurrency}::text, -(${order.profit}::numeric), ${now}::timestamp(3)
-      FROM o WHERE ${pending}
-      RETURNING 1
-    ), journal AS (
-      -- Reading entry's and line's rows makes them run first: the journal row comes after its lines.
-      INSERT INTO "Journal" ("id", "kind", "orderId", "lines", "createdAt")
-      SELECT ${journalId}::text, 'order_created', o."id", 2, ${now}::timestamp(3)
-      FROM o, entry, line
       RETURNING 1
     )
     SELECT "id" FROM ev`,
