@@ -5,6 +5,7 @@ import { providerPending } from "@/lib/ledger/accounts";
 import { channelKey } from "@/lib/ledger/channel-daily";
 import { dayOf } from "@/lib/ledger/daily";
 import { D } from "@/lib/money/decimal";
+import { orderInsert } from "./reserve-order";
 
 /**
  * PostgreSQL: opens an order in one statement, where the general path (create-order.ts,
@@ -40,7 +41,8 @@ export async function openOrderPostgres(db: Db, order: Order, token: string | nu
   // On the pool, not through Prisma: its CPU per statement was half of what a POST /exchange cost (bench/README.md).
   const rows = await queryOnPool<{ id: number }>(
     db,
-    token === null ? "open-new-order" : "open-order",
+    // Named per column list: a prepared statement's name must always go with one text.
+    token === null ? `open-new-order-${orderInsert(Object.keys(order)).pg.name}` : "open-order",
     sql`
     WITH ${
       token === null
