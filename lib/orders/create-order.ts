@@ -24,7 +24,7 @@ import { claimRateQuote } from "./claim-rate-quote";
 import { adoptableSwap, intentHooks, markCommitted } from "./intents";
 import { openOrderPostgres } from "./open-order-postgres";
 import { openOrderSqlite } from "./open-order-sqlite";
-import { type Reservation, reserveOrder, UNSET_ORDER } from "./reserve-order";
+import { orderRow, type Reservation, reserveOrder } from "./reserve-order";
 import { engineDeadlineMs, openSwapRequest } from "./swap";
 
 export interface CreateOrderInput {
@@ -150,7 +150,7 @@ async function openOrder(
  * its deposit address: lib/orders/recover-intents.ts).
  */
 async function openUnreserved(db: Db, data: Reservation, ctx: EngineContext): Promise<Order> {
-  const order: Order = Object.assign({}, UNSET_ORDER, data);
+  const order = orderRow(data);
   const swap = await callEngine(engineDeadlineMs(), ctx, (c) =>
     getEngine().openSwap(openSwapRequest(order), { ...c, intents: intentHooks(db) }),
   );
@@ -320,7 +320,9 @@ export async function createOrder(
   } else priced = await priceRequest(from, to, amounts, ctx, markupBps);
   const { fromAmount, terms, q } = priced;
   const expiresAt = new Date(now.getTime() + cfg.ORDER_TTL_SECONDS * 1000);
-  const token = newLeaseToken();
+  // Without an Idempotency-Key or a rateId, no other request can name this order before it is
+  // answered: nothing to reserve it against, so no claim either.
+  const token = idemKey || input.rateId ? newLeaseToken() : null;
   const data = {
     id: newOrderId(),
     resellerId: caller?.resellerId ?? null,
@@ -347,7 +349,7 @@ export async function createOrder(
     rateId: input.rateId ?? null,
     fixedUntil: rateType === "fixed" ? new Date(Math.min(expiresAt.getTime(), now.getTime() + cfg.FIXED_RATE_WINDOW_SECONDS * 1000)) : null,
     leaseToken: token,
-    leaseUntil: new Date(now.getTime() + leaseMs()),
+    leaseUntil: token === null ? null : new Date(now.getTime() + leaseMs()),
     createdAt: now,
     updatedAt: now,
     idempotencyScope: idemKey ? ctx.scope : null,
@@ -355,8 +357,7 @@ export async function createOrder(
     requestHash: idemKey ? hash : null,
   };
 
-  // Without an Idempotency-Key or a rateId, no other request can name this order before it is answered.
-  if (!idemKey && !input.rateId) return { order: await openUnreserved(db, data, ctx), replayed: false };
+  if (token === null) return { order: await openUnreserved(db, data, ctx), replayed: false };
   let reserved: Order;
   try {
     reserved = await reserveOrder(db, data);

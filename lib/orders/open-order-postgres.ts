@@ -38,15 +38,18 @@ export async function openOrderPostgres(db: Db, order: Order, token: string | nu
   // Its journal (lib/ledger's pendingProfitJournal): the entry and the provider's pending commission
   // against it; the Journal row's AFTER trigger, at the end of the statement, sees both and sums them.
   const journalId = newId();
+  // The reseller has an enabled webhook endpoint: its order.created is for the general path to write.
+  const hooks = sql`EXISTS (SELECT 1 FROM "WebhookEndpoint" w WHERE w."resellerId" = ${order.resellerId}::text AND w."enabled")`;
+  const columns = token === null ? (Object.keys(order) as (keyof Order)[]) : null;
   // On the pool, not through Prisma: its CPU per statement was half of what a POST /exchange cost (bench/README.md).
   const rows = await queryOnPool<{ id: number }>(
     db,
     // Named per column list: a prepared statement's name must always go with one text.
-    token === null ? `open-new-order-${orderInsert(Object.keys(order)).pg.name}` : "open-order",
+    columns ? `open-new-order-${orderInsert(columns).pg.name}` : "open-order",
     sql`
     WITH ${
-      token === null
-        ? insertOpened(order, now)
+      columns
+        ? insertOpened(order, columns, hooks, now)
         : sql`o AS (
       UPDATE "Order" SET
         "rate" = ${order.rate}::numeric, "rawToAmount" = ${order.rawToAmount}::numeric,
@@ -55,7 +58,7 @@ export async function openOrderPostgres(db: Db, order: Order, token: string | nu
         "expiresAt" = ${order.expiresAt}, "payinAddress" = ${order.payinAddress}, "payinExtraId" = ${order.payinExtraId},
         "leaseToken" = NULL, "leaseUntil" = NULL, "nextActionAt" = ${order.nextActionAt}, "updatedAt" = ${now}
       WHERE "id" = ${order.id} AND "leaseToken" = ${token} AND "payinAddress" IS NULL
-        AND NOT EXISTS (SELECT 1 FROM "WebhookEndpoint" w WHERE w."resellerId" = ${order.resellerId}::text AND w."enabled")
+        AND NOT ${hooks}
       RETURNING "id"`
     }
     ), ev AS (
@@ -140,9 +143,7 @@ export const ORDER_COLUMN_TYPES: Partial<Record<keyof Order, string>> = {
  * waits for its order.created, and, when an intent was written for it, only if its exchange's
  * intent was still open (the UPDATE waits for a recovery that holds the row, then finds it settled).
  */
-function insertOpened(order: Order, now: Date) {
-  const columns = Object.keys(order) as (keyof Order)[];
-  const hooks = sql`EXISTS (SELECT 1 FROM "WebhookEndpoint" w WHERE w."resellerId" = ${order.resellerId}::text AND w."enabled")`;
+function insertOpened(order: Order, columns: (keyof Order)[], hooks: ReturnType<typeof sql>, now: Date) {
   return sql`i AS (
       UPDATE "UpstreamIntent" SET "outcome" = 'committed', "resolvedAt" = ${now}::timestamp(3)
       WHERE "orderId" = ${order.id}::text AND "provider" = ${order.provider}::text AND "upstreamId" = ${order.upstreamId}::text

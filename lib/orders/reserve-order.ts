@@ -3,7 +3,7 @@ import { type Db, type Order, providerOf, queryOnPool } from "@/lib/db/client";
 import { sqliteValue, statementOf, writeOnSqlite } from "@/lib/db/sqlite-direct";
 
 /** What a reservation leaves at the column defaults (the schema's); TypeScript checks that with the reservation's data they make a whole Order. */
-export const UNSET_ORDER = {
+const UNSET = {
   amountReceived: null,
   payinExtraId: null,
   payinHash: null,
@@ -24,7 +24,14 @@ export const UNSET_ORDER = {
   depositedAt: null,
 } satisfies Partial<Order>;
 
-export type Reservation = Omit<Order, keyof typeof UNSET_ORDER>;
+export type Reservation = Omit<Order, keyof typeof UNSET>;
+
+/** The whole row of an order from its reservation's data, the other columns at their defaults. */
+export function orderRow(data: Reservation): Order {
+  // Not { ...UNSET, ...data }: V8 builds a spread of two objects this wide property by
+  // property, about 100 µs here, a tenth of the request; Object.assign copies in bulk (6 µs).
+  return Object.assign({}, UNSET, data);
+}
 
 /** The INSERT of each column list (a reservation's, a new opened order's), made once: the pg text goes with its statement name. */
 const inserts = new Map<string, { sqlite: string; pg: { name: string; text: string } }>();
@@ -56,9 +63,7 @@ export function orderInsert(columns: string[]) {
  * databases (isUniqueViolation).
  */
 export async function reserveOrder(db: Db, data: Reservation): Promise<Order> {
-  // Not { ...UNSET, ...data }: V8 builds a spread of two objects this wide property by
-  // property, about 100 µs here, a tenth of the request; Object.assign copies in bulk (6 µs).
-  const row: Order = Object.assign({}, UNSET_ORDER, data);
+  const row = orderRow(data);
   const insert = orderInsert(Object.keys(row));
   const values = Object.values(row);
   if (providerOf(db) === "sqlite") await writeOnSqlite(db, (conn) => statementOf(conn, insert.sqlite).run(...values.map(sqliteValue)));
