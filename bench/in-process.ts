@@ -52,7 +52,8 @@ async function main() {
   await migrate(getConfig().DATABASE_URL);
   await startProcessKeyCache(3000);
   const db = getDb();
-  await db.reseller.create({ data: { id: "bench-reseller", walletAddress: `0x${"ab".repeat(20)}` } });
+  // A markup, so that its keyed orders book a profit (as bench/production.mjs's reseller does).
+  await db.reseller.create({ data: { id: "bench-reseller", walletAddress: `0x${"ab".repeat(20)}`, markupBps: 100 } });
   const { key } = await createApiKey(db, { resellerId: "bench-reseller", name: "bench" });
   const ids: string[] = [];
   for (let i = 0; i < 200; i++)
@@ -79,21 +80,21 @@ async function main() {
       CALLS,
       () => getOrderForCaller(db, { orderId: ids[n++ % ids.length], caller: null }),
     ],
-    [
-      "POST /exchange handler, keyless, 20 at a time",
+    ...(["keyless", "keyed"] as const).map((who): [string, number, () => unknown, number] => [
+      `POST /exchange handler, ${who}, 20 at a time`,
       ORDERS,
       async () => {
         const body = Buffer.from(
           JSON.stringify({ from: "btc", to: "eth", amount: `0.01${String(++n).padStart(6, "0")}`, address: ADDRESS }),
         );
-        const r = await postExchange(
-          request("/api/v1/exchange", { "content-type": "application/json", "content-length": String(body.length) }, body),
-          env,
-        );
+        const headers: Record<string, string> = { "content-type": "application/json", "content-length": String(body.length) };
+        // Keyed: the order books its reseller's pending profit (the journal, Balance and rollup rows).
+        if (who === "keyed") headers["x-api-key"] = key;
+        const r = await postExchange(request("/api/v1/exchange", headers, body), env);
         if (r.status !== 201) throw new Error(`POST /exchange: ${r.status}`);
       },
       20,
-    ],
+    ]),
   ];
   console.log(`${getConfig().databaseProvider}:`);
   for (const [label, calls, fn, batch] of cases) if (wanted(label)) await time(label, calls, fn, batch);
