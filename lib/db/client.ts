@@ -170,9 +170,6 @@ function withSnapshotRetry(db: Db): Db {
 export const sql = PgPrisma.sql;
 /** An empty sql`...` fragment, for a condition left out. */
 export const emptySql = PgPrisma.empty;
-/** Text put into a sql`...` statement as it is (never a value from outside), and a list of fragments joined with commas. */
-export const rawSql = PgPrisma.raw;
-export const joinSql = PgPrisma.join;
 
 // What pg reads, as Prisma's client gives it (pg alone would read a zone-less timestamp as
 // local time, and NUMERIC with the trailing zeros of its stored scale, where Prisma's Decimal

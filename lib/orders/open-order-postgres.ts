@@ -1,5 +1,5 @@
 import "server-only";
-import { type Db, joinSql, type Order, queryOnPool, rawSql, sql } from "@/lib/db/client";
+import { type Db, type Order, queryOnPool } from "@/lib/db/client";
 import { newId } from "@/lib/ids";
 import { providerPending } from "@/lib/ledger/accounts";
 import { channelKey } from "@/lib/ledger/channel-daily";
@@ -32,51 +32,121 @@ import { orderInsert } from "./reserve-order";
  * general path, which tells them apart.
  */
 export async function openOrderPostgres(db: Db, order: Order, token: string | null, now: Date): Promise<boolean> {
-  // Profit is rawToAmount - toAmount, never negative (and Balance's CHECK would refuse the
-  // statement if it were); keyless orders carry no markup, hence no profit, and no reseller.
-  const pending = order.resellerId !== null && new D(order.profit).gt(0);
-  // Its journal (lib/ledger's pendingProfitJournal): the entry and the provider's pending commission
-  // against it; the Journal row's AFTER trigger, at the end of the statement, sees both and sums them.
-  const journalId = newId();
-  // The reseller has an enabled webhook endpoint: its order.created is for the general path to write.
-  const hooks = sql`EXISTS (SELECT 1 FROM "WebhookEndpoint" w WHERE w."resellerId" = ${order.resellerId}::text AND w."enabled")`;
   const columns = token === null ? (Object.keys(order) as (keyof Order)[]) : null;
+  const statement = openStatement(columns, order.resellerId !== null);
+  // Its journal's id (lib/ledger's pendingProfitJournal), drawn only when there is a journal to write.
+  const at: OpenValues = { order, token, now, journalId: statement.journal ? newId() : "" };
   // On the pool, not through Prisma: its CPU per statement was half of what a POST /exchange cost (bench/README.md).
-  const rows = await queryOnPool<{ id: number }>(
-    db,
-    // Named per column list: a prepared statement's name must always go with one text.
-    columns ? `open-new-order-${orderInsert(columns).pg.name}` : "open-order",
-    sql`
-    WITH ${
-      columns
-        ? insertOpened(order, columns, hooks, now)
-        : sql`o AS (
-      UPDATE "Order" SET
-        "rate" = ${order.rate}::numeric, "rawToAmount" = ${order.rawToAmount}::numeric,
-        "toAmount" = ${order.toAmount}::numeric, "profit" = ${order.profit}::numeric,
-        "provider" = ${order.provider}, "upstreamId" = ${order.upstreamId}, "upstreamData" = ${order.upstreamData},
-        "expiresAt" = ${order.expiresAt}, "payinAddress" = ${order.payinAddress}, "payinExtraId" = ${order.payinExtraId},
-        "leaseToken" = NULL, "leaseUntil" = NULL, "nextActionAt" = ${order.nextActionAt}, "updatedAt" = ${now}
-      WHERE "id" = ${order.id} AND "leaseToken" = ${token} AND "payinAddress" IS NULL
-        AND NOT ${hooks}
-      RETURNING "id"`
+  const rows = await queryOnPool<{ id: number }>(db, statement.name, {
+    text: statement.text,
+    values: statement.values.map((v) => v(at)),
+  });
+  return rows.length === 1;
+}
+
+/** What one opening's parameters are read from. */
+interface OpenValues {
+  order: Order;
+  token: string | null;
+  now: Date;
+  journalId: string;
+}
+
+interface OpenStatement {
+  name: string;
+  text: string;
+  /** Each parameter's value, $1 first. */
+  values: ((at: OpenValues) => unknown)[];
+  /** Whether it writes a journal (an order of a reseller). */
+  journal: boolean;
+}
+
+/**
+ * Each statement's text, made once per kind of opening: a reserved order or a new one (by its
+ * column list), of a reseller or keyless. Built with Prisma's `sql` on every request, the text
+ * took 11 to 13 µs and carried each repeated value as a parameter of its own (about 90, where
+ * the statement has 60 distinct ones); now a request only reads its values.
+ */
+const statements = new Map<string, OpenStatement>();
+
+function openStatement(columns: (keyof Order)[] | null, ofReseller: boolean): OpenStatement {
+  const key = `${columns ? orderInsert(columns).pg.name : "reserved"}:${ofReseller ? "reseller" : "keyless"}`;
+  let statement = statements.get(key);
+  if (!statement) {
+    statement = buildOpenStatement(columns, ofReseller, `open-${key}`);
+    statements.set(key, statement);
+  }
+  return statement;
+}
+
+/**
+ * The statement's text, each parameter named once: `p(name, value)` gives its `$n` (the same
+ * one each time the name comes back) and records how a request reads its value. A name keeps
+ * one cast wherever it is used (PostgreSQL infers one type per parameter).
+ */
+function buildOpenStatement(columns: (keyof Order)[] | null, ofReseller: boolean, name: string): OpenStatement {
+  const values: OpenStatement["values"] = [];
+  const numbers = new Map<string, string>();
+  const p = (param: string, value: (at: OpenValues) => unknown): string => {
+    let n = numbers.get(param);
+    if (n === undefined) {
+      values.push(value);
+      n = `$${values.length}`;
+      numbers.set(param, n);
     }
-    ), ev AS (
-      INSERT INTO "OrderEvent" ("orderId", "status", "at") SELECT "id", 'waiting', ${order.createdAt}::timestamp(3) FROM o RETURNING "id"
-    ), entry AS (
+    return n;
+  };
+  const col = (c: keyof Order) => p(c, (at) => at.order[c]);
+  const now = `${p("now", (at) => at.now)}::timestamp(3)`;
+  // Made when first used: a parameter the text does not use would have no type.
+  const reseller = () => `${col("resellerId")}::text`;
+  // The reseller has an enabled webhook endpoint: its order.created is for the general path to
+  // write. A keyless order has no reseller, so no endpoint.
+  const noHooks = ofReseller
+    ? `NOT EXISTS (SELECT 1 FROM "WebhookEndpoint" w WHERE w."resellerId" = ${reseller()} AND w."enabled")`
+    : "true";
+  const opened = columns
+    ? insertOpened(columns, col, now, noHooks)
+    : `o AS (
+      UPDATE "Order" SET
+        "rate" = ${col("rate")}::numeric, "rawToAmount" = ${col("rawToAmount")}::numeric,
+        "toAmount" = ${col("toAmount")}::numeric, "profit" = ${col("profit")}::numeric,
+        "provider" = ${col("provider")}::text, "upstreamId" = ${col("upstreamId")}::text, "upstreamData" = ${col("upstreamData")}::text,
+        "expiresAt" = ${col("expiresAt")}::timestamp, "payinAddress" = ${col("payinAddress")}::text, "payinExtraId" = ${col("payinExtraId")}::text,
+        "leaseToken" = NULL, "leaseUntil" = NULL, "nextActionAt" = ${col("nextActionAt")}::timestamp, "updatedAt" = ${now}
+      WHERE "id" = ${col("id")}::text AND "leaseToken" = ${p("token", (at) => at.token)}::text AND "payinAddress" IS NULL
+        AND ${noHooks}
+      RETURNING "id"
+    )`;
+  const event = `ev AS (
+      INSERT INTO "OrderEvent" ("orderId", "status", "at") SELECT "id", 'waiting', ${col("createdAt")}::timestamp FROM o RETURNING "id"
+    )`;
+  if (!ofReseller) return checked({ name, text: `WITH ${opened}, ${event} SELECT "id" FROM ev`, values, journal: false });
+
+  // The reseller's pending profit: its journal (the entry and the provider's pending commission
+  // against it, then the journal row), its Balance row and its daily rollup row, as lib/ledger's
+  // recordPendingProfit books it; and the order counted in its channel rollup row. Profit is
+  // rawToAmount - toAmount, never negative (Balance's CHECK would refuse the statement if it
+  // were): a positive delta cannot take a bucket below zero, so the upsert needs no guard; a
+  // zero profit posts nothing, as post() skips it.
+  const journal = `${p("journalId", (at) => at.journalId)}::text`;
+  const profit = `${col("profit")}::numeric`;
+  const currency = `${col("toCurrency")}::text`;
+  const pending = `${p("pending", (at) => new D(at.order.profit).gt(0))}::boolean`;
+  const text = `WITH ${opened}, ${event}, entry AS (
       INSERT INTO "LedgerEntry" ("journalId", "resellerId", "orderId", "currency", "bucket", "kind", "amount", "createdAt")
-      SELECT ${journalId}::text, ${order.resellerId}::text, "id", ${order.toCurrency}::text, 'pending', 'order_profit_pending', ${order.profit}::numeric, ${now}::timestamp(3)
+      SELECT ${journal}, ${reseller()}, "id", ${currency}, 'pending', 'order_profit_pending', ${profit}, ${now}
       FROM o WHERE ${pending}
       RETURNING 1
     ), line AS (
       INSERT INTO "JournalLine" ("journalId", "account", "currency", "amount", "createdAt")
-      SELECT ${journalId}::text, ${providerPending(order.provider)}::text, ${order.toCurrency}::text, -(${order.profit}::numeric), ${now}::timestamp(3)
+      SELECT ${journal}, ${p("account", (at) => providerPending(at.order.provider))}::text, ${currency}, -(${profit}), ${now}
       FROM o WHERE ${pending}
       RETURNING 1
     ), journal AS (
       -- Reading entry's and line's rows makes them run first: the journal row comes after its lines.
       INSERT INTO "Journal" ("id", "kind", "orderId", "lines", "createdAt")
-      SELECT ${journalId}::text, 'order_created', o."id", 2, ${now}::timestamp(3)
+      SELECT ${journal}, 'order_created', o."id", 2, ${now}
       FROM o, entry, line
       RETURNING 1
     ), bal AS (
@@ -84,7 +154,7 @@ export async function openOrderPostgres(db: Db, order: Order, token: string | nu
       -- waits for these rows' locks, held to the commit, so the less that runs after them the
       -- more orders a reseller can open at once.
       INSERT INTO "Balance" ("resellerId", "currency", "pending", "updatedAt")
-      SELECT ${order.resellerId}::text, ${order.toCurrency}::text, ${order.profit}::numeric, ${now}::timestamp(3) FROM journal
+      SELECT ${reseller()}, ${currency}, ${profit}, ${now} FROM journal
       ON CONFLICT ("resellerId", "currency")
         DO UPDATE SET "pending" = "Balance"."pending" + EXCLUDED."pending", "updatedAt" = EXCLUDED."updatedAt"
       RETURNING 1
@@ -92,7 +162,7 @@ export async function openOrderPostgres(db: Db, order: Order, token: string | nu
       -- The entry's daily rollup row (lib/ledger/daily.ts), after the balance (reading bal's row
       -- orders them): every posting locks the balance, then the rollup rows.
       INSERT INTO "LedgerDaily" ("resellerId", "kind", "bucket", "day", "currency", "amount")
-      SELECT ${order.resellerId}::text, 'order_profit_pending', 'pending', ${dayOf(now)}::text, ${order.toCurrency}::text, ${order.profit}::numeric
+      SELECT ${reseller()}, 'order_profit_pending', 'pending', ${p("day", (at) => dayOf(at.now))}::text, ${currency}, ${profit}
       FROM bal
       ON CONFLICT ("resellerId", "kind", "bucket", "day", "currency")
         DO UPDATE SET "amount" = "LedgerDaily"."amount" + EXCLUDED."amount"
@@ -101,14 +171,20 @@ export async function openOrderPostgres(db: Db, order: Order, token: string | nu
       -- The order's channel rollup row (lib/ledger/channel-daily.ts), after the LedgerDaily row
       -- (reading daily's rows orders them; the count is one row whether or not it wrote one).
       INSERT INTO "ChannelDaily" ("resellerId", "day", "channel", "currency", "orders")
-      SELECT ${order.resellerId}::text, ${dayOf(order.createdAt)}::text, ${channelKey(order.channel)}::text, ${order.fromCurrency}::text, 1
-      FROM o, (SELECT count(*) FROM daily) d WHERE ${order.resellerId !== null}
+      SELECT ${reseller()}, ${p("createdDay", (at) => dayOf(at.order.createdAt))}::text, ${p("channelKey", (at) => channelKey(at.order.channel))}::text, ${col("fromCurrency")}::text, 1
+      FROM o, (SELECT count(*) FROM daily) d
       ON CONFLICT ("resellerId", "day", "channel", "currency") DO UPDATE SET "orders" = "ChannelDaily"."orders" + 1
       RETURNING 1
     )
-    SELECT "id" FROM ev`,
-  );
-  return rows.length === 1;
+    SELECT "id" FROM ev`;
+  return checked({ name, text, values, journal: true });
+}
+
+/** A statement whose every parameter its text uses (PostgreSQL could not type one it does not); checked once per statement. */
+function checked(statement: OpenStatement): OpenStatement {
+  for (let n = 1; n <= statement.values.length; n++)
+    if (!new RegExp(`\\$${n}(?!\\d)`).test(statement.text)) throw new Error(`${statement.name}: parameter $${n} is not used`);
+  return statement;
 }
 
 /**
@@ -142,17 +218,21 @@ export const ORDER_COLUMN_TYPES: Partial<Record<keyof Order, string>> = {
  * provider exchange's intent committed. The order is inserted when no enabled webhook endpoint
  * waits for its order.created, and, when an intent was written for it, only if its exchange's
  * intent was still open (the UPDATE waits for a recovery that holds the row, then finds it settled).
+ * Its values go through a SELECT, where a parameter's type is not inferred from its column: each
+ * is cast (ORDER_COLUMN_TYPES).
  */
-function insertOpened(order: Order, columns: (keyof Order)[], hooks: ReturnType<typeof sql>, now: Date) {
-  return sql`i AS (
-      UPDATE "UpstreamIntent" SET "outcome" = 'committed', "resolvedAt" = ${now}::timestamp(3)
-      WHERE "orderId" = ${order.id}::text AND "provider" = ${order.provider}::text AND "upstreamId" = ${order.upstreamId}::text
-        AND "outcome" IS NULL AND NOT ${hooks}
+function insertOpened(columns: (keyof Order)[], col: (c: keyof Order) => string, now: string, noHooks: string): string {
+  const cast = (c: keyof Order) => `${col(c)}::${ORDER_COLUMN_TYPES[c] ?? "text"}`;
+  return `i AS (
+      UPDATE "UpstreamIntent" SET "outcome" = 'committed', "resolvedAt" = ${now}
+      WHERE "orderId" = ${cast("id")} AND "provider" = ${cast("provider")} AND "upstreamId" = ${cast("upstreamId")}
+        AND "outcome" IS NULL AND ${noHooks}
       RETURNING 1
     ), o AS (
-      INSERT INTO "Order" (${rawSql(columns.map((c) => `"${c}"`).join(", "))})
-      SELECT ${joinSql(columns.map((c) => sql`${order[c]}::${rawSql(ORDER_COLUMN_TYPES[c] ?? "text")}`))}
-      WHERE NOT ${hooks}
-        AND (${order.upstreamId === null}::boolean OR EXISTS (SELECT 1 FROM i) OR NOT EXISTS (SELECT 1 FROM "UpstreamIntent" x WHERE x."orderId" = ${order.id}::text))
-      RETURNING "id"`;
+      INSERT INTO "Order" (${columns.map((c) => `"${c}"`).join(", ")})
+      SELECT ${columns.map(cast).join(", ")}
+      WHERE ${noHooks}
+        AND (${cast("upstreamId")} IS NULL OR EXISTS (SELECT 1 FROM i) OR NOT EXISTS (SELECT 1 FROM "UpstreamIntent" x WHERE x."orderId" = ${cast("id")}))
+      RETURNING "id"
+    )`;
 }

@@ -83,6 +83,33 @@ describe.each(["sqlite", "postgres"] as const)("opening an order in one step (%s
     expect(await getBalances(db, zero.resellerId)).toEqual([]);
   });
 
+  // Each kind of opening has a statement of its own on PostgreSQL: a new order or a reserved
+  // one, keyless or of a reseller (a keyless one writes no ledger rows). Each must apply in one step.
+  it.each([
+    ["a keyless new order", false, null],
+    ["a keyless reserved order", false, "mine"],
+    ["a reseller's new order", true, null],
+    ["a reseller's reserved order", true, "mine"],
+  ])("opens %s in one step", async (_, ofReseller, token) => {
+    const caller = ofReseller ? await newCaller(db, 120) : null;
+    const priced = (await createOrder(db, { input: input("0.3"), caller, ctx: { scope: "t" } })).order;
+    const id = `${priced.id.slice(0, -4)}${token === null ? "cafe" : "f00d"}`;
+    if (token !== null)
+      await db.order.create({ data: { ...priced, id, payinAddress: null, leaseToken: token, leaseUntil: new Date(Date.now() + 60_000) } });
+    const entries = await db.ledgerEntry.count();
+    const opened: Order = { ...priced, id, payinAddress: "0xfeed", leaseToken: null, leaseUntil: null };
+    expect(await openInOne(db, opened, token, new Date())).toBe(true);
+    expect(await db.order.findUniqueOrThrow({ where: { id } })).toMatchObject({ payinAddress: "0xfeed", leaseToken: null });
+    expect(await db.orderEvent.count({ where: { orderId: id } })).toBe(1);
+    expect(await ledgerOf(id)).toEqual(
+      ofReseller
+        ? [{ resellerId: caller!.resellerId, currency: "eth", bucket: "pending", kind: "order_profit_pending", amount: priced.profit }]
+        : [],
+    );
+    expect(await db.ledgerEntry.count()).toBe(entries + (ofReseller ? 1 : 0));
+    expect((await checkLedger(db)).violations).toEqual([]);
+  });
+
   it("does not apply without the caller's claim, or for a reseller with a webhook endpoint (whose order.created the general path writes)", async () => {
     const caller = await newCaller(db, 100);
     // A reservation as createOrder makes it (no deposit yet, claimed with a token): a copy of a
