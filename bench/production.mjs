@@ -14,7 +14,9 @@
 //                             through the bare driver                           (raw-read)
 //   each keyless and keyed (X-API-Key: the key lookup is on the path; issue 32), and, for
 //   information, the same insert and read through the app's own Prisma client
-//   (prisma-insert, prisma-read).
+//   (prisma-insert, prisma-read), and keyed orders spread over several resellers (each
+//   reseller's orders queue on its own Balance and rollup rows). The keyed reseller has a
+//   markup: its orders book a pending profit, as a selling reseller's do.
 //
 // Every server (the app and each limit) is its own process. Rate limits are raised so that
 // nothing is refused, but the limiter runs on every request with the database's default
@@ -34,6 +36,7 @@
 //   BENCH_DB=sqlite|postgres|sqlite,postgres  BENCH_SECONDS=5  BENCH_CONNECTIONS=50  BENCH_ROUNDS=2
 //   BENCH_PROFILE=1: run the app under `node --cpu-prof` (profiles in bench/profiles/)
 //   BENCH_ONLY=currencies,estimate: only the endpoints whose name contains one of these
+//   BENCH_RESELLERS=10: how many resellers the spread keyed orders come from (0: no such case)
 import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
@@ -46,6 +49,8 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
 const DBS = (process.env.BENCH_DB ?? "sqlite,postgres").split(",");
 const PROFILE = process.env.BENCH_PROFILE === "1";
+/** How many resellers the information case of keyed orders from several resellers spreads over (0: none). */
+const SPREAD = Number(process.env.BENCH_RESELLERS ?? 10);
 
 requireBuild();
 
@@ -138,22 +143,29 @@ function load(opts) {
   });
 }
 
-/** A reseller and an API key, made through lib in a child process (lib reads its settings once per process). */
-function makeKey(databaseUrl) {
+/**
+ * Resellers with an API key each, made through lib in a child process (lib reads its settings
+ * once per process): their keys. Each has a markup, as a reseller selling has, so that its
+ * orders book a pending profit (the journal, its Balance and rollup rows), as in production.
+ */
+function makeKeys(databaseUrl, count) {
   const src = `
     const { getDb, createApiKey } = await import(${JSON.stringify(path.join(ROOT, "lib/dist/index.mjs"))});
+    const { randomBytes } = await import("node:crypto");
     const db = getDb();
-    const id = "bench" + Date.now();
-    await db.reseller.create({ data: { id, walletAddress: "0x" + "ab".repeat(20) } });
-    const { key } = await createApiKey(db, { resellerId: id, name: "bench" });
-    console.log(key);
+    for (let i = 0; i < ${count}; i++) {
+      const id = "bench" + randomBytes(6).toString("hex");
+      await db.reseller.create({ data: { id, walletAddress: "0x" + randomBytes(20).toString("hex"), markupBps: 100 } });
+      const { key } = await createApiKey(db, { resellerId: id, name: "bench" });
+      console.log(key);
+    }
     await db.$disconnect();`;
   const r = spawnSync(process.execPath, ["--input-type=module", "-e", src], {
     env: { ...process.env, DATABASE_URL: databaseUrl },
     encoding: "utf8",
   });
   if (r.status !== 0) throw new Error(r.stderr);
-  return r.stdout.trim().split("\n").at(-1);
+  return r.stdout.trim().split("\n").slice(-count);
 }
 
 const fmt = (n, d = 0) => n.toLocaleString("en-US", { maximumFractionDigits: d, minimumFractionDigits: d });
@@ -176,7 +188,7 @@ async function benchDatabase(kind) {
     });
     const base = `http://127.0.0.1:${appPort}`;
     await waitFor(`${base}/healthz`, app, "app");
-    const key = makeKey(db.url);
+    const [key, ...otherKeys] = makeKeys(db.url, 1 + SPREAD);
     const currencies = Buffer.from(await (await fetch(`${base}/api/v1/currencies`)).arrayBuffer());
 
     // Orders to read: made through the API, so that they are real ones; a keyed order is read
@@ -221,12 +233,16 @@ async function benchDatabase(kind) {
     let n = 0;
     const createBody = () => JSON.stringify({ from: "btc", to: "eth", amount: `0.01${String(++n).padStart(6, "0")}`, address: ADDRESS });
     const keyed = { "x-api-key": key };
-    const post = (url, headers) => ({
-      url,
-      method: "POST",
-      headers: { ...headers, "content-type": "application/json" },
-      requests: [{ setupRequest: (req) => ({ ...req, body: createBody() }) }],
-    });
+    const post = (url, headers, keys = null) => {
+      let k = 0;
+      const keyOf = keys && (() => ({ "x-api-key": keys[k++ % keys.length] }));
+      return {
+        url,
+        method: "POST",
+        headers: { ...headers, "content-type": "application/json" },
+        requests: [{ setupRequest: (req) => ({ ...req, body: createBody(), ...(keyOf && { headers: { ...req.headers, ...keyOf() } }) }) }],
+      };
+    };
     const read = (url, headers, from) => {
       let r = 0;
       return { url, headers, requests: [{ setupRequest: (req) => ({ ...req, path: `/api/v1/exchange/${from[r++ % from.length]}` }) }] };
@@ -275,11 +291,29 @@ async function benchDatabase(kind) {
         },
       );
     }
+    // For information: keyed orders spread over SPREAD resellers, a request each in turn. Every
+    // order of a reseller updates that reseller's Balance and rollup rows, and holds their locks
+    // to its commit, so one reseller's orders commit one at a time; several resellers' do not.
+    if (SPREAD)
+      cases.push({
+        name: `POST /exchange, ${SPREAD} resellers keyed`,
+        route: "/api/v1/exchange",
+        method: "POST",
+        app: post(`${base}/api/v1/exchange`, {}, otherKeys),
+        limit: "raw-insert",
+      });
     // Each endpoint keyless then keyed, one after the other, and the writes last: a case run
     // after the order inserts paid for the database's work in their wake (a keyed
     // GET /currencies measured 0.38-0.52 of static there, 0.61 alone), and keyed and keyless
     // cells met different databases.
-    const ORDER = ["GET /currencies", "GET /estimate", "GET /estimate new amounts", "GET /exchange/{id}", "POST /exchange"];
+    const ORDER = [
+      "GET /currencies",
+      "GET /estimate",
+      "GET /estimate new amounts",
+      "GET /exchange/{id}",
+      "POST /exchange",
+      `POST /exchange, ${SPREAD} resellers`,
+    ];
     const endpointOf = (c) => ORDER.indexOf(c.name.replace(/ (keyless|keyed)$/, ""));
     cases.sort((a, b) => endpointOf(a) - endpointOf(b));
     // BENCH_ONLY=currencies,estimate: only the cases whose name contains one of these.
