@@ -33,9 +33,10 @@ import { orderInsert } from "./reserve-order";
  */
 export async function openOrderPostgres(db: Db, order: Order, token: string | null, now: Date): Promise<boolean> {
   const columns = token === null ? (Object.keys(order) as (keyof Order)[]) : null;
-  const statement = openStatement(columns, order.resellerId !== null);
-  // Its journal's id (lib/ledger's pendingProfitJournal), drawn only when there is a journal to write.
-  const at: OpenValues = { order, token, now, journalId: statement.journal ? newId() : "" };
+  const ofReseller = order.resellerId !== null;
+  const statement = openStatement(columns, ofReseller);
+  // Its journal's id (lib/ledger's pendingProfitJournal): only a reseller's order has a journal to write.
+  const at: OpenValues = { order, token, now, journalId: ofReseller ? newId() : "" };
   // On the pool, not through Prisma: its CPU per statement was half of what a POST /exchange cost (bench/README.md).
   const rows = await queryOnPool<{ id: number }>(db, statement.name, {
     text: statement.text,
@@ -57,8 +58,6 @@ interface OpenStatement {
   text: string;
   /** Each parameter's value, $1 first. */
   values: ((at: OpenValues) => unknown)[];
-  /** Whether it writes a journal (an order of a reseller). */
-  journal: boolean;
 }
 
 /**
@@ -121,7 +120,7 @@ function buildOpenStatement(columns: (keyof Order)[] | null, ofReseller: boolean
   const event = `ev AS (
       INSERT INTO "OrderEvent" ("orderId", "status", "at") SELECT "id", 'waiting', ${col("createdAt")}::timestamp FROM o RETURNING "id"
     )`;
-  if (!ofReseller) return checked({ name, text: `WITH ${opened}, ${event} SELECT "id" FROM ev`, values, journal: false });
+  if (!ofReseller) return checked({ name, text: `WITH ${opened}, ${event} SELECT "id" FROM ev`, values });
 
   // The reseller's pending profit: its journal (the entry and the provider's pending commission
   // against it, then the journal row), its Balance row and its daily rollup row, as lib/ledger's
@@ -177,7 +176,7 @@ function buildOpenStatement(columns: (keyof Order)[] | null, ofReseller: boolean
       RETURNING 1
     )
     SELECT "id" FROM ev`;
-  return checked({ name, text, values, journal: true });
+  return checked({ name, text, values });
 }
 
 /** A statement whose every parameter its text uses (PostgreSQL could not type one it does not); checked once per statement. */
