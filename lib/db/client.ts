@@ -170,6 +170,8 @@ function withSnapshotRetry(db: Db): Db {
 export const sql = PgPrisma.sql;
 /** An empty sql`...` fragment, for a condition left out. */
 export const emptySql = PgPrisma.empty;
+/** Values joined into one sql`...` fragment, each a parameter: `IN (${joinSql(ids)})`. */
+export const joinSql = PgPrisma.join;
 
 // What pg reads, as Prisma's client gives it (pg alone would read a zone-less timestamp as
 // local time, and NUMERIC with the trailing zeros of its stored scale, where Prisma's Decimal

@@ -1,5 +1,5 @@
 import "server-only";
-import { type Db, providerOf, type Tx } from "@/lib/db/client";
+import { type Db, emptySql, joinSql, providerOf, sql, type Tx } from "@/lib/db/client";
 import { D, type Dec } from "@/lib/money/decimal";
 import { IN_FLIGHT_PREFIX, isAccountName, NETWORK_FEES, payoutsInFlight } from "./accounts";
 import { dayOf } from "./daily";
@@ -88,15 +88,27 @@ type EntryRow = {
   createdAt: Date;
 };
 
-/** Every ledger entry (after `after`), oldest first, a page at a time. */
-async function* entries(
-  tx: Tx,
-  where: { orderId?: { in: string[] }; withdrawalId?: { in: string[] }; journalId?: { in: string[] } } = {},
-  ctx: CheckContext,
-  after = 0,
-): AsyncGenerator<EntryRow> {
+type IdFilter = { orderId?: { in: string[] }; withdrawalId?: { in: string[] }; journalId?: { in: string[] } };
+
+/**
+ * The condition of a paged read: one IN list at most, ids after `after` and up to `upTo`. The
+ * pages are read with plain SQL, not Prisma's model reads: at the ledger's volume those cost
+ * twice the CPU per row, and much more in a process's first check, which the CLI always is
+ * (bench/README.md, "Ledger check").
+ */
+function pageWhere(where: IdFilter, after: number, upTo: number | undefined) {
+  const [column, filter] = (Object.entries(where) as [keyof IdFilter, { in: string[] } | undefined][]).find(([, f]) => f) ?? [];
+  const list = column && filter ? sql`${sql([`"${column}"`])} IN (${filter.in.length ? joinSql(filter.in) : sql`NULL`}) AND ` : emptySql;
+  return sql`${list}"id" > ${after}${upTo === undefined ? emptySql : sql` AND "id" <= ${upTo}`}`;
+}
+
+/** Every ledger entry (after `after`, up to `upTo`), oldest first, a page at a time. */
+async function* entries(tx: Tx, where: IdFilter = {}, ctx: CheckContext, after = 0, upTo?: number): AsyncGenerator<EntryRow> {
   for (;;) {
-    const page = await tx.ledgerEntry.findMany({ where: { ...where, id: { gt: after } }, orderBy: { id: "asc" }, take: PAGE });
+    const page = await tx.$queryRaw<EntryRow[]>(
+      sql`SELECT "id", "journalId", "resellerId", "orderId", "withdrawalId", "currency", "bucket", "kind", "amount", "createdAt"
+          FROM "LedgerEntry" WHERE ${pageWhere(where, after, upTo)} ORDER BY "id" LIMIT ${PAGE}`,
+    );
     ctx.stats.entries += page.length;
     yield* page;
     if (page.length < PAGE) return;
@@ -106,15 +118,19 @@ async function* entries(
 
 type LineRow = { id: number; journalId: string | null; currency: string; amount: string };
 
-/** Every operator line (after `after`), oldest first, a page at a time. */
+/** Every operator line (after `after`, up to `upTo`), oldest first, a page at a time. */
 async function* operatorLines(
   tx: Tx,
   where: { journalId?: { in: string[] } } = {},
   ctx: CheckContext,
   after = 0,
+  upTo?: number,
 ): AsyncGenerator<LineRow & { account: string }> {
   for (;;) {
-    const page = await tx.journalLine.findMany({ where: { ...where, id: { gt: after } }, orderBy: { id: "asc" }, take: PAGE });
+    const page = await tx.$queryRaw<(LineRow & { account: string })[]>(
+      sql`SELECT "id", "journalId", "account", "currency", "amount" FROM "JournalLine"
+          WHERE ${pageWhere(where, after, upTo)} ORDER BY "id" LIMIT ${PAGE}`,
+    );
     ctx.stats.lines += page.length;
     yield* page;
     if (page.length < PAGE) return;
@@ -122,14 +138,18 @@ async function* operatorLines(
   }
 }
 
-/** Every line of every journal, reseller entries and operator lines, a page at a time (oldest first per table). */
+/** An entry as a journal line: the reseller's bucket is its account. */
+const entryLine = (e: EntryRow) => ({ ...e, table: "entry" as const, account: `reseller:${e.resellerId}:${e.bucket}` });
+
+/** Every line of every journal (up to the ids `upTo`), reseller entries and operator lines, a page at a time (oldest first per table). */
 async function* journalLines(
   tx: Tx,
   where: { journalId?: { in: string[] } } = {},
   ctx: CheckContext,
+  upTo?: { entry: number; line: number },
 ): AsyncGenerator<LineRow & { table: "entry" | "line"; account: string }> {
-  for await (const e of entries(tx, where, ctx)) yield { ...e, table: "entry", account: `reseller:${e.resellerId}:${e.bucket}` };
-  for await (const l of operatorLines(tx, where, ctx)) yield { ...l, table: "line" };
+  for await (const e of entries(tx, where, ctx, 0, upTo?.entry)) yield entryLine(e);
+  for await (const l of operatorLines(tx, where, ctx, 0, upTo?.line)) yield { ...l, table: "line" };
 }
 
 type JournalTally = Map<string, { lines: number; sums: Map<string, Dec>; inFlight: boolean }>;
@@ -696,23 +716,31 @@ async function checkIncremental(
   const touchedJournals = new Set<string>();
   const entriesByOrder = new Map<string, number>();
   const withdrawalIds = new Set<string>();
-  /** The daily rollup rows the new entries add to (reseller, kind, bucket, UTC day, currency). */
-  const touchedDays = new Set<string>();
+  /** The daily rollup rows the new entries add to (reseller, kind, bucket, UTC day, currency), with the new entries' sum. */
+  const touchedDays = new Map<string, Dec>();
   /** The channel rollup's (reseller, UTC day) the new credits and the orders read below add to. */
   const channelDays = new Set<string>();
+  /** The new credits (their order's channel is read with the orders below). */
+  const newCredits: (EntryRow & { day: string })[] = [];
   let stray = 0;
   for await (const e of entries(tx, {}, ctx, cp.lastEntryId)) {
     tally.lastEntryId = e.id;
     tally.entriesSeen++;
     entryWellFormed(e, wellFormed);
     addEntry(tally.balances, e);
+    tallyLine(journals, entryLine(e), journalReport); // reports an entry without a journal
     if (e.journalId) touchedJournals.add(e.journalId);
-    else journalReport(`entry ${e.id} belongs to no journal`);
     if (e.orderId) entriesByOrder.set(e.orderId, (entriesByOrder.get(e.orderId) ?? 0) + 1);
     if (e.withdrawalId) withdrawalIds.add(e.withdrawalId);
     if (WITHDRAWAL_KINDS.includes(e.kind) !== (e.withdrawalId !== null)) stray++;
-    touchedDays.add(JSON.stringify([e.resellerId, e.kind, e.bucket, dayOf(e.createdAt), e.currency]));
-    if (e.kind === "order_profit_settle") channelDays.add(JSON.stringify([e.resellerId, dayOf(e.createdAt)]));
+    const day = dayOf(e.createdAt);
+    const dayKey = JSON.stringify([e.resellerId, e.kind, e.bucket, day, e.currency]);
+    const daySum = touchedDays.get(dayKey) ?? new D(0);
+    touchedDays.set(dayKey, CANONICAL_AMOUNT.test(e.amount) ? daySum.plus(e.amount) : daySum);
+    if (e.kind === "order_profit_settle") {
+      channelDays.add(JSON.stringify([e.resellerId, day]));
+      newCredits.push({ ...e, day });
+    }
   }
   /** Journals of new operator lines that no new entry names (a payout mined or unmined has no entry): their withdrawals too. */
   const linesOnly = new Set<string>();
@@ -722,7 +750,7 @@ async function checkIncremental(
     if (CANONICAL_AMOUNT.test(l.amount)) addTo(tally.accounts, JSON.stringify([l.account, l.currency]), l.amount);
     if (l.journalId && !touchedJournals.has(l.journalId)) linesOnly.add(l.journalId);
     if (l.journalId) touchedJournals.add(l.journalId);
-    else tallyLine(journals, { ...l, table: "line" }, journalReport); // reports the line's own faults and "no journal"
+    tallyLine(journals, { ...l, table: "line" }, journalReport); // also reports the line's own faults and "no journal"
   }
 
   // Balances: every row against the checkpoint's sums plus the new entries'.
@@ -730,19 +758,26 @@ async function checkIncremental(
   await judgeBalances(tx, sums, reporter(name("each balance")), ctx);
 
   // Daily rollup rows the new entries add to, each against all of its day's entries.
-  await judgeTouchedDays(tx, touchedDays, reporter(name("each daily rollup")), ctx);
+  await judgeTouchedDays(tx, touchedDays, cp.lastEntryId, reporter(name("each daily rollup")), ctx);
 
   // Orders.
   const orderIds = new Set(entriesByOrder.keys());
   const changed = await tx.order.findMany({ where: { updatedAt: { gte: since } }, select: { id: true } });
   for (const o of changed) orderIds.add(o.id);
   let orphans = 0;
+  const channelOf = new Map<string, string | null>();
   for (const ids of pages(orderIds)) {
-    const rows = await tx.order.findMany({ where: { id: { in: ids } }, orderBy: { id: "asc" }, select: ORDER_SELECT });
+    const rows = await tx.order.findMany({
+      where: { id: { in: ids } },
+      orderBy: { id: "asc" },
+      select: { ...ORDER_SELECT, channel: true },
+    });
     ctx.stats.orders += rows.length;
-    for (const o of rows)
+    for (const o of rows) {
+      channelOf.set(o.id, o.channel);
       if (o.resellerId === null) orphans += entriesByOrder.get(o.id) ?? 0;
       else channelDays.add(JSON.stringify([o.resellerId, dayOf(o.createdAt)]));
+    }
     await judgeOrders(
       tx,
       rows.filter((o) => o.resellerId !== null),
@@ -753,7 +788,21 @@ async function checkIncremental(
   if (orphans) orderReport(`${orphans} entries belong to orders without a reseller`);
 
   // Channel rollup rows of the days those orders were created on and the new credits were made on.
-  await judgeTouchedChannelDays(tx, channelDays, reporter(name("each channel rollup")), ctx);
+  const creditsByDay = new Map<string, SettleRow[]>();
+  for (const e of newCredits) {
+    const key = JSON.stringify([e.resellerId, e.day]);
+    const credit = { ...e, order: e.orderId ? { channel: channelOf.get(e.orderId) ?? null } : null };
+    const day = creditsByDay.get(key);
+    if (day) day.push(credit);
+    else creditsByDay.set(key, [credit]);
+  }
+  await judgeTouchedChannelDays(
+    tx,
+    channelDays,
+    { credits: creditsByDay, upTo: cp.lastEntryId },
+    reporter(name("each channel rollup")),
+    ctx,
+  );
 
   // Withdrawals.
   if (stray) withdrawalReport(`${stray} entries mix withdrawal kinds and withdrawal ids`);
@@ -771,14 +820,16 @@ async function checkIncremental(
     await judgeWithdrawals(tx, rows, withdrawalReport, ctx);
   }
 
-  // Journals: each one a new row names, with all its lines (a journal's lines and row commit together).
+  // Journals: each one a new row names, with all its lines. Its new lines were tallied as they
+  // were read above; its rows below the checkpoint (none, unless a row was added to a journal
+  // after it was written: a journal's lines and row commit together) are read here, by the
+  // journalId index. They were checked one by one before; only their journal's sums need them.
+  const upTo = { entry: cp.lastEntryId, line: cp.lastLineId };
   for (const ids of pages(touchedJournals)) {
-    for await (const l of journalLines(tx, { journalId: { in: ids } }, ctx)) {
-      const isNew = l.table === "entry" ? l.id > cp.lastEntryId : l.id > cp.lastLineId;
-      // Rows below the checkpoint were checked one by one before; only their journal's sums need them.
-      tallyLine(journals, l, isNew ? journalReport : () => {});
-    }
-    const rows = await tx.journal.findMany({ where: { id: { in: ids } }, orderBy: { id: "asc" } });
+    for await (const l of journalLines(tx, { journalId: { in: ids } }, ctx, upTo)) tallyLine(journals, l, () => {});
+    const rows = await tx.$queryRaw<{ id: string; kind: string; lines: number; withdrawalId: string | null }[]>(
+      sql`SELECT "id", "kind", "lines", "withdrawalId" FROM "Journal" WHERE "id" IN (${joinSql(ids)}) ORDER BY "id"`,
+    );
     ctx.stats.journals += rows.length;
     judgeJournals(journals, rows, journalReport);
   }
@@ -790,7 +841,7 @@ async function checkIncremental(
  * Touched keys (JSON arrays; `pick` gives a key's reseller and UTC day) by day, oldest first:
  * each day's creation-time range and its resellers, each with its keys.
  */
-function touchedByDay(keys: Set<string>, pick: (key: string[]) => [resellerId: string, day: string]) {
+function touchedByDay(keys: Iterable<string>, pick: (key: string[]) => [resellerId: string, day: string]) {
   const byDay = new Map<string, Map<string, string[]>>();
   for (const key of keys) {
     const [resellerId, day] = pick(JSON.parse(key) as string[]);
@@ -808,28 +859,39 @@ function touchedByDay(keys: Set<string>, pick: (key: string[]) => [resellerId: s
 
 /**
  * The incremental part of "each daily rollup row equals the sum of its entries": each rollup row
- * a new entry adds to, against the sum of all its day's entries. Read per day and a page of
- * resellers at a time (one statement each, by the index on resellerId, kind, createdAt), so it
- * costs that day's entries of the resellers posted to since the checkpoint, not the ledger. Rows
- * no new entry touches are trusted, as entries below the checkpoint are.
+ * a new entry adds to, against the sum of all its day's entries. `keys` holds each such row's key
+ * with the sum of its new entries (those after the checkpoint's `upTo`, read already); its day's
+ * entries up to `upTo` are read here, per day and a page of resellers at a time (one statement
+ * each, by the index on resellerId, kind, createdAt), so it costs that day's entries of the
+ * resellers posted to since the checkpoint, not the ledger. Rows no new entry touches are
+ * trusted, as entries below the checkpoint are.
  */
-async function judgeTouchedDays(tx: Tx, keys: Set<string>, report: (m: string) => void, ctx: CheckContext): Promise<void> {
-  for (const { day, createdAt, resellers } of touchedByDay(keys, (k) => [k[0], k[3]])) {
+async function judgeTouchedDays(
+  tx: Tx,
+  keys: Map<string, Dec>,
+  upTo: number,
+  report: (m: string) => void,
+  ctx: CheckContext,
+): Promise<void> {
+  for (const { day, createdAt, resellers } of touchedByDay(keys.keys(), (k) => [k[0], k[3]])) {
     for (const ids of pages(resellers.keys())) {
-      const sums = new Map<string, Dec>();
       const touched = ids.flatMap((id) => resellers.get(id) ?? []);
+      const sums = new Map(touched.map((k) => [k, keys.get(k)!]));
       const kinds = [...new Set(touched.map((k) => JSON.parse(k)[1] as string))].sort();
       // The whole day at once, with no ORDER BY id and no LIMIT: paged by id, SQLite's planner
       // walks an index by (resellerId, id) through each reseller's whole ledger instead (17 s at
-      // 10M lines); with the kinds too it takes (resellerId, kind, createdAt) ranges only.
-      const page = await tx.ledgerEntry.findMany({
-        where: { resellerId: { in: ids }, kind: { in: kinds }, createdAt },
-        select: { resellerId: true, kind: true, bucket: true, currency: true, amount: true },
-      });
+      // 10M lines); with the kinds too it takes (resellerId, kind, createdAt) ranges only, and
+      // the id bound is a filter on them.
+      const page = await tx.$queryRaw<{ resellerId: string; kind: string; bucket: string; currency: string; amount: string }[]>(
+        sql`SELECT "resellerId", "kind", "bucket", "currency", "amount" FROM "LedgerEntry"
+            WHERE "resellerId" IN (${joinSql(ids)}) AND "kind" IN (${joinSql(kinds)})
+              AND "createdAt" >= ${createdAt.gte} AND "createdAt" < ${createdAt.lt} AND "id" <= ${upTo}`,
+      );
       ctx.stats.entries += page.length;
       for (const e of page) {
         const key = JSON.stringify([e.resellerId, e.kind, e.bucket, day, e.currency]);
-        if (keys.has(key) && CANONICAL_AMOUNT.test(e.amount)) sums.set(key, (sums.get(key) ?? new D(0)).plus(e.amount));
+        const sum = sums.get(key);
+        if (sum && CANONICAL_AMOUNT.test(e.amount)) sums.set(key, sum.plus(e.amount));
       }
       const rows = await tx.ledgerDaily.findMany({ where: { day, resellerId: { in: ids } } });
       const held = new Map(rows.map((r) => [JSON.stringify([r.resellerId, r.kind, r.bucket, r.day, r.currency]), r.amount]));
@@ -852,9 +914,16 @@ async function judgeTouchedDays(tx: Tx, keys: Set<string>, report: (m: string) =
  * The incremental part of "each channel rollup row equals its orders and credited profit": every
  * rollup row of each (reseller, day) an order changed since the checkpoint was created on, or a
  * new credit was made on, against that day's orders (by the (resellerId, createdAt, status) index)
- * and credits (by (resellerId, kind, createdAt)). Other days are trusted.
+ * and credits: the new ones (after the checkpoint's `upTo`, read already, by (reseller, day)) and
+ * those up to `upTo` (by (resellerId, kind, createdAt)). Other days are trusted.
  */
-async function judgeTouchedChannelDays(tx: Tx, keys: Set<string>, report: (m: string) => void, ctx: CheckContext): Promise<void> {
+async function judgeTouchedChannelDays(
+  tx: Tx,
+  keys: Set<string>,
+  known: { credits: Map<string, SettleRow[]>; upTo: number },
+  report: (m: string) => void,
+  ctx: CheckContext,
+): Promise<void> {
   for (const { day, createdAt, resellers } of touchedByDay(keys, (k) => [k[0], k[1]])) {
     // A page of resellers' whole day at once, three statements: paged by id (ORDER BY id LIMIT),
     // SQLite's planner walks each reseller's whole ledger by (resellerId, id) instead of the day's
@@ -867,12 +936,15 @@ async function judgeTouchedChannelDays(tx: Tx, keys: Set<string>, report: (m: st
       });
       ctx.stats.orders += orders.length;
       for (const o of orders) addChannelOrder(sums, o);
-      const credits = await tx.ledgerEntry.findMany({
-        where: { resellerId: { in: ids }, kind: "order_profit_settle", createdAt },
-        select: SETTLE_SELECT,
-      });
+      const credits = await tx.$queryRaw<(Omit<SettleRow, "order"> & { channel: string | null })[]>(
+        sql`SELECT e."resellerId", e."createdAt", e."currency", e."amount", o."channel"
+            FROM "LedgerEntry" e LEFT JOIN "Order" o ON o."id" = e."orderId"
+            WHERE e."resellerId" IN (${joinSql(ids)}) AND e."kind" = 'order_profit_settle'
+              AND e."createdAt" >= ${createdAt.gte} AND e."createdAt" < ${createdAt.lt} AND e."id" <= ${known.upTo}`,
+      );
       ctx.stats.entries += credits.length;
-      for (const e of credits) addChannelSettle(sums, e);
+      for (const e of credits) addChannelSettle(sums, { ...e, order: { channel: e.channel } });
+      for (const id of ids) for (const e of known.credits.get(JSON.stringify([id, day])) ?? []) addChannelSettle(sums, e);
       judgeChannelRows(await tx.channelDaily.findMany({ where: { day, resellerId: { in: ids } } }), sums, report);
     }
   }

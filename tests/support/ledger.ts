@@ -77,3 +77,31 @@ export async function rawJournal(
   );
   return { journalId, ids };
 }
+
+/**
+ * Runs `fn` with one of the ledger's guard triggers off (PostgreSQL: disabled; SQLite: dropped and
+ * made again): tampering with the books, as an intruder with the database's keys could.
+ */
+export async function withoutTrigger(
+  db: Db,
+  kind: "sqlite" | "postgres",
+  trigger: { table: string; postgres: string; sqlite: string },
+  fn: () => Promise<unknown>,
+): Promise<void> {
+  if (kind === "postgres") {
+    await db.$executeRawUnsafe(`ALTER TABLE "${trigger.table}" DISABLE TRIGGER "${trigger.postgres}"`);
+    try {
+      await fn();
+    } finally {
+      await db.$executeRawUnsafe(`ALTER TABLE "${trigger.table}" ENABLE TRIGGER "${trigger.postgres}"`);
+    }
+    return;
+  }
+  const [{ sql }] = await db.$queryRawUnsafe<{ sql: string }[]>(`SELECT sql FROM sqlite_master WHERE name = ?`, trigger.sqlite);
+  await db.$executeRawUnsafe(`DROP TRIGGER "${trigger.sqlite}"`);
+  try {
+    await fn();
+  } finally {
+    await db.$executeRawUnsafe(sql);
+  }
+}
