@@ -3,6 +3,7 @@ import type { Db } from "@/lib/db/client";
 import { checkLedger, LEDGER_INVARIANTS } from "@/lib/ledger/check";
 import { post } from "@/lib/ledger/ledger";
 import { D } from "@/lib/money/decimal";
+import { withoutTrigger } from "../support/ledger";
 import { type TempDb, tempDatabase } from "../support/sqlite-db";
 
 // The full check's words for operator lines and journals written by hand (what the database
@@ -45,15 +46,9 @@ describe.each(DATABASES)("ledger check's messages on %s", (kind) => {
 
   it("journals whose line count is wrong or below two, written past the database's trigger", async () => {
     // As an intruder with the database's keys could: the trigger that refuses them is turned off meanwhile.
-    const saved =
-      kind === "sqlite"
-        ? (await db.$queryRawUnsafe<{ sql: string }[]>(`SELECT sql FROM sqlite_master WHERE name = 'Journal_balanced'`))[0].sql
-        : "";
-    await db.$executeRawUnsafe(
-      kind === "sqlite" ? `DROP TRIGGER "Journal_balanced"` : `ALTER TABLE "Journal" DISABLE TRIGGER "Journal_balanced"`,
-    );
-    try {
-      await db.$transaction(async (tx) => {
+    const guard = { table: "Journal", postgres: "Journal_balanced", sqlite: "Journal_balanced" };
+    await withoutTrigger(db, kind, guard, () =>
+      db.$transaction(async (tx) => {
         await tx.journalLine.createMany({
           data: [
             { journalId: "count-1", account: "world", currency: "xmr", amount: "1" },
@@ -65,10 +60,8 @@ describe.each(DATABASES)("ledger check's messages on %s", (kind) => {
         await tx.journal.create({ data: { id: "count-1", kind: "adjustment", lines: 3 } });
         await tx.journal.create({ data: { id: "count-2", kind: "adjustment", lines: 2 } });
         await tx.journal.create({ data: { id: "count-3", kind: "adjustment", lines: 0 } });
-      });
-    } finally {
-      await db.$executeRawUnsafe(kind === "sqlite" ? saved : `ALTER TABLE "Journal" ENABLE TRIGGER "Journal_balanced"`);
-    }
+      }),
+    );
     const report = await checkLedger(db, { invariants: byName("every journal") });
     expect(report.violations.map((v) => v.message).filter((m) => m.includes("count-"))).toEqual([
       "journal count-1 (adjustment) has 2 lines, it says 3",
