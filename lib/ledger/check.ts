@@ -720,8 +720,8 @@ async function checkIncremental(
   const touchedDays = new Map<string, Dec>();
   /** The channel rollup's (reseller, UTC day) the new credits and the orders read below add to. */
   const channelDays = new Set<string>();
-  /** The new credits (their order's channel is read with the orders below). */
-  const newCredits: (EntryRow & { day: string })[] = [];
+  /** The new credits, by the channel rollup's (reseller, UTC day) (their orders' channels are read with the orders below). */
+  const newCredits = new Map<string, EntryRow[]>();
   let stray = 0;
   for await (const e of entries(tx, {}, ctx, cp.lastEntryId)) {
     tally.lastEntryId = e.id;
@@ -738,8 +738,11 @@ async function checkIncremental(
     const daySum = touchedDays.get(dayKey) ?? new D(0);
     touchedDays.set(dayKey, CANONICAL_AMOUNT.test(e.amount) ? daySum.plus(e.amount) : daySum);
     if (e.kind === "order_profit_settle") {
-      channelDays.add(JSON.stringify([e.resellerId, day]));
-      newCredits.push({ ...e, day });
+      const channelDay = JSON.stringify([e.resellerId, day]);
+      channelDays.add(channelDay);
+      const credits = newCredits.get(channelDay);
+      if (credits) credits.push(e);
+      else newCredits.set(channelDay, [e]);
     }
   }
   /** Journals of new operator lines that no new entry names (a payout mined or unmined has no entry): their withdrawals too. */
@@ -788,18 +791,10 @@ async function checkIncremental(
   if (orphans) orderReport(`${orphans} entries belong to orders without a reseller`);
 
   // Channel rollup rows of the days those orders were created on and the new credits were made on.
-  const creditsByDay = new Map<string, SettleRow[]>();
-  for (const e of newCredits) {
-    const key = JSON.stringify([e.resellerId, e.day]);
-    const credit = { ...e, order: e.orderId ? { channel: channelOf.get(e.orderId) ?? null } : null };
-    const day = creditsByDay.get(key);
-    if (day) day.push(credit);
-    else creditsByDay.set(key, [credit]);
-  }
   await judgeTouchedChannelDays(
     tx,
     channelDays,
-    { credits: creditsByDay, upTo: cp.lastEntryId },
+    { credits: newCredits, channelOf, upTo: cp.lastEntryId },
     reporter(name("each channel rollup")),
     ctx,
   );
@@ -914,13 +909,13 @@ async function judgeTouchedDays(
  * The incremental part of "each channel rollup row equals its orders and credited profit": every
  * rollup row of each (reseller, day) an order changed since the checkpoint was created on, or a
  * new credit was made on, against that day's orders (by the (resellerId, createdAt, status) index)
- * and credits: the new ones (after the checkpoint's `upTo`, read already, by (reseller, day)) and
+ * and credits: the new ones (after the checkpoint's `upTo`, read already, by (reseller, day), each under its order's channel) and
  * those up to `upTo` (by (resellerId, kind, createdAt)). Other days are trusted.
  */
 async function judgeTouchedChannelDays(
   tx: Tx,
   keys: Set<string>,
-  known: { credits: Map<string, SettleRow[]>; upTo: number },
+  known: { credits: Map<string, EntryRow[]>; channelOf: Map<string, string | null>; upTo: number },
   report: (m: string) => void,
   ctx: CheckContext,
 ): Promise<void> {
@@ -944,7 +939,9 @@ async function judgeTouchedChannelDays(
       );
       ctx.stats.entries += credits.length;
       for (const e of credits) addChannelSettle(sums, { ...e, order: { channel: e.channel } });
-      for (const id of ids) for (const e of known.credits.get(JSON.stringify([id, day])) ?? []) addChannelSettle(sums, e);
+      for (const id of ids)
+        for (const e of known.credits.get(JSON.stringify([id, day])) ?? [])
+          addChannelSettle(sums, { ...e, order: e.orderId ? { channel: known.channelOf.get(e.orderId) ?? null } : null });
       judgeChannelRows(await tx.channelDaily.findMany({ where: { day, resellerId: { in: ids } } }), sums, report);
     }
   }
