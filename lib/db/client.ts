@@ -202,8 +202,16 @@ export async function queryOnPool<T extends object>(
 ): Promise<T[]> {
   const driver = driverOf(db);
   if (driver.kind !== "postgresql") throw new Error("queryOnPool is for PostgreSQL");
+  return poolQuery<T>(driver.pool, { name, text: statement.text, values: statement.values });
+}
+
+/** queryOnPool's statement on a given pool or client (lib/db/pg-group-commit.ts runs batches on one client). */
+export async function poolQuery<T extends object>(
+  on: pg.Pool | pg.PoolClient,
+  statement: { name: string; text: string; values: readonly unknown[] },
+): Promise<T[]> {
   const values = statement.values.map((v) => (v instanceof Date ? v.toISOString() : v));
-  return (await driver.pool.query<T>({ name, text: statement.text, values, types: poolTypes })).rows;
+  return (await on.query<T>({ name: statement.name, text: statement.text, values, types: poolTypes })).rows;
 }
 
 /** The bare driver of a client made by createDb (see Driver). */

@@ -1,5 +1,6 @@
 import "server-only";
 import { type Db, type Order, queryOnPool } from "@/lib/db/client";
+import { queryInLane } from "@/lib/db/pg-group-commit";
 import { newId } from "@/lib/ids";
 import { providerPending } from "@/lib/ledger/accounts";
 import { channelKey } from "@/lib/ledger/channel-daily";
@@ -38,11 +39,17 @@ export async function openOrderPostgres(db: Db, order: Order, token: string | nu
   // Its journal's id (lib/ledger's pendingProfitJournal): only a reseller's order has a journal to write.
   const at: OpenValues = { order, token, now, journalId: ofReseller ? newId() : "" };
   // On the pool, not through Prisma: its CPU per statement was half of what a POST /exchange cost (bench/README.md).
-  const rows = await queryOnPool<{ id: number }>(db, statement.name, {
-    text: statement.text,
-    values: statement.values.map((v) => v(at)),
-  });
-  return rows.length === 1;
+  const query = { name: statement.name, text: statement.text, values: statement.values.map((v) => v(at)) };
+  if (!ofReseller) return (await queryOnPool<{ id: number }>(db, query.name, query)).length === 1;
+  // A reseller's orders lock its Balance, LedgerDaily and ChannelDaily rows until their commit:
+  // those of the same rows wait for one another anyway, so they commit together (group commit,
+  // lib/db/pg-group-commit.ts). The lane names every row the statement locks.
+  return (await queryInLane<{ id: number }>(db, hotRowsOf(order, now), query)).length === 1;
+}
+
+/** The reseller's rows an opening locks: its Balance and LedgerDaily rows (of the paid currency, today) and its ChannelDaily row. */
+function hotRowsOf(order: Order, now: Date): string {
+  return [order.resellerId, order.toCurrency, dayOf(now), dayOf(order.createdAt), channelKey(order.channel), order.fromCurrency].join("\n");
 }
 
 /** What one opening's parameters are read from. */

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getCurrency, validateAddress } from "@/lib/currencies";
 import type { Db, Order } from "@/lib/db/client";
+import { groupCommitStats } from "@/lib/db/pg-group-commit";
 import { checkLedger } from "@/lib/ledger/check";
 import { getBalances } from "@/lib/ledger/ledger";
 import { D } from "@/lib/money/decimal";
@@ -69,6 +70,31 @@ describe.each(["sqlite", "postgres"] as const)("opening an order in one step (%s
       },
     ]);
     expect((await checkLedger(db)).violations).toEqual([]);
+  });
+
+  // On PostgreSQL a reseller's openings that wait for one another's rows commit together
+  // (lib/db/pg-group-commit.ts): what they write must add up as if each had run alone.
+  it("opens a reseller's concurrent orders with every sum right, together in one commit on PostgreSQL", async () => {
+    const caller = await newCaller(db, 150);
+    const priced = (await createOrder(db, { input: input("0.2"), caller, ctx: { scope: "t" } })).order;
+    const before = { ...groupCommitStats };
+    const copies = Array.from(
+      { length: 12 },
+      (_, i): Order => ({ ...priced, id: `${priced.id.slice(0, -4)}c${String(i).padStart(3, "0")}` }),
+    );
+    expect(await Promise.all(copies.map((o) => openInOne(db, o, null, new Date())))).toEqual(copies.map(() => true));
+    const profit = new D(priced.profit);
+    expect(await getBalances(db, caller.resellerId)).toEqual([
+      { currency: "eth", pending: profit.times(13).toFixed(), available: "0", reserved: "0" },
+    ]);
+    const daily = await db.ledgerDaily.findMany({ where: { resellerId: caller.resellerId } });
+    expect(daily.map((d) => d.amount)).toEqual([profit.times(13).toFixed()]);
+    const channel = await db.channelDaily.findMany({ where: { resellerId: caller.resellerId } });
+    expect(channel.map((c) => c.orders)).toEqual([13]);
+    expect(await db.orderEvent.count({ where: { orderId: { in: copies.map((o) => o.id) } } })).toBe(12);
+    expect((await checkLedger(db)).violations).toEqual([]);
+    // The first went alone; the eleven that waited for it, in one transaction.
+    if (kind === "postgres") expect(groupCommitStats.batched - before.batched).toBe(11);
   });
 
   it("posts nothing for a keyless order or a zero profit", async () => {
