@@ -5,6 +5,7 @@ import { PrismaPg } from "@prisma/adapter-pg";
 import Database from "better-sqlite3";
 import pg from "pg";
 import { getConfig } from "@/lib/config";
+import { getLogger } from "@/lib/log";
 import { PrismaClient as PgClient, Prisma as PgPrisma } from "./generated/postgresql/client";
 import { PrismaClient as SqliteClient } from "./generated/sqlite/client";
 import { prepareSqliteFile } from "./sqlite-file";
@@ -69,6 +70,19 @@ export type Driver =
     };
 
 /**
+ * A PostgreSQL pool with a listener for its idle connections' errors (the server restarted, a
+ * failover, a proxy that closed the connection): pg emits those on the pool, and an 'error'
+ * event nobody listens to is an uncaught exception. Prisma's adapter listens only while it is
+ * connected; pool statements run before it connects, and after it disconnects. The broken
+ * connection leaves the pool by itself; the next query opens a new one.
+ */
+export function newPool(config: pg.PoolConfig, name: string): pg.Pool {
+  const pool = new pg.Pool(config);
+  pool.on("error", (err) => getLogger().warn({ pool: name, reason: err.message }, "PostgreSQL: an idle connection was lost"));
+  return pool;
+}
+
+/**
  * A client for `url`. `pool`: a PostgreSQL pool to use (and leave open). `trace`: SQLite only,
  * called with every statement any of the client's connections runs, values filled in (for
  * tests that check query plans).
@@ -76,7 +90,7 @@ export type Driver =
 export function createDb(url: string, pool?: pg.Pool, opts: { trace?: (sql: string) => void } = {}): Db {
   if (/^postgres(ql)?:\/\//.test(url)) {
     // The pool is always made here (or given), so that driverOf() can reach it; one made here ends with the client.
-    const own = pool ?? new pg.Pool({ connectionString: url, max: DB_POOL_MAX });
+    const own = pool ?? newPool({ connectionString: url, max: DB_POOL_MAX }, "client");
     const driver: Driver = { kind: "postgresql", pool: own };
     const client = new PgClient({ adapter: new PrismaPg(own, { disposeExternalPool: !pool }) });
     return client.$extends({
@@ -233,7 +247,7 @@ export function getDb(): Db {
   const { DATABASE_URL: url, DATABASE_POOL_MAX: max } = getConfig();
   if (!shared || shared.url !== url) {
     // On PostgreSQL the pool is ours (not the adapter's), so /metrics can report its use.
-    const pool = /^postgres(ql)?:\/\//.test(url) ? new pg.Pool({ connectionString: url, max }) : null;
+    const pool = /^postgres(ql)?:\/\//.test(url) ? newPool({ connectionString: url, max }, "app") : null;
     shared = { url, db: createDb(url, pool ?? undefined), pool };
   }
   return shared.db;

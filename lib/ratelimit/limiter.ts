@@ -2,6 +2,7 @@ import "server-only";
 import { Redis } from "ioredis";
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from "rate-limiter-flexible";
 import { getConfig } from "@/lib/config";
+import { newPool } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 import { getLogger } from "@/lib/log";
 import { countRateLimitRejection } from "@/lib/observability/metrics";
@@ -133,9 +134,8 @@ async function build(): Promise<Omit<Limiters, "ready">> {
       });
   } else {
     if (c.databaseProvider !== "postgresql") throw new Error("RATE_LIMIT_STORE=postgres needs a PostgreSQL DATABASE_URL");
-    const { default: pg } = await import("pg");
     // One round trip per batch of requests, not per request (lib/ratelimit/pg-batch.ts).
-    const pool = new pg.Pool({ connectionString: c.DATABASE_URL, max: 2 });
+    const pool = newPool({ connectionString: c.DATABASE_URL, max: 2 }, "rate-limits");
     const limiter = await batchedPgLimiters(pool);
     flushCounts = limiter.flush;
     make = async (keyPrefix, p) => limiter(keyPrefix, p.limit, p.windowSec);

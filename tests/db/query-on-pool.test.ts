@@ -1,5 +1,6 @@
+import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Db, queryOnPool, sql } from "@/lib/db/client";
+import { type Db, driverOf, queryOnPool, sql } from "@/lib/db/client";
 import { type TempDb, tempDatabase } from "../support/sqlite-db";
 
 // Statements run on the pool (lib/db/client.ts, queryOnPool) write timestamps as Prisma does:
@@ -38,6 +39,31 @@ describe("queryOnPool", () => {
       await expect(queryOnPool(s.db, "x", sql`SELECT 1`)).rejects.toThrow(/PostgreSQL/);
     } finally {
       await s.cleanup();
+    }
+  });
+
+  // pg emits a lost idle connection's error on the pool: with no listener, an uncaught
+  // exception (vitest fails the run on one). The pool drops the connection; the next query opens one.
+  it("survives the server closing an idle connection: the next query works", async () => {
+    const own = await tempDatabase("postgres");
+    try {
+      const { pool } = driverOf(own.db) as { pool: pg.Pool };
+      const [{ pid }] = await queryOnPool<{ pid: number }>(own.db, "pid", sql`SELECT pg_backend_pid() AS pid`);
+      // Prisma never connected here: the only listener is the pool's own (lib/db/client.ts, newPool).
+      expect(pool.listenerCount("error")).toBe(1);
+      const admin = new pg.Client({ connectionString: own.url });
+      await admin.connect();
+      try {
+        await admin.query("SELECT pg_terminate_backend($1)", [pid]);
+      } finally {
+        await admin.end();
+      }
+      // The pool drops the lost connection when its error arrives.
+      while (pool.totalCount > 0) await new Promise((r) => setTimeout(r, 10));
+      const [{ pid: next }] = await queryOnPool<{ pid: number }>(own.db, "pid", sql`SELECT pg_backend_pid() AS pid`);
+      expect(next).not.toBe(pid);
+    } finally {
+      await own.cleanup();
     }
   });
 });
