@@ -4,6 +4,7 @@ import http from "node:http";
 import client from "prom-client";
 import { type Config, getConfig } from "@/lib/config";
 import { dbPoolStats, getDb } from "@/lib/db/client";
+import { groupCommitStats } from "@/lib/db/pg-group-commit";
 import { listHeartbeats } from "@/lib/jobs/heartbeat";
 import { getLogger } from "@/lib/log";
 import { createReconcileCache, type ReconcileReport, reconcileGaugeValues } from "./reconcile-gauges";
@@ -162,6 +163,20 @@ new client.Gauge({
     this.set({ state: "idle" }, s.idle);
     this.set({ state: "waiting" }, s.waiting);
     this.set({ state: "max" }, s.max);
+  },
+});
+
+new client.Counter({
+  name: "db_group_commit_statements_total",
+  help: "This process's PostgreSQL statements that commit in groups (a reseller's order openings, lib/db/pg-group-commit.ts), by how they ran: alone (nothing of their rows in flight), grouped (in one commit with others that waited), retried_alone (their group failed: run again alone). Absent on SQLite.",
+  labelNames: ["how"] as const,
+  registers: [registry],
+  collect() {
+    this.reset();
+    if (!dbPoolStats()) return;
+    this.inc({ how: "alone" }, groupCommitStats.alone);
+    this.inc({ how: "grouped" }, groupCommitStats.batched);
+    this.inc({ how: "retried_alone" }, groupCommitStats.retriedAlone);
   },
 });
 

@@ -2,10 +2,13 @@ import { spawn } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { createDb, type Db } from "@/lib/db/client";
 import { ORDER_STATES } from "@/lib/domain/order-states";
+import { createApiKey } from "@/lib/keys/api-keys";
 import { post } from "@/lib/ledger/ledger";
 import { D } from "@/lib/money/decimal";
 import { WEBHOOK_DELIVERY_STATES } from "@/lib/observability/state-counts";
+import { getOrCreateReseller, setMarkup } from "@/lib/resellers/resellers";
 import { api, newIp, sleep } from "../support/api";
+import { recordSecret } from "../support/secrets";
 import { createDatabase, ROOT, type RunningServer, startServer, TEST_ENV, type TestDatabase } from "../support/server";
 
 // Production mode (issue 12): request ids, readiness, Prometheus metrics.
@@ -173,6 +176,34 @@ describe("/readyz and /metrics, on a server of their own", () => {
     expect(sample(text, "db_pool_connections", { state: "max" })).toBe(3);
     expect(sample(text, "db_pool_connections", { state: "total" })).toBeGreaterThan(0);
     expect(sample(text, "db_pool_connections", { state: "total" })).toBeLessThanOrEqual(3);
+  });
+
+  // PostgreSQL: a reseller's openings commit alone or grouped (lib/db/pg-group-commit.ts); every one is counted once.
+  it("counts a reseller's order openings by how they committed", async () => {
+    const reseller = await getOrCreateReseller(conn, { walletAddress: `0x${"d".repeat(40)}` });
+    await setMarkup(conn, { resellerId: reseller.id, markupBps: 100 });
+    const { key } = await createApiKey(conn, { resellerId: reseller.id, name: "group-commit" });
+    recordSecret(key);
+    const how = (text: string, label: string) => sample(text, "db_group_commit_statements_total", { how: label });
+    const before = await (await scrape(TOKEN)).text();
+    const answers = await Promise.all(
+      Array.from({ length: 12 }, (_, i) =>
+        fetch(`${server.baseUrl}/api/v1/exchange`, {
+          method: "POST",
+          headers: { "content-type": "application/json", "x-api-key": key },
+          body: JSON.stringify({ from: "btc", to: "eth", amount: `0.01${i}`, address: "0x52908400098527886E0F7030069857D2E4169EE7" }),
+        }),
+      ),
+    );
+    expect(answers.map((r) => r.status)).toEqual(Array(12).fill(201));
+    const after = await (await scrape(TOKEN)).text();
+    if (inject("dbKind") !== "postgres") {
+      expect(how(after, "alone")).toBeUndefined();
+      return;
+    }
+    const delta = (label: string) => (how(after, label) ?? 0) - (how(before, label) ?? 0);
+    expect(delta("alone") + delta("grouped")).toBe(12);
+    expect(delta("retried_alone")).toBe(0);
   });
 
   it("counts orders by state", async () => {
