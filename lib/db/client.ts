@@ -83,6 +83,17 @@ export function newPool(config: pg.PoolConfig, name: string): pg.Pool {
 }
 
 /**
+ * Ends `companion` whenever `pool` ends, before it: for a pool that lives beside another
+ * (lib/db/pg-group-commit.ts), whoever ends the first (closeDb, a client's $disconnect,
+ * Prisma's adapter) ends both. pg's Pool has no 'end' event, so its end() is wrapped; the
+ * promise form only (nothing here passes end() a callback).
+ */
+export function onPoolEnd(pool: pg.Pool, companion: () => Promise<void>) {
+  const end = pool.end.bind(pool) as () => Promise<void>;
+  (pool as { end: () => Promise<void> }).end = () => companion().then(end, end);
+}
+
+/**
  * A client for `url`. `pool`: a PostgreSQL pool to use (and leave open). `trace`: SQLite only,
  * called with every statement any of the client's connections runs, values filled in (for
  * tests that check query plans).
