@@ -133,10 +133,11 @@ async function runBatch(pool: pg.Pool, batch: Queued[]): Promise<void> {
     return;
   }
   if (refused && refused.reason instanceof pg.DatabaseError && committed.status === "fulfilled") {
-    // The server refused a statement: nothing of the batch is written. Each runs again on its own.
+    // The server refused a statement: nothing of the batch is written. Each runs again on its
+    // own, in the order they came (of two that conflict, the first asked wins, as in a batch).
     client.release();
     groupCommitStats.retriedAlone += batch.length;
-    await Promise.all(batch.map((q) => settle(q, poolQuery(pool, q.statement))));
+    for (const q of batch) await settle(q, poolQuery(pool, q.statement));
     return;
   }
   // The connection failed, or the COMMIT did: whether the batch committed is unknown.

@@ -1,3 +1,4 @@
+import pg from "pg";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { Db } from "@/lib/db/client";
 import { queryOnPool } from "@/lib/db/client";
@@ -64,6 +65,33 @@ describe("queryInLane", () => {
     const txs = await Promise.all([insert(4002, "h"), insert(4003, "h"), insert(4004, "h")]);
     expect(new Set(txs.slice(1)).size).toBe(1);
     expect(await count("h")).toBe(5);
+  });
+
+  it("ends its pipelined connections when the client's pool ends", async () => {
+    const own = await tempDatabase("postgres");
+    const admin = new pg.Client({ connectionString: own.url });
+    try {
+      await queryOnPool(own.db, "gc-own", { text: "CREATE TABLE gc_own (id int PRIMARY KEY)", values: [] });
+      const put = (id: number) => queryInLane(own.db, "x", { name: "gc-own-insert", text: "INSERT INTO gc_own VALUES ($1)", values: [id] });
+      await Promise.all([put(1), put(2), put(3)]);
+      expect(groupCommitStats.batches).toBe(1);
+      await own.db.$disconnect();
+      await admin.connect();
+      const others = async () =>
+        Number(
+          (
+            await admin.query(
+              "SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()",
+            )
+          ).rows[0].n,
+        );
+      // A backend goes a moment after its client said goodbye: wait for it (an open one stays for 10 s idle).
+      for (let i = 0; i < 50 && (await others()) > 0; i++) await new Promise((r) => setTimeout(r, 20));
+      expect(await others()).toBe(0);
+    } finally {
+      await admin.end().catch(() => {});
+      await own.cleanup();
+    }
   });
 
   it("is for PostgreSQL only", async () => {
