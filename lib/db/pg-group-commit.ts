@@ -44,7 +44,7 @@ const MAX_BATCH = 64;
 /** Per pool: each busy lane's waiting statements (an empty array: one is in flight, none waits). */
 const lanes = new WeakMap<pg.Pool, Map<string, Queued[]>>();
 
-/** What the group commit did, for tests and benchmarks. */
+/** What the group commit did in this process (/metrics: db_group_commit_statements_total; tests). */
 export const groupCommitStats = { alone: 0, batches: 0, batched: 0, retriedAlone: 0 };
 
 /** Runs `statement` on the pool of `db`, in the same transaction as the statements of its lane that wait with it. */
@@ -85,15 +85,13 @@ const pipelined = new WeakMap<pg.Pool, pg.Pool>();
 const PIPELINED_MAX = 2;
 
 function pipelinedPoolOf(pool: pg.Pool): pg.Pool {
-  let p = pipelined.get(pool);
-  if (!p) {
-    // Idle connections do not keep a process alive (a CLI command exits when done); the pool
-    // that made them ends them with its own (lib/db/client.ts, onPoolEnd).
-    p = newPool({ ...pool.options, max: PIPELINED_MAX, pipeline: true, allowExitOnIdle: true }, "group-commit");
-    pipelined.set(pool, p);
-    const own = p;
-    onPoolEnd(pool, () => own.end());
-  }
+  const made = pipelined.get(pool);
+  if (made) return made;
+  // Idle connections do not keep a process alive (a CLI command exits when done); the pool
+  // that made them ends them with its own (lib/db/client.ts, onPoolEnd).
+  const p = newPool({ ...pool.options, max: PIPELINED_MAX, pipeline: true, allowExitOnIdle: true }, "group-commit");
+  pipelined.set(pool, p);
+  onPoolEnd(pool, () => p.end());
   return p;
 }
 
