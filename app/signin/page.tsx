@@ -4,6 +4,7 @@ import { getAllowedChainIds, getAppOrigin, getContractWalletChainIds, SERVICE_IN
 import { getSessionReseller } from "@/app/_server/session";
 import { SignIn } from "@/components/auth/SignIn";
 import { Logo } from "@/components/Logo";
+import { safeCallbackPath } from "@/lib/auth/callback";
 
 export const metadata: Metadata = { title: "Sign in" };
 
@@ -11,7 +12,8 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
   const sp = await searchParams;
   const one = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v) ?? null;
   if (await getSessionReseller()) redirect("/dashboard");
-  const host = getAppOrigin().host;
+  const origin = getAppOrigin();
+  const host = origin.host;
   const contractWallets = getContractWalletChainIds().length === getAllowedChainIds().length;
 
   return (
@@ -39,7 +41,11 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
             </li>
           </ul>
           <div className="mt-6">
-            <SignIn initialError={one(sp.error)} callbackUrl={one(sp.callbackUrl)} contractWallets={contractWallets} />
+            <SignIn
+              initialError={one(sp.error)}
+              callbackUrl={safeCallbackPath(one(sp.callbackUrl), origin.origin)}
+              contractWallets={contractWallets}
+            />
           </div>
           <p className="mt-2 text-center text-xs text-zinc-500">
             Your wallet will ask you to sign a message for <span className="font-medium text-zinc-700">{host}</span>. Check that it matches

@@ -6,6 +6,7 @@ import { useEffect, useState } from "react";
 import { getAddress, toHex } from "viem";
 import { createSiweMessage } from "viem/siwe";
 import { Alert, Button } from "@/components/ui";
+import { safeCallbackPath } from "@/lib/auth/callback";
 import { signInErrorText } from "@/lib/auth/messages";
 import { getInjectedProvider, isUserRejection } from "./eip1193";
 
@@ -26,12 +27,6 @@ interface NonceResponse {
   chainIds: number[];
   /** Chains on which the server can check a smart-contract wallet's signature. */
   contractWalletChainIds: number[];
-}
-
-/** Only same-site paths: an open redirect through ?callbackUrl= is not possible. */
-function safeCallback(raw: string | null): string {
-  if (!raw?.startsWith("/") || raw.startsWith("//") || raw.startsWith("/\\")) return "/dashboard";
-  return raw;
 }
 
 export function SignIn({
@@ -110,7 +105,8 @@ export function SignIn({
         return;
       }
       setStep("done");
-      router.replace(safeCallback(callbackUrl));
+      // Only a path of this app, decided on the parsed URL (lib/auth/callback.ts): no open redirect.
+      router.replace(safeCallbackPath(callbackUrl, window.location.origin));
       router.refresh();
     } catch (e) {
       setStep("idle");

@@ -33,6 +33,30 @@ test("sign in with an injected wallet, then sign out", async ({ page }) => {
   await expect(page).toHaveURL(/\/signin/);
 });
 
+test("a callbackUrl that would lead off the app after sign-in lands on the dashboard; one of the app's paths is kept", async ({
+  browser,
+  baseURL,
+}) => {
+  // The reported forms (issue 48): the URL parser drops tab, LF and CR, and reads "\" as "/".
+  const phish = "127.0.0.1:3874/phish";
+  for (const callback of [`/\t/${phish}`, `/\n/${phish}`, `/\t\\${phish}`]) {
+    const page = await browser.newPage();
+    await injectWallet(page, newWallet());
+    await page.goto(`/signin?callbackUrl=${encodeURIComponent(callback)}`);
+    await page.getByRole("button", { name: "Connect wallet" }).click();
+    await page.waitForURL((u) => u.pathname === "/dashboard" || u.host !== new URL(baseURL!).host);
+    expect(new URL(page.url()).origin, JSON.stringify(callback)).toBe(new URL(baseURL!).origin);
+    await expect(page.getByRole("heading", { name: "Overview", level: 1 })).toBeVisible();
+    await page.close();
+  }
+  const page = await browser.newPage();
+  await injectWallet(page, newWallet());
+  await page.goto(`/signin?callbackUrl=${encodeURIComponent("/dashboard/keys")}`);
+  await page.getByRole("button", { name: "Connect wallet" }).click();
+  await page.waitForURL("**/dashboard/keys");
+  await page.close();
+});
+
 /** Posts credentials to next-auth's callback like the page does; returns the error code and the session after. */
 async function submitSignIn(baseURL: string, message: string, signature: string) {
   const api = await apiContext(baseURL);
