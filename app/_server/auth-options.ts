@@ -1,28 +1,40 @@
 import "server-only";
 import type { AuthOptions } from "next-auth";
 import CredentialsProvider from "next-auth/providers/credentials";
-import { ensureNextAuthUrl, getAuthSecret, getDb, getLogger, SessionEndedError, sessionReseller, signInWithEthereum } from "./lib";
+import { safeCallbackPath } from "@/lib/auth/callback";
+import {
+  endDashboardSession,
+  ensureNextAuthUrl,
+  getAuthSecret,
+  getDb,
+  getLogger,
+  SESSION_MAX_AGE_SECONDS,
+  SessionEndedError,
+  sessionReseller,
+  signInWithEthereum,
+} from "./lib";
 
 // next-auth 4 with one Credentials provider, "siwe": the credentials are a signed EIP-4361
 // message, verified by lib/auth (signInWithEthereum). Sessions are JWTs in an http-only
 // cookie (the only strategy next-auth allows for credentials); the token carries the
-// reseller id, the wallet and the reseller's session version at sign-in, nothing else. A
-// JWT cannot be recalled, so every use of one re-reads the reseller: "Sign out everywhere"
-// and revocation raise the version and end them all (lib/auth/session-version.ts).
+// reseller id, the wallet, the reseller's session version at sign-in and the id of the
+// session's row, nothing else. A JWT cannot be recalled, so every use of one re-reads the
+// session's row and its reseller: Sign out ends the row, "Sign out everywhere" and revocation
+// end them all (lib/auth/session-version.ts).
 // Next glue, like session.ts: lib/ imports no next-auth.
-
-export const SESSION_MAX_AGE_SECONDS = 24 * 60 * 60;
 
 declare module "next-auth" {
   interface Session {
     resellerId: string;
     wallet: string;
     sessionVersion: number;
+    sessionId: string;
   }
   interface User {
     id: string;
     wallet: string;
     sessionVersion: number;
+    sessionId: string;
   }
 }
 declare module "next-auth/jwt" {
@@ -30,6 +42,7 @@ declare module "next-auth/jwt" {
     resellerId?: string;
     wallet?: string;
     sessionVersion?: number;
+    sessionId?: string;
   }
 }
 
@@ -67,27 +80,28 @@ export function getAuthOptions(): AuthOptions {
           const r = await signInWithEthereum(getDb(), { message: credentials?.message, signature: credentials?.signature });
           // A refusal's code reaches the sign-in page as ?error=CODE (and signIn()'s result).
           if (!r.ok) throw new Error(r.code);
-          return { id: r.resellerId, wallet: r.wallet, sessionVersion: r.sessionVersion };
+          return { id: r.resellerId, wallet: r.wallet, sessionVersion: r.sessionVersion, sessionId: r.sessionId };
         },
       }),
     ],
+    events: {
+      // Sign out ends this session on the server too: a copy of the cookie is no session from now on.
+      async signOut({ token }) {
+        await endDashboardSession(getDb(), { sessionId: token?.sessionId });
+      },
+    },
     callbacks: {
-      // next-auth's default, except that a callbackUrl that is not a URL (a client's garbage)
-      // means "home" instead of a TypeError and a 500.
+      // Only a path of this app, decided on the parsed URL as the browser will read it (the
+      // same rule as the sign-in page's, lib/auth/callback.ts); anything else means the dashboard.
       async redirect({ url, baseUrl }) {
-        if (url.startsWith("/")) return `${baseUrl}${url}`;
-        try {
-          if (new URL(url).origin === baseUrl) return url;
-        } catch {
-          // not a URL
-        }
-        return baseUrl;
+        return `${new URL(baseUrl).origin}${safeCallbackPath(url, baseUrl)}`;
       },
       async jwt({ token, user }) {
         if (user) {
           token.resellerId = user.id;
           token.wallet = user.wallet;
           token.sessionVersion = user.sessionVersion;
+          token.sessionId = user.sessionId;
           token.sub = user.id;
           token.name = user.wallet;
           return token;
@@ -101,6 +115,7 @@ export function getAuthOptions(): AuthOptions {
         session.resellerId = token.resellerId ?? "";
         session.wallet = token.wallet ?? "";
         session.sessionVersion = token.sessionVersion ?? 0;
+        session.sessionId = token.sessionId ?? "";
         session.user = { name: token.wallet ?? null };
         return session;
       },

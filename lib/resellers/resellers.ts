@@ -19,12 +19,13 @@ export function normalizeWallet(address: string): string {
  * SQLITE_BUSY (no busy wait) when another connection commits in between, as the worker does
  * all the time. Each statement on its own waits for the lock like any other write.
  */
-export async function getOrCreateReseller(db: Db, opts: { walletAddress: string }): Promise<Reseller> {
+/** The wallet's reseller; one made now starts with `markupBps` (checked by the caller), else 0. */
+export async function getOrCreateReseller(db: Db, opts: { walletAddress: string; markupBps?: number }): Promise<Reseller> {
   const walletAddress = normalizeWallet(opts.walletAddress);
   const found = await db.reseller.findUnique({ where: { walletAddress } });
   if (found) return found;
   try {
-    return await db.reseller.create({ data: { id: newId(), walletAddress } });
+    return await db.reseller.create({ data: { id: newId(), walletAddress, markupBps: opts.markupBps ?? 0 } });
   } catch (e) {
     if (!isUniqueViolation(e)) throw e;
     return db.reseller.findUniqueOrThrow({ where: { walletAddress } });
@@ -39,24 +40,46 @@ export function getResellerByWallet(db: Db, opts: { walletAddress: string }) {
   return db.reseller.findUnique({ where: { walletAddress: normalizeWallet(opts.walletAddress) } });
 }
 
-/** Markup applies to orders created after the change; existing orders keep their snapshot. */
-export async function setMarkup(db: Db, opts: { resellerId: string; markupBps: number }): Promise<Reseller> {
+/** A reseller's markup checked against MARKUP_CAP_BPS and what the enabled providers route; INVALID_MARKUP otherwise. */
+function checkResellerMarkup(markupBps: number): number {
   const range = markupRange(getConfig());
   const cap = range.maxBps;
-  if (!Number.isInteger(opts.markupBps) || opts.markupBps < 0 || opts.markupBps > cap)
+  if (!Number.isInteger(markupBps) || markupBps < 0 || markupBps > cap)
     throw new AppError("INVALID_MARKUP", markupRangeMessage(range), { maxBps: cap });
-  const r = await db.reseller.update({ where: { id: opts.resellerId }, data: { markupBps: opts.markupBps } });
+  return markupBps;
+}
+
+/** Markup applies to orders created after the change; existing orders keep their snapshot. */
+export async function setMarkup(db: Db, opts: { resellerId: string; markupBps: number }): Promise<Reseller> {
+  const markupBps = checkResellerMarkup(opts.markupBps);
+  const r = await db.reseller.update({ where: { id: opts.resellerId }, data: { markupBps } });
   await announceKeyChange(`r:${opts.resellerId}`);
   return r;
 }
 
 /**
- * Ends every dashboard session of the reseller at once ("Sign out everywhere"): a session
- * carries the version it was issued under and stops being accepted once the version moves on.
+ * The operator's reseller:create: the wallet's reseller, made when it does not exist, with a
+ * markup when one is given. The markup is checked before anything is written, so a refused
+ * command changes nothing (issue 48: it used to create the reseller, then refuse its markup).
  */
-export async function endAllSessions(db: Db, opts: { resellerId: string }): Promise<{ sessionVersion: number }> {
-  const r = await db.reseller.update({ where: { id: opts.resellerId }, data: { sessionVersion: { increment: 1 } } });
-  return { sessionVersion: r.sessionVersion };
+export async function createReseller(db: Db, opts: { walletAddress: string; markupBps?: number }): Promise<Reseller> {
+  const markupBps = opts.markupBps === undefined ? undefined : checkResellerMarkup(opts.markupBps);
+  const r = await getOrCreateReseller(db, { walletAddress: opts.walletAddress, markupBps });
+  return markupBps === undefined || r.markupBps === markupBps ? r : setMarkup(db, { resellerId: r.id, markupBps });
+}
+
+/**
+ * Ends every dashboard session of the reseller at once ("Sign out everywhere"): their rows end,
+ * and a session carries the version it was issued under and stops being accepted once the
+ * version moves on (lib/auth/session-version.ts).
+ */
+export async function endAllSessions(db: Db, opts: { resellerId: string; now?: Date }): Promise<{ sessionVersion: number }> {
+  const now = opts.now ?? new Date();
+  return db.$transaction(async (tx) => {
+    const r = await tx.reseller.update({ where: { id: opts.resellerId }, data: { sessionVersion: { increment: 1 } } });
+    await tx.dashboardSession.updateMany({ where: { resellerId: opts.resellerId, endedAt: null }, data: { endedAt: now } });
+    return { sessionVersion: r.sessionVersion };
+  });
 }
 
 /**
@@ -67,6 +90,7 @@ export async function revokeReseller(db: Db, opts: { resellerId: string; now?: D
   const now = opts.now ?? new Date();
   const r = await db.$transaction(async (tx) => {
     await tx.reseller.update({ where: { id: opts.resellerId }, data: { revokedAt: now, sessionVersion: { increment: 1 } } });
+    await tx.dashboardSession.updateMany({ where: { resellerId: opts.resellerId, endedAt: null }, data: { endedAt: now } });
     const keys = await tx.apiKey.updateMany({ where: { resellerId: opts.resellerId, revokedAt: null }, data: { revokedAt: now } });
     return { keysRevoked: keys.count };
   });

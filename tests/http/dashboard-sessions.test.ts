@@ -4,7 +4,7 @@ import { createApiKey } from "@/lib/keys/api-keys";
 import { getResellerByWallet } from "@/lib/resellers/resellers";
 import { api, testDb, withinKeyChangeBound } from "../support/api";
 import { runCli } from "../support/cli";
-import { callServerAction, signInOverHttp } from "../support/dashboard";
+import { callServerAction, signInOverHttp, signOutOverHttp } from "../support/dashboard";
 
 // Sessions that can be ended: "Sign out everywhere" and the operator's reseller:revoke both
 // end every session of a wallet at once, and an old session cookie then gets the sign-in page.
@@ -30,6 +30,22 @@ async function cli(...args: string[]) {
 }
 
 describe("ending sessions", () => {
+  it("Sign out ends that session on the server: a copy of its cookie gets the sign-in page, other sessions stay", async () => {
+    const wallet = privateKeyToAccount(generatePrivateKey());
+    const laptop = (await signInOverHttp(origin(), wallet)).cookie;
+    const phone = (await signInOverHttp(origin(), wallet)).cookie;
+    expect([await dashboardWith(laptop), await dashboardWith(phone)]).toEqual(["dashboard", "dashboard"]);
+
+    // What the Sign out button does: next-auth's signout with its CSRF token. The browser then
+    // drops its cookie; someone who copied the cookie before keeps it.
+    await signOutOverHttp(origin(), laptop);
+    expect(await dashboardWith(laptop)).toBe("signin");
+    expect((await callServerAction(origin(), laptop, "getSettingsAction")).result.error.code).toBe("UNAUTHORIZED");
+    expect((await fetch(`${origin()}/dashboard/export/orders`, { headers: { cookie: laptop } })).status).toBe(401);
+    // Only that session: the same wallet's other one goes on.
+    expect(await dashboardWith(phone)).toBe("dashboard");
+  });
+
   it("after Sign out everywhere, every old session cookie of the wallet gets the sign-in page", async () => {
     const wallet = privateKeyToAccount(generatePrivateKey());
     const laptop = (await signInOverHttp(origin(), wallet)).cookie;

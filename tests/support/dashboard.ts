@@ -74,6 +74,23 @@ export async function signInOverHttp(
   return { error, cookie: error ? "" : cookieHeader(Object.fromEntries(session)) };
 }
 
+/** What the Sign out button does: next-auth's signout endpoint, with its CSRF token, for the session in `cookie`. */
+export async function signOutOverHttp(origin: string, cookie: string): Promise<void> {
+  const ip = newIp();
+  const csrfRes = await fetch(`${origin}/api/auth/csrf`, { headers: { cookie, "x-forwarded-for": ip } });
+  const jar = { ...Object.fromEntries(cookie.split("; ").map((p) => p.split(/=(.*)/s).slice(0, 2))), ...cookiesOf(csrfRes) };
+  const { csrfToken } = (await csrfRes.json()) as { csrfToken: string };
+  const res = await fetch(`${origin}/api/auth/signout`, {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded", cookie: cookieHeader(jar), "x-forwarded-for": ip },
+    body: new URLSearchParams({ csrfToken, json: "true" }),
+    redirect: "manual",
+  });
+  if (res.status !== 200) throw new Error(`signout: ${res.status} ${await res.text()}`);
+  // next-auth tells the browser to drop the cookie.
+  if (!res.headers.getSetCookie().some((c) => /session-token=;/.test(c))) throw new Error("signout did not clear the session cookie");
+}
+
 interface ManifestEntry {
   workers: Record<string, unknown>;
   filename: string;
