@@ -55,12 +55,32 @@ function unmatched(req: ApiRequest, env: RequestEnv, where: { rel: string; allow
   })(req, env);
 }
 
+// The v1 API's browser policy (docs/api.md, Browsers): any site may read (GET) and may write
+// (POST) with an API key; a write without a key is not offered to other sites. A keyless POST
+// with a JSON body needs a preflight, and the preflight of one without X-API-Key is refused, so
+// no page can create keyless orders from its visitors' browsers and spend their IP's quota. The
+// server refuses such a POST again when it arrives anyway (apiRoute: crossSiteKeyless).
 const PREFLIGHT_HEADERS = {
   "Access-Control-Allow-Origin": "*",
   "Access-Control-Allow-Methods": "GET, POST, OPTIONS",
   "Access-Control-Allow-Headers": "X-API-Key, Content-Type, Idempotency-Key, If-None-Match",
   "Access-Control-Max-Age": "600",
 };
+const READ_PREFLIGHT_HEADERS = { ...PREFLIGHT_HEADERS, "Access-Control-Allow-Methods": "GET, OPTIONS" };
+
+/** The preflight's answer: reads for anyone, writes only when the request will carry an API key. */
+function preflight(r: ApiRequest): Reply {
+  const method = (r.header("access-control-request-method") ?? "").trim().toUpperCase();
+  if (method === "" || method === "GET" || method === "HEAD") return emptyReply(204, READ_PREFLIGHT_HEADERS);
+  const asked = (r.header("access-control-request-headers") ?? "").toLowerCase().split(",");
+  if (asked.some((h) => h.trim() === "x-api-key")) return emptyReply(204, PREFLIGHT_HEADERS);
+  // A refusal with no Access-Control-* header: the browser does not send the request.
+  const refusal = errorReply(
+    new AppError("FORBIDDEN_ORIGIN", "Other sites may call this API's POST endpoints only with an X-API-Key (docs/api.md, Browsers)."),
+  );
+  for (const name of Object.keys(refusal.headers)) if (name.startsWith("Access-Control-")) delete refusal.headers[name];
+  return refusal;
+}
 
 export const API_PREFIXES = ["/api/v1", "/v1"] as const;
 
@@ -119,7 +139,7 @@ async function route(req: IncomingMessage, ipOf: (req: IncomingMessage) => strin
   const hit = findRoute(r.method, path);
   if (!hit) return notFound();
   // CORS preflight, for any path under the prefix.
-  if (r.method === "OPTIONS") return emptyReply(204, PREFLIGHT_HEADERS);
+  if (r.method === "OPTIONS") return preflight(r);
   if (hit.route) {
     const { route, match } = hit;
     const params: Record<string, string> = {};

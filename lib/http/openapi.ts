@@ -153,7 +153,7 @@ export function openApiDocument(): object {
           },
           responses: {
             "201": ok("ExchangeOrder", "The new order (or the same order, replayed for the same Idempotency-Key and body)"),
-            ...errorResponses(400, 401, 405, 409, 413, 415, 422, 429, 500, 503),
+            ...errorResponses(400, 401, 403, 405, 409, 413, 415, 422, 429, 500, 503),
           },
         },
       },
@@ -190,7 +190,7 @@ export function openApiDocument(): object {
           requestBody: { required: false, content: { "application/json": { schema: { $ref: "#/components/schemas/SandboxDeposit" } } } },
           responses: {
             "200": ok("OrderStatus", "The order, now confirming"),
-            ...errorResponses(400, 401, 404, 405, 409, 413, 415, 422, 429),
+            ...errorResponses(400, 401, 403, 404, 405, 409, 413, 415, 422, 429),
           },
         },
       },
@@ -209,7 +209,7 @@ export function openApiDocument(): object {
           description:
             "Sandbox only: make the engine fail (503 or 500) for your own requests, to test your error handling; and (an extension) move the market for your own requests and orders (rateMoveBps), to see fixed and floating orders differ.",
           requestBody: { required: true, content: { "application/json": { schema: { $ref: "#/components/schemas/SandboxEngine" } } } },
-          responses: { "200": { description: "The fault now in effect" }, ...errorResponses(400, 401, 404, 405, 413, 415, 429) },
+          responses: { "200": { description: "The fault now in effect" }, ...errorResponses(400, 401, 403, 404, 405, 413, 415, 429) },
         },
       },
     },

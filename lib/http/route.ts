@@ -1,5 +1,6 @@
 import "server-only";
 import type { z } from "zod";
+import { getAppOrigin } from "@/lib/auth/origin";
 import { getDb } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 import { authenticateApiKey, type Caller } from "@/lib/keys/api-keys";
@@ -42,6 +43,19 @@ export function parseWith<S extends z.ZodType>(schema: S, data: unknown): z.infe
   throw new AppError("INVALID_REQUEST", first.path ? `${first.path}: ${first.message}` : first.message, { issues });
 }
 
+/**
+ * A POST without an API key sent by a browser from another site (its Origin names another
+ * origin, or "null"). Browsers refuse to send one after the preflight (lib/http/app.ts); this
+ * refuses it when it comes anyway (an old browser, a cached preflight, a form), so a foreign
+ * page cannot spend its visitors' keyless quota. Clients that are not browsers send no Origin.
+ */
+function crossSiteKeyless(req: ApiRequest): boolean {
+  if (req.method !== "POST") return false;
+  const origin = req.header("origin");
+  if (origin !== null && origin !== getAppOrigin().origin) return true;
+  return req.header("sec-fetch-site") === "cross-site";
+}
+
 export function apiRoute(fn: (ctx: ApiContext) => Promise<ApiResult>, opts: { creation?: boolean } = {}): ApiHandler {
   return async (req, env) => {
     let limits: LimitState[] = [];
@@ -61,6 +75,8 @@ export function apiRoute(fn: (ctx: ApiContext) => Promise<ApiResult>, opts: { cr
         }
       }
       limits = await limitRequest(caller ? { kind: "key", apiKeyId: caller.apiKeyId } : { kind: "ip", ip: env.ip });
+      if (!caller && crossSiteKeyless(req))
+        throw new AppError("FORBIDDEN_ORIGIN", "A POST from another site needs an X-API-Key (docs/api.md, Browsers).");
       if (opts.creation && !caller) {
         const daily = await limitKeylessCreation(env.ip, limits);
         limits = daily.states;

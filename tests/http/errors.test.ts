@@ -19,7 +19,6 @@ const ELSEWHERE = {
   INVALID_WITHDRAWAL_STATE: "dashboard and CLI only (tests/withdrawals/withdrawals.test.ts)",
   WITHDRAWAL_TOO_SMALL: "dashboard only (tests/withdrawals/withdrawals.test.ts)",
   PAYOUT_ASSET_UNAVAILABLE: "dashboard only (tests/withdrawals/withdrawals.test.ts)",
-  FORBIDDEN_ORIGIN: "dashboard only (tests/http/hardening/probe.test.ts)",
   PAYOUT_CHAIN_UNAVAILABLE: "dashboard only (tests/withdrawals/contract-wallet.test.ts)",
   PRICE_UNAVAILABLE: "dashboard only (tests/prices/live-prices.test.ts)",
 } as const satisfies Partial<Record<ErrorCode, string>>;
@@ -34,6 +33,7 @@ const CASES: Record<Exclude<ErrorCode, keyof typeof ELSEWHERE>, () => Promise<Ap
   INVALID_API_KEY: () => api("/currencies", { key: "rsk_live_NotARealKeyAtAll1234567890" }),
   API_KEY_REQUIRED: () => api("/sandbox/engine", { body: { fault: "error" } }),
   NOT_FOUND: () => api("/no-such-route"),
+  FORBIDDEN_ORIGIN: () => api("/exchange", { body: order(), headers: { origin: "https://shop.example" } }),
   ORDER_NOT_FOUND: () => api("/exchange/0123456789abcdef01234567"),
   METHOD_NOT_ALLOWED: () => api("/currencies", { method: "DELETE" }),
   IDEMPOTENCY_CONFLICT: async () => {

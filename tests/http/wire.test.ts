@@ -43,14 +43,35 @@ describe("v1 answers on the wire", () => {
     expect([healthz.status, (await healthz.json()).status]).toEqual([200, "ok"]);
   });
 
-  it("a CORS preflight is 204 with the allowed methods and headers", async () => {
-    const r = await fetch(`${baseUrl()}/exchange`, {
-      method: "OPTIONS",
-      headers: { origin: "https://app.example", "access-control-request-method": "POST", "x-forwarded-for": newIp() },
-    });
-    expect(r.status).toBe(204);
-    expect(r.headers.get("access-control-allow-methods")).toBe("GET, POST, OPTIONS");
-    expect(r.headers.get("access-control-allow-headers")).toContain("X-API-Key");
-    expect((await r.arrayBuffer()).byteLength).toBe(0);
+  it("a CORS preflight grants reads to any site, and writes only to requests that will carry an X-API-Key", async () => {
+    const preflight = (method: string, headers?: string) =>
+      fetch(`${baseUrl()}/exchange`, {
+        method: "OPTIONS",
+        headers: {
+          origin: "https://app.example",
+          "access-control-request-method": method,
+          ...(headers ? { "access-control-request-headers": headers } : {}),
+          "x-forwarded-for": newIp(),
+        },
+      });
+    const read = await preflight("GET", "if-none-match");
+    expect(read.status).toBe(204);
+    expect(read.headers.get("access-control-allow-origin")).toBe("*");
+    expect(read.headers.get("access-control-allow-methods")).toBe("GET, OPTIONS");
+    expect((await read.arrayBuffer()).byteLength).toBe(0);
+
+    const keyed = await preflight("POST", "content-type,x-api-key,idempotency-key");
+    expect(keyed.status).toBe(204);
+    expect(keyed.headers.get("access-control-allow-methods")).toBe("GET, POST, OPTIONS");
+    expect(keyed.headers.get("access-control-allow-headers")).toContain("X-API-Key");
+
+    // A keyless write from another site: no Access-Control-Allow-* header, so the browser never sends it.
+    for (const headers of ["content-type", undefined, "content-type, idempotency-key"]) {
+      const keyless = await preflight("POST", headers);
+      expect(keyless.status).toBe(403);
+      expect(keyless.headers.get("access-control-allow-origin")).toBeNull();
+      expect(keyless.headers.get("access-control-allow-methods")).toBeNull();
+      expect((await keyless.json()).error.code).toBe("FORBIDDEN_ORIGIN");
+    }
   });
 });
