@@ -1,4 +1,5 @@
 import { type NextRequest, NextResponse } from "next/server";
+import { isFrameAncestorsValue } from "@/lib/channels/frame-origins";
 
 // The dashboard's Content-Security-Policy, with a fresh nonce per response for its scripts
 // (Next's way: Next reads the nonce from the request's CSP header and puts it on every script
@@ -6,11 +7,10 @@ import { type NextRequest, NextResponse } from "next/server";
 // with the nonce or when loaded by one that has it ('strict-dynamic'); everything else comes
 // from this origin. Styles allow inline attributes (the charts set them). server.ts adds HSTS
 // when APP_URL is https.
-const SOURCE_LIST = /^(?:'none'|'self'(?: https?:\/\/[A-Za-z0-9.-]+(?::\d{1,5})?)*)$/;
-
+// The frame-ancestors value is checked with the parser that decided it (lib/channels/frame-origins.ts).
 function frameAncestors(request: NextRequest): string {
   const listed = request.headers.get("x-frame-ancestors");
-  return request.nextUrl.pathname.startsWith("/w/") && listed && SOURCE_LIST.test(listed) ? listed : "'none'";
+  return request.nextUrl.pathname.startsWith("/w/") && listed && isFrameAncestorsValue(listed) ? listed : "'none'";
 }
 
 export function proxy(request: NextRequest) {

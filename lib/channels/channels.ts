@@ -4,8 +4,10 @@ import { getConfig, markupRange, markupRangeMessage } from "@/lib/config";
 import { getCurrency } from "@/lib/currencies";
 import type { Db, Widget } from "@/lib/db/client";
 import { announceKeyChange } from "@/lib/db/key-changes";
+import { nameProblem } from "@/lib/domain/names";
 import { AppError } from "@/lib/errors";
 import { newId } from "@/lib/ids";
+import { frameAncestorsOf, parseFrameOrigin } from "./frame-origins";
 import { PAGE_CHANNEL, type WidgetView, widgetChannel } from "./types";
 
 export { keyChannel, PAGE_CHANNEL, parseChannel, widgetChannel } from "./types";
@@ -43,30 +45,23 @@ const TICKER = z
   .toLowerCase()
   .refine((t) => getCurrency(t) !== undefined, "is not a listed currency");
 
-/** An origin a browser sends: scheme, host and port, nothing else (https://example.com). */
-function normalizeOrigin(value: string): string | null {
-  let u: URL;
-  try {
-    u = new URL(value.trim());
-  } catch {
-    return null;
-  }
-  if (u.protocol !== "https:" && u.protocol !== "http:") return null;
-  if (u.username || u.password || (u.pathname !== "/" && u.pathname !== "") || u.search || u.hash) return null;
-  return u.origin;
-}
-
 const origin = z.string().transform((v, ctx) => {
-  const o = normalizeOrigin(v);
-  if (!o) {
-    ctx.addIssue({ code: "custom", message: `${v.slice(0, 100)} is not an origin such as https://example.com` });
+  const r = parseFrameOrigin(v);
+  if (!r.ok) {
+    ctx.addIssue({ code: "custom", message: `${v.slice(0, 100)}: ${r.reason}` });
     return z.NEVER;
   }
-  return o;
+  return r.origin;
 });
 
 export const widgetInput = z.object({
-  name: z.string().trim().min(1).max(64),
+  name: z
+    .string()
+    .trim()
+    .superRefine((v, ctx) => {
+      const problem = nameProblem(v, { max: 64 });
+      if (problem) ctx.addIssue({ code: "custom", message: `A widget name ${problem}` });
+    }),
   markupBps: z.number().int().nullable().default(null),
   allowedOrigins: z.array(origin).max(MAX_ORIGINS).default([]),
   accent: z
@@ -217,6 +212,7 @@ export async function resolveHostedChannel(db: Db, sel: { reseller?: string | nu
 export async function widgetFrameAncestors(db: Db, widgetId: string): Promise<string> {
   if (!ID_RE.test(widgetId)) return "'none'";
   const w = await db.widget.findUnique({ where: { id: widgetId }, select: { allowedOrigins: true, disabledAt: true } });
-  const list = w && !w.disabledAt ? origins(w.allowedOrigins).filter((o) => normalizeOrigin(o) === o) : [];
-  return w && !w.disabledAt ? ["'self'", ...list].join(" ") : "'none'";
+  // Each listed origin the header can express (one saved before the rule was tightened and no
+  // longer expressible is left out alone, not the whole list).
+  return w && !w.disabledAt ? frameAncestorsOf(origins(w.allowedOrigins)) : "'none'";
 }

@@ -1,10 +1,11 @@
 import crypto from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { createWidget, setKeyMarkup, setWidgetEnabled } from "@/lib/channels/channels";
+import { createWidget, setKeyMarkup, setWidgetEnabled, updateWidget } from "@/lib/channels/channels";
 import { getCurrency } from "@/lib/currencies";
 import { getChannelStats } from "@/lib/dashboard/channels";
 import { ordersCsv } from "@/lib/dashboard/export";
 import { listResellerOrders, parseOrderQuery } from "@/lib/dashboard/orders";
+import { AppError } from "@/lib/errors";
 import { D } from "@/lib/money/decimal";
 import { createEndpoint } from "@/lib/webhooks/endpoints";
 import { addressFor, api, baseUrl, makeReseller, newIp, pollUntil, sleep, testDb, withinKeyChangeBound } from "../support/api";
@@ -326,6 +327,41 @@ describe("pages", () => {
     expect(html).not.toMatch(/rsk_live_|whsec_/);
     // Every src and href of the page is the app's own: nothing from third parties.
     for (const m of html.matchAll(/(?:src|href)="([^"]+)"/g)) expect(m[1].startsWith("/") || m[1].startsWith(origin), m[1]).toBe(true);
+
+    // A wildcard subdomain is expressible (CSP's "*."), so it is listed beside the others (issue 48:
+    // it used to turn the whole header into 'none', the dashboard's preview included).
+    const wild = await updateWidget(testDb(), {
+      resellerId: reseller.id,
+      widgetId: w.id,
+      input: { name: "Framed", allowedOrigins: ["http://localhost:3871", "https://*.Shop.example", "https://bücher.example:443/"] },
+    });
+    expect(wild.allowedOrigins).toEqual(["http://localhost:3871", "https://*.shop.example", "https://xn--bcher-kva.example"]);
+    expect((await fetch(`${origin}/w/${w.id}`)).headers.get("content-security-policy")).toMatch(
+      /(^|; )frame-ancestors 'self' http:\/\/localhost:3871 https:\/\/\*\.shop\.example https:\/\/xn--bcher-kva\.example(;|$)/,
+    );
+    // What the header cannot express is refused at the save, saying why.
+    for (const [bad, why] of [
+      ["https://a_b.shop.example", /underscore/],
+      ["http://[::1]:8080", /IPv6/],
+      ["https://shop.*.example", /wildcard/],
+    ] as const) {
+      const e = await updateWidget(testDb(), {
+        resellerId: reseller.id,
+        widgetId: w.id,
+        input: { name: "F", allowedOrigins: ["https://ok.example", bad] },
+      }).catch((x: AppError) => x);
+      expect(e).toBeInstanceOf(AppError);
+      expect((e as AppError).code).toBe("INVALID_REQUEST");
+      expect((e as AppError).message).toMatch(why);
+    }
+    // An origin stored before this rule, that the header cannot express, is left out alone.
+    await testDb().widget.update({
+      where: { id: w.id },
+      data: { allowedOrigins: JSON.stringify(["https://a_b.example", "https://shop.example"]) },
+    });
+    expect((await fetch(`${origin}/w/${w.id}`)).headers.get("content-security-policy")).toMatch(
+      /(^|; )frame-ancestors 'self' https:\/\/shop\.example(;|$)/,
+    );
 
     const hostedPage = await fetch(`${origin}/x/${reseller.id}`, { headers: { "x-frame-ancestors": "https://evil.example" } });
     expect(hostedPage.status).toBe(200);
