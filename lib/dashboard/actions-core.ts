@@ -22,8 +22,20 @@ export async function asResult<T>(fn: () => Promise<T>): Promise<ActionResult<T>
   }
 }
 
-/** An action's input checked against its schema: a wrong shape is INVALID_REQUEST, never a crash, and nothing of it is echoed. */
+/** Whether a NUL character is anywhere in `v` (strings, arrays, plain objects). */
+function hasNul(v: unknown, depth = 0): boolean {
+  if (typeof v === "string") return v.includes("\u0000");
+  if (depth > 8 || v === null || typeof v !== "object") return false;
+  return (Array.isArray(v) ? v : Object.values(v)).some((x) => hasNul(x, depth + 1));
+}
+
+/**
+ * An action's input checked against its schema: a wrong shape is INVALID_REQUEST, never a crash,
+ * and nothing of it is echoed. A NUL anywhere is refused too: no text of ours has one, and
+ * PostgreSQL refuses it in any text parameter (an error, a 500, where SQLite stored it).
+ */
 export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
+  if (hasNul(input)) throw new AppError("INVALID_REQUEST", "Text may not contain control characters such as NUL.");
   const r = schema.safeParse(input);
   if (!r.success) throw new AppError("INVALID_REQUEST", "The request is not valid.");
   return r.data;

@@ -6,6 +6,7 @@ import type { ApiKey, Db } from "@/lib/db/client";
 import { driverOf, isUniqueViolation, queryOnPool } from "@/lib/db/client";
 import { announceKeyChange } from "@/lib/db/key-changes";
 import { statementOf } from "@/lib/db/sqlite-direct";
+import { nameProblem } from "@/lib/domain/names";
 import { AppError } from "@/lib/errors";
 import { newId } from "@/lib/ids";
 import { keyCacheOf } from "./key-cache";
@@ -43,8 +44,9 @@ const toPublic = (k: ApiKey): PublicApiKey => ({
 });
 
 function cleanName(name: string): string {
-  const n = name.trim();
-  if (n.length < 1 || n.length > 64) throw new AppError("INVALID_REQUEST", "A key name is 1 to 64 characters.");
+  const n = String(name).trim();
+  const problem = nameProblem(n, { max: 64 });
+  if (problem) throw new AppError("INVALID_REQUEST", `A key name ${problem}.`);
   return n;
 }
 
