@@ -13,8 +13,8 @@ import { getBalances } from "@/lib/ledger/ledger";
 import { listOrphanIntents } from "@/lib/orders/intents";
 import { flagStuckOrders, listStuckOrders } from "@/lib/orders/stuck";
 import {
+  createReseller,
   endAllSessions,
-  getOrCreateReseller,
   getResellerById,
   getResellerByWallet,
   restoreReseller,
@@ -112,8 +112,8 @@ async function main(args: string[]) {
     }
     case "reseller:create": {
       if (!a) throw new Error("a wallet address is required");
-      let r = await getOrCreateReseller(db, { walletAddress: a });
-      if (values.markup !== undefined) r = await setMarkup(db, { resellerId: r.id, markupBps: bps(values.markup) });
+      // Checked before anything is written: a refused markup creates no reseller.
+      const r = await createReseller(db, { walletAddress: a, markupBps: values.markup === undefined ? undefined : bps(values.markup) });
       console.log(`reseller ${r.id}  wallet ${r.walletAddress}  markup ${r.markupBps} bps`);
       break;
     }

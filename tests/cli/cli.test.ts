@@ -89,6 +89,17 @@ describe("operator CLI", () => {
     expect((await cli("key:create", "0x0000000000000000000000000000000000000009")).err).toMatch(/no reseller/);
     expect((await cli("nope")).code).toBe(2);
   });
+
+  it("a refused reseller:create changes nothing: no reseller, no key for it (issue 48)", async () => {
+    const fresh = "0x4444444444444444444444444444444444444444";
+    const r = await cli("reseller:create", fresh, "--markup", "5000");
+    expect(r.code).toBe(1);
+    expect(r.err).toMatch(/from 0 to 1000/);
+    expect((await cli("reseller:show", fresh)).err).toMatch(/no reseller/);
+    expect((await cli("key:create", fresh)).code).toBe(1);
+    // The same command with a markup in range makes it, with that markup, in one go.
+    expect((await cli("reseller:create", fresh, "--markup", "300")).out).toMatch(/markup 300 bps/);
+  });
 });
 
 describe("operator CLI on PostgreSQL", () => {
