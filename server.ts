@@ -9,6 +9,7 @@ import {
   getLogger,
   listen,
   listenForMetrics,
+  loadServerActionIds,
   migrate,
   type NextHandler,
   projectRoot,
@@ -59,7 +60,9 @@ async function main() {
 
   const next = await nextHandler(cfg);
   const worker = cfg.WORKER_IN_PROCESS ? startWorker(getDb(), { pollMs: cfg.WORKER_POLL_MS, inProcess: true }) : null;
-  const { server, state } = createAppServer({ cfg, log, next, worker });
+  // In production the build's server actions are known: an unknown id is answered before Next (lib/http/next-guard.ts).
+  const serverActions = cfg.SERVE_DASHBOARD && process.env.NODE_ENV === "production" ? loadServerActionIds(projectRoot()) : null;
+  const { server, state } = createAppServer({ cfg, log, next, worker, serverActions });
   const port = await listen(server, cfg.PORT, cfg.HOST);
   const metricsServer = await listenForMetrics(cfg);
   log.info(

@@ -1,5 +1,8 @@
 import "server-only";
+import fs from "node:fs";
+import path from "node:path";
 import { AppError } from "@/lib/errors";
+import type { Logger } from "@/lib/log";
 
 // Checks on what server.ts hands to Next (the dashboard), for garbage that Next itself would
 // answer with a 500 and a stack trace in the log: a path that does not percent-decode, and
@@ -91,4 +94,46 @@ export function nextRequestRefusal(req: NextBoundRequest): AppError | null {
   if (originHost === null || originHost !== actionHost(req.headers))
     return new AppError("FORBIDDEN_ORIGIN", "Dashboard actions are only taken from the dashboard's own pages.");
   return null;
+}
+
+/**
+ * The server actions of the production build (the ids in .next's server-reference manifest), or
+ * null when there is no such manifest (an API-only instance, development: Next rebuilds actions
+ * as files change, so the check is left to Next there).
+ */
+export function loadServerActionIds(root: string): Set<string> | null {
+  try {
+    const m = JSON.parse(fs.readFileSync(path.join(root, ".next/server/server-reference-manifest.json"), "utf8"));
+    return new Set([...Object.keys(m.node ?? {}), ...Object.keys(m.edge ?? {})]);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * A server-action request naming an id this build does not have (a tab open across a deploy,
+ * or anyone's POST with a made-up Next-Action): answered as Next answers it (404, the header its
+ * client router reads, the same body), without Next's warning and stack trace per request. The
+ * log gets one line at most per minute, with how many came since the last one (issue 48).
+ */
+export function unknownActionResponder(log: Logger, everyMs = 60_000) {
+  let lastLogged = Number.NEGATIVE_INFINITY;
+  let unlogged = 0;
+  return (res: { writeHead(status: number, headers: Record<string, string | number>): { end(body: string): void } }) => {
+    unlogged++;
+    const now = Date.now();
+    if (now - lastLogged >= everyMs) {
+      log.warn({ count: unlogged }, "server action requests with an unknown id (another deployment's page, or made up) answered 404");
+      lastLogged = now;
+      unlogged = 0;
+    }
+    const body = "Server Action unavailable.";
+    res
+      .writeHead(404, {
+        "x-nextjs-action-not-found": "1",
+        "content-type": "text/plain; charset=utf-8",
+        "content-length": Buffer.byteLength(body),
+      })
+      .end(body);
+  };
 }

@@ -6,13 +6,13 @@ import type { Config } from "@/lib/config";
 import { getDb } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 import type { Logger } from "@/lib/log";
-import { observeRequest, serveMetrics } from "@/lib/observability/metrics";
+import { hasOperatorToken, observeRequest, serveMetrics } from "@/lib/observability/metrics";
 import { registerReconcileGauges } from "@/lib/withdrawals/reconcile";
 import { apiRouteLabel, createApiHandler } from "./app";
 import { clientIpOf } from "./client-ip";
 import { readiness } from "./health";
 import { answerError, type NextHandler, readBodyForNext, refuseTooLarge, replay } from "./next-bridge";
-import { nextRequestRefusal, serverActionBodyProblem } from "./next-guard";
+import { nextRequestRefusal, serverActionBodyProblem, unknownActionResponder } from "./next-guard";
 import { requestIdOf } from "./request-id";
 
 // The process's one port (server.ts wires it): the v1 API and /healthz go to lib/http/app.ts,
@@ -57,14 +57,20 @@ export interface AppServerParts {
   next: NextHandler;
   /** The worker in this process (its liveness makes /readyz), or null when WORKER_IN_PROCESS=false. */
   worker: { fresh: () => boolean } | null;
+  /** The production build's server-action ids (lib/http/next-guard.ts, loadServerActionIds); null: Next checks them. */
+  serverActions?: Set<string> | null;
 }
 
 /** The HTTP server of the app's port, not yet listening, and the state its shutdown reads. */
-export function createAppServer({ cfg, log, next, worker }: AppServerParts): { server: http.Server; state: ServerState } {
+export function createAppServer({ cfg, log, next, worker, serverActions = null }: AppServerParts): {
+  server: http.Server;
+  state: ServerState;
+} {
   registerReconcileGauges();
   const state: ServerState = { draining: false, listenerClosed: false, inFlight: 0, sockets: new Map() };
   const apiListener = createApiHandler((req) => clientIpOf(req, cfg.TRUST_PROXY));
   const logRequests = log.isLevelEnabled("debug");
+  const answerUnknownAction = unknownActionResponder(log);
   // HSTS when the public origin is https (the TLS proxy in front answers for this origin).
   const hsts = new URL(cfg.APP_URL ?? "http://localhost").protocol === "https:" ? "max-age=31536000; includeSubDomains" : null;
 
@@ -113,9 +119,13 @@ export function createAppServer({ cfg, log, next, worker }: AppServerParts): { s
       if (API_PATH.test(url)) return apiListener(req, res, common);
       for (const name in common) res.setHeader(name, common[name]);
       if (url === "/readyz") {
-        void readiness({ db: getDb(), worker, draining: state.draining }).then(({ ready, body }) =>
+        void readiness({ db: getDb(), worker, draining: state.draining, detail: hasOperatorToken(req) }).then(({ ready, body }) =>
           res
-            .writeHead(ready ? 200 : 503, { "content-type": "application/json; charset=utf-8", "cache-control": "no-store" })
+            .writeHead(ready ? 200 : 503, {
+              "content-type": "application/json; charset=utf-8",
+              "cache-control": "no-store",
+              "x-content-type-options": "nosniff",
+            })
             .end(JSON.stringify(body)),
         );
         return;
@@ -147,6 +157,10 @@ export function createAppServer({ cfg, log, next, worker }: AppServerParts): { s
     const refusal = nextRequestRefusal(req);
     if (refusal) return answerError(res, refusal);
     const action = req.method === "POST" && req.headers["next-action"] !== undefined;
+    if (action && serverActions && !serverActions.has(String(req.headers["next-action"]))) {
+      req.resume(); // its body is not wanted; read and dropped so the connection stays usable
+      return answerUnknownAction(res);
+    }
     const declared = req.headers["content-length"];
     if (!action && !req.headers["transfer-encoding"] && (declared === undefined || declared === "0")) return void next(req, res);
     if (Number(declared) > cfg.MAX_BODY_BYTES) return refuseTooLarge(req, res, cfg.MAX_BODY_BYTES);

@@ -246,13 +246,22 @@ describe("request targets, foreign-Origin actions and garbage multipart get a 4x
     expectRefused(a, 403, "FORBIDDEN_ORIGIN");
   });
 
-  it("a same-origin action still reaches Next (which answers an unknown action without a 5xx)", async () => {
-    const a = await send("POST", "/dashboard", {
-      body: "[]",
-      headers: { "next-action": "00".repeat(20), origin: `http://127.0.0.1:${s.port}`, "content-type": "text/plain;charset=UTF-8" },
-    });
-    expect(a.status).toBeLessThan(500);
-    expect(a.body?.error?.code).not.toBe("FORBIDDEN_ORIGIN");
+  it("an unknown action id is answered as Next answers it (404 and its header), with one log line, not a stack per request", async () => {
+    const logBefore = s.logs().length;
+    for (let i = 0; i < 25; i++) {
+      const a = await send("POST", "/dashboard", {
+        body: "[]",
+        headers: {
+          "next-action": (i % 2 ? "00" : "ab").repeat(20),
+          origin: `http://127.0.0.1:${s.port}`,
+          "content-type": "text/plain;charset=UTF-8",
+        },
+      });
+      expect([a.status, a.headers.get("x-nextjs-action-not-found"), a.text]).toEqual([404, "1", "Server Action unavailable."]);
+    }
+    const log = s.logs().slice(logBefore);
+    expect(log).not.toMatch(/Failed to find Server Action| {4}at /);
+    expect(log.match(/unknown id/g)?.length ?? 0).toBeLessThanOrEqual(1);
   });
 
   it.each(["/signin", "/dashboard", "/dashboard/orders", "/"])("garbage multipart to POST %s is a 405", async (p) => {
