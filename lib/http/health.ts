@@ -1,4 +1,5 @@
 import "server-only";
+import crypto from "node:crypto";
 import { type Db, providerOf } from "@/lib/db/client";
 import { migrationNames } from "@/lib/db/migrate";
 import { SERVICE_INSTANCE_ID } from "@/lib/instance";
@@ -17,7 +18,15 @@ export interface ReadinessInput {
   /** The worker in this process, or null when WORKER_IN_PROCESS=false. */
   worker: { fresh: () => boolean } | null;
   draining: boolean;
+  /**
+   * The operator asked (METRICS_TOKEN as the bearer token): workers by their full id, which
+   * names their host and PID. Anyone else gets an opaque id per worker (issue 48).
+   */
+  detail?: boolean;
 }
+
+/** A worker's id as the public sees it: stable, and naming no host or PID. */
+const opaqueId = (id: string) => `w-${crypto.createHash("sha256").update(id).digest("hex").slice(0, 12)}`;
 
 let migrationsApplied = false;
 
@@ -45,7 +54,7 @@ export async function readiness(input: ReadinessInput): Promise<{ ready: boolean
     checks.migrations = pending.length ? { pending } : "ok";
     if (pending.length) ready = false;
     checks.workers = (await listHeartbeats(input.db)).map((w) => ({
-      id: w.id,
+      id: input.detail ? w.id : opaqueId(w.id),
       inProcess: w.inProcess,
       ageSeconds: Math.round(w.ageSeconds),
       fresh: w.fresh,

@@ -303,12 +303,18 @@ export function countRateLimitRejection(policy: string, tier: "key" | "ip") {
 
 const sha = (s: string) => crypto.createHash("sha256").update(s).digest();
 
+/** Whether the request carries METRICS_TOKEN as its bearer token (false when no token is set). */
+export function hasOperatorToken(req: http.IncomingMessage): boolean {
+  const token = getConfig().METRICS_TOKEN;
+  if (!token) return false;
+  const sent = /^Bearer (.+)$/.exec(req.headers.authorization ?? "")?.[1] ?? "";
+  return crypto.timingSafeEqual(sha(sent), sha(token));
+}
+
 /** Answers a scrape of /metrics: the text exposition, or 401 without the METRICS_TOKEN bearer token when one is set. */
 export async function serveMetrics(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
-  const token = getConfig().METRICS_TOKEN;
-  if (token) {
-    const sent = /^Bearer (.+)$/.exec(req.headers.authorization ?? "")?.[1] ?? "";
-    if (!crypto.timingSafeEqual(sha(sent), sha(token))) {
+  if (getConfig().METRICS_TOKEN) {
+    if (!hasOperatorToken(req)) {
       res.writeHead(401, { "content-type": "text/plain; charset=utf-8", "www-authenticate": "Bearer" }).end("metrics need a token\n");
       return;
     }

@@ -77,8 +77,9 @@ describe("/readyz and /metrics, on a server of their own", () => {
     await server?.stop();
     await db?.drop();
   });
-  const readyz = async () => {
-    const r = await fetch(`${server.baseUrl}/readyz`);
+  const readyz = async (token?: string) => {
+    const r = await fetch(`${server.baseUrl}/readyz`, { headers: token ? { authorization: `Bearer ${token}` } : {} });
+    expect(r.headers.get("x-content-type-options")).toBe("nosniff");
     return { status: r.status, body: await r.json() };
   };
   const scrape = (token?: string) => fetch(`${server.baseUrl}/metrics`, { headers: token ? { authorization: `Bearer ${token}` } : {} });
@@ -122,7 +123,12 @@ describe("/readyz and /metrics, on a server of their own", () => {
       }
       const [w] = await separate();
       expect(w.fresh).toBe(true);
-      expect(w.id).toContain(`:${child.pid}:`);
+      // Anyone sees an opaque id; the operator's token shows the host and PID (issue 48).
+      expect(w.id).toMatch(/^w-[0-9a-f]{12}$/);
+      expect(JSON.stringify((await readyz()).body)).not.toContain(String(child.pid));
+      const detailed = ((await readyz(TOKEN)).body.checks.workers as { id: string; inProcess: boolean }[]).filter((x) => !x.inProcess);
+      expect(detailed.map((x) => x.id)).toEqual([expect.stringContaining(`:${child.pid}:`)]);
+      expect((await readyz("wrong-token-0123456789")).body.checks.workers.every((x: { id: string }) => /^w-/.test(x.id))).toBe(true);
     } finally {
       const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
       child.kill("SIGTERM");
