@@ -15,7 +15,15 @@ import { getStatements } from "./statements";
 // than the dashboard's 20 ms budget; 100 hold about 5 ms, for a few more statements.
 const BATCH = 100;
 const DECIMAL_RE = /^-?\d+(\.\d+)?$/;
-/** First characters that make a spreadsheet read a cell as a formula (OWASP CSV injection, and the full-width forms some apps normalise). */
+/**
+ * First characters that make a spreadsheet read a cell as a formula (OWASP CSV injection, and
+ * the full-width forms some apps normalise). Checked on 2026-11-29 with LibreOffice Calc 7.4.7
+ * (Debian 12), importing a CSV with "Evaluate formulas" on (`soffice --headless --infilter=
+ * "CSV:44,34,76,1,,0,false,false,false,false,false,-1,true" --convert-to fods`): only cells
+ * starting with "=" became formulas. A leading zero-width space, zero-width non-joiner, word
+ * joiner, BOM, no-break space, LRM, RLM, LRE, "|" (a DDE call needs "=" first) or '"' stayed
+ * text, and so did "+", "-" and "@", which Excel evaluates and so are prefixed here (issue 48).
+ */
 const FORMULA_START = /^[=+\-@\t\r\uFF1D\uFF0B\uFF0D\uFF20]/;
 
 /**
