@@ -10,10 +10,18 @@ describe("csvCell", () => {
 
   // LibreOffice Calc 7.4 read each of these as text, "Evaluate formulas" on: no prefix, so the
   // reseller sees their name as they typed it.
-  it.each(["\u200b=1+1", "\u200c=1+1", "\u2060=1+1", "\ufeff=1+1", "\u00a0=1+1", "\u200e=1+1", "\u200f=1+1", "\u202a=1+1", "|calc", '"=1+1"'])(
-    "%j stays as it is",
-    (v) => expect(csvCell(v)).toBe(v),
-  );
+  it.each([
+    "\u200b=1+1",
+    "\u200c=1+1",
+    "\u2060=1+1",
+    "\ufeff=1+1",
+    "\u00a0=1+1",
+    "\u200e=1+1",
+    "\u200f=1+1",
+    "\u202a=1+1",
+    "|calc",
+    '"=1+1"',
+  ])("%j stays as it is", (v) => expect(csvCell(v)).toBe(v));
 
   it("exact decimals stay numbers, negative ones too", () => {
     expect(csvCell("-0.000123")).toBe("-0.000123");
