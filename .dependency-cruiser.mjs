@@ -10,7 +10,7 @@
 const LAYERS = [
   // The base: errors, ids, money, settings, logging, and the shared vocabulary (lib/domain:
   // order states and reasons, rate types, the markup and rate maths).
-  ["errors", "ids", "money", "config", "log", "native-date", "root", "instance", "domain"],
+  ["errors", "ids", "money", "config", "log", "native-date", "root", "instance", "domain", "scope", "clock"],
   ["db"],
   // Leaf helpers of background work: leases, backoff, heartbeats.
   ["jobs"],
@@ -35,6 +35,8 @@ const LAYERS = [
   ["http"],
   ["dashboard"],
   ["worker"],
+  // The app as a value (lib/app/create-app.ts) and its operator commands: it composes everyone.
+  ["app"],
 ];
 
 const modules = (names) => `^lib/(${names.join("|")})(/|\\.ts$)`;

@@ -23,6 +23,8 @@ const http = (name: string, setup: string) => ({
     include: ["tests/http/**/*.test.ts"],
     globalSetup: [setup],
     setupFiles: ["tests/support/http-setup.ts"],
+    // As the unit project: modules load once per worker; each file still has an app of its own.
+    isolate: false,
     testTimeout: HANG_GUARD_MS,
     hookTimeout: HANG_GUARD_MS,
     pool: "forks" as const,
@@ -43,7 +45,12 @@ export default defineConfig({
           name: "unit",
           include: ["tests/**/*.test.ts"],
           exclude: ["tests/http/**", "tests/e2e/**", "node_modules/**"],
+          setupFiles: ["tests/support/unit-setup.ts"],
+          // Files share their worker's modules (each file still runs in an app of its own:
+          // tests/support/unit-setup.ts): lib/ and its dependencies load once per worker, not once per file.
+          isolate: false,
           testTimeout: HANG_GUARD_MS,
+          hookTimeout: HANG_GUARD_MS,
         },
       },
       http("http-sqlite", "tests/support/global-sqlite.ts"),

@@ -1,14 +1,16 @@
-import { closeDb, getConfig, getDb, getLogger, listenForMetrics, migrate, startWorker } from "@reseller/lib";
+import { closeDb, createApp, listenForMetrics } from "@reseller/lib";
 
 // The order worker as its own process (run the app with WORKER_IN_PROCESS=false). Several
 // may run at once against one database: each order is worked on under a claim (lib/worker).
 // Each reports its heartbeat in the database (the app's /readyz and /metrics list them) and,
-// with METRICS_PORT set, serves its own /metrics there.
+// with METRICS_PORT set, serves its own /metrics there. It reads the environment, builds the
+// app (lib/app/create-app.ts) and installs it as the process's app.
 async function main() {
-  const cfg = getConfig();
-  const log = getLogger();
-  await migrate(cfg.DATABASE_URL);
-  const w = startWorker(getDb(), { pollMs: cfg.WORKER_POLL_MS, inProcess: false });
+  const app = createApp({ settings: process.env, name: "worker" }).install();
+  const cfg = app.config;
+  const log = app.log();
+  await app.migrate();
+  const w = app.startWorker({ inProcess: false });
   const metricsServer = await listenForMetrics(cfg);
   log.info({ pollMs: cfg.WORKER_POLL_MS, database: cfg.databaseProvider, worker: w.heartbeat.id }, "worker started");
   let stopping = false;

@@ -2,6 +2,7 @@ import "server-only";
 import { isIP } from "node:net";
 import path from "node:path";
 import { z } from "zod";
+import { provide, type Scope, type Settings as SettingsEnv, slot } from "./scope";
 
 // Every setting the product reads, in one place, validated once. docs/configuration.md's settings
 // table mirrors this schema.
@@ -324,11 +325,16 @@ export type Config = z.infer<typeof schema> & {
   sandboxEnabled: boolean;
 };
 
-let cached: Config | null = null;
+/** The current app's settings, parsed once per app (lib/scope.ts). */
+const configSlot = slot((scope) => parseConfig(scope.settings));
 
 export function getConfig(): Config {
-  if (cached) return cached;
-  const parsed = schema.safeParse(process.env);
+  return configSlot();
+}
+
+/** Settings (as the entry point read them from the environment) parsed and checked; throws a sentence naming what is wrong. */
+export function parseConfig(settings: SettingsEnv): Config {
+  const parsed = schema.safeParse(settings);
   if (!parsed.success) {
     const lines = parsed.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`).join("\n");
     throw new Error(`invalid settings:\n${lines}`);
@@ -360,8 +366,12 @@ export function getConfig(): Config {
   if (provider === "sqlite" && !c.DATABASE_URL.startsWith("file:"))
     throw new Error("DATABASE_URL must be file:<path> (SQLite) or postgres://... (PostgreSQL)");
   const sqlitePath = provider === "sqlite" ? path.resolve(c.DATABASE_URL.slice("file:".length)) : null;
-  cached = { ...c, databaseProvider: provider, sqlitePath, sandboxEnabled: c.SANDBOX && c.ENGINE === "simulated" };
-  return cached;
+  return { ...c, databaseProvider: provider, sqlitePath, sandboxEnabled: c.SANDBOX && c.ENGINE === "simulated" };
+}
+
+/** Gives an app a parsed config of its own (createApp({ config })) instead of parsing its settings. */
+export function provideConfig(scope: Scope, config: Config): void {
+  provide(scope, configSlot, config);
 }
 
 /** SideShift's maximum commissionRate (2%, the platform fee included): fixed by SideShift, not a setting. */
@@ -497,9 +507,4 @@ function checkProviders(c: z.infer<typeof schema>) {
     );
   const traps = providerTraps(c);
   if (traps.length) throw new Error(`invalid settings:\n${traps.map((t) => `  ${t}`).join("\n")}`);
-}
-
-/** Tests and the CLI change process.env before use; let them re-read it. */
-export function resetConfigForTests() {
-  cached = null;
 }

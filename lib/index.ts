@@ -7,6 +7,7 @@ import "server-only";
 // directly; scripts and unit tests import lib/ sources directly too (their processes load
 // no second copy). Sorted by module; add what an adapter needs, nothing more.
 
+export { type App, type AppParts, createApp, type StartedApp } from "./app/create-app";
 export { issueNonce } from "./auth/nonce";
 export { ensureNextAuthUrl, getAllowedChainIds, getAppOrigin, getContractWalletChainIds } from "./auth/origin";
 export { ensureAuthSecret, getAuthSecret } from "./auth/secret";
@@ -28,20 +29,17 @@ export { getStatements } from "./dashboard/statements";
 export { getWithdrawalsView } from "./dashboard/withdrawals";
 export { closeDb, getDb } from "./db/client";
 export { migrate } from "./db/migrate";
-export { connectEngineStore } from "./engine";
 export { hostedCurrencies, hostedPage, hostedSandboxEnabled } from "./hosted/hosted";
 export { apiOnlyHandler, type NextHandler } from "./http/next-bridge";
 export { loadServerActionIds } from "./http/next-guard";
-export { createAppServer, listen } from "./http/server";
 export { shutDown } from "./http/shutdown";
 export { SERVICE_INSTANCE_ID } from "./instance";
 export { createApiKey, revokeApiKey, rotateApiKey } from "./keys/api-keys";
-export { startProcessKeyCache } from "./keys/key-cache";
 export { checkLedger } from "./ledger/check";
 export { getLogger } from "./log";
 export { NativeDate, restoreNativeDate } from "./native-date";
 export { listenForMetrics } from "./observability/metrics";
-export { connectRateLimitStore, limitSigninNonce, rateLimitHeaders } from "./ratelimit/limiter";
+export { limitSigninNonce, rateLimitHeaders } from "./ratelimit/limiter";
 export { endAllSessions, setMarkup } from "./resellers/resellers";
 export { projectRoot } from "./root";
 export {
@@ -53,4 +51,3 @@ export {
   setEndpointEnabled,
 } from "./webhooks/endpoints";
 export { confirmWithdrawal, quoteWithdrawal } from "./withdrawals/withdrawals";
-export { startWorker } from "./worker/run-worker";

@@ -1,10 +1,9 @@
 import "server-only";
 import pino from "pino";
 import { getConfig } from "@/lib/config";
+import { provide, type Scope, slot } from "@/lib/scope";
 
 export type Logger = pino.Logger;
-
-let logger: Logger | null = null;
 
 /**
  * Fields that may hold a secret wherever they appear one level deep (an error's or a
@@ -23,8 +22,19 @@ const SECRET_PATHS = [
   "*.headers.authorization",
 ];
 
-/** One JSON logger per process. Never log API keys, signatures or request bodies. */
+/** A JSON logger at `level` (stdout, or `destination`). Never log API keys, signatures or request bodies. */
+export function createLogger(level: string, destination?: pino.DestinationStream): Logger {
+  return pino({ level, base: undefined, redact: SECRET_PATHS }, destination);
+}
+
+/** The current app's logger (createApp may give one; else stdout at LOG_LEVEL). */
+const loggerSlot = slot(() => createLogger(getConfig().LOG_LEVEL));
+
 export function getLogger(): Logger {
-  logger ??= pino({ level: getConfig().LOG_LEVEL, base: undefined, redact: SECRET_PATHS });
-  return logger;
+  return loggerSlot();
+}
+
+/** Gives an app its own logger (createApp({ log })). */
+export function provideLogger(scope: Scope, log: Logger): void {
+  provide(scope, loggerSlot, log);
 }

@@ -3,6 +3,7 @@ import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { getConfig } from "@/lib/config";
+import { slot } from "@/lib/scope";
 
 // The key that signs and encrypts session cookies (next-auth JWTs).
 //
@@ -15,7 +16,8 @@ import { getConfig } from "@/lib/config";
 // getAuthSecret), so a built image does not ship one. On PostgreSQL the data folder is
 // ./data of the working directory. Deleting the file signs everyone out.
 
-let cached: string | null = null;
+/** The current app's secret, once read or made. */
+const appSecret = slot<{ value: string | null }>(() => ({ value: null }));
 
 export function secretFilePath(): string {
   const c = getConfig();
@@ -33,8 +35,9 @@ function readSecretFile(file: string): string {
 
 /** The dashboard's view: NEXTAUTH_SECRET, or the file the server made at its start. */
 export function getAuthSecret(): string {
-  cached ??= fromEnv() ?? readSecretFile(secretFilePath());
-  return cached;
+  const held = appSecret();
+  held.value ??= fromEnv() ?? readSecretFile(secretFilePath());
+  return held.value;
 }
 
 /**
@@ -46,7 +49,7 @@ export function ensureAuthSecret(): void {
   if (fromEnv()) return;
   const file = secretFilePath();
   try {
-    cached = readOrCreate(file);
+    appSecret().value = readOrCreate(file);
   } catch (e) {
     throw new Error(
       `NEXTAUTH_SECRET is not set and the session secret file ${file} can be neither read nor created (${(e as Error).message}): set NEXTAUTH_SECRET`,

@@ -1,6 +1,7 @@
 import "server-only";
 import crypto from "node:crypto";
 import type { Db, Reseller } from "@/lib/db/client";
+import { slot } from "@/lib/scope";
 
 // Whether a session (the claims of a session cookie) is still accepted for a reseller. One
 // rule for next-auth's jwt callback and for every dashboard page, action and download
@@ -58,7 +59,8 @@ export async function sessionReseller(db: Db, claims: SessionClaims, now = new D
   return isSessionCurrent(session.reseller, claims) ? session.reseller : null;
 }
 
-let lastSweep = 0;
+/** When the current app last swept (at most once a minute). */
+const lastSweep = slot(() => ({ at: 0 }));
 
 /** A new session of a reseller (at sign-in); its id goes into the cookie. */
 export async function startDashboardSession(db: Db, opts: { resellerId: string; now?: Date }): Promise<string> {
@@ -68,8 +70,9 @@ export async function startDashboardSession(db: Db, opts: { resellerId: string; 
     data: { id, resellerId: opts.resellerId, createdAt: now, expiresAt: new Date(now.getTime() + SESSION_MAX_AGE_SECONDS * 1000) },
   });
   // Expired rows are dead weight; swept at most once a minute per process.
-  if (now.getTime() - lastSweep > 60_000) {
-    lastSweep = now.getTime();
+  const swept = lastSweep();
+  if (now.getTime() - swept.at > 60_000) {
+    swept.at = now.getTime();
     await db.dashboardSession.deleteMany({ where: { expiresAt: { lt: now } } }).catch(() => {});
   }
   return id;

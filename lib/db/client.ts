@@ -6,6 +6,7 @@ import Database from "better-sqlite3";
 import pg from "pg";
 import { getConfig } from "@/lib/config";
 import { getLogger } from "@/lib/log";
+import { maybeScope, type Scope, slot } from "@/lib/scope";
 import { PrismaClient as PgClient, Prisma as PgPrisma } from "./generated/postgresql/client";
 import { PrismaClient as SqliteClient } from "./generated/sqlite/client";
 import { prepareSqliteFile } from "./sqlite-file";
@@ -28,7 +29,17 @@ export type {
   WithdrawalLeg,
 } from "./generated/sqlite/client";
 
-let shared: { url: string; db: Db; pool: pg.Pool | null } | null = null;
+/**
+ * The current app's client (lib/scope.ts): made from DATABASE_URL on first use, or given to
+ * createApp; `owned`: made here, so closed with the app (a client handed in is its maker's).
+ */
+interface AppDb {
+  current: { url: string; db: Db; pool: pg.Pool | null; owned: boolean } | null;
+}
+const appDb = slot<AppDb>(
+  () => ({ current: null }),
+  (held) => closeHeld(held),
+);
 
 /** A client's own pool (tests, scripts); the process-wide one has DATABASE_POOL_MAX. */
 const DB_POOL_MAX = 10;
@@ -253,30 +264,42 @@ export function providerOf(db: Db | Tx): DbProvider {
   return p;
 }
 
-/** The process-wide client (this module is loaded once per process: see docs/architecture.md, One copy of the service layer). */
+/** The current app's client (one per app: createApp, lib/scope.ts). */
 export function getDb(): Db {
+  const held = appDb();
   const { DATABASE_URL: url, DATABASE_POOL_MAX: max } = getConfig();
-  if (!shared || shared.url !== url) {
+  if (!held.current) {
     // On PostgreSQL the pool is ours (not the adapter's), so /metrics can report its use.
     const pool = /^postgres(ql)?:\/\//.test(url) ? newPool({ connectionString: url, max }, "app") : null;
-    shared = { url, db: createDb(url, pool ?? undefined), pool };
+    held.current = { url, db: createDb(url, pool ?? undefined), pool, owned: true };
   }
-  return shared.db;
+  return held.current.db;
 }
 
-/** The process-wide PostgreSQL pool's connections (null on SQLite, or before the first query). */
+/** Gives an app a client made elsewhere (createApp({ db })); its maker closes it. */
+export function provideDb(scope: Scope, db: Db): void {
+  const held = appDb.of(scope);
+  if (held.current) throw new Error(`${scope.name} already has a database client`);
+  held.current = { url: "", db, pool: null, owned: false };
+}
+
+/** The current app's PostgreSQL pool's connections (null on SQLite, or before the first query). */
 export function dbPoolStats(): { max: number; total: number; idle: number; waiting: number } | null {
-  const p = shared?.pool;
+  const p = maybeScope() && appDb().current?.pool;
   return p ? { max: p.options.max, total: p.totalCount, idle: p.idleCount, waiting: p.waitingCount } : null;
 }
 
-/** Closes the process-wide client and its pool (graceful shutdown). */
+async function closeHeld(held: AppDb): Promise<void> {
+  const c = held.current;
+  held.current = null;
+  if (!c?.owned) return;
+  await c.db.$disconnect();
+  await c.pool?.end();
+}
+
+/** Closes the current app's client and its pool (graceful shutdown, the end of a CLI command); the next getDb() opens another. */
 export async function closeDb(): Promise<void> {
-  if (!shared) return;
-  const { db, pool } = shared;
-  shared = null;
-  await db.$disconnect();
-  await pool?.end();
+  await closeHeld(appDb());
 }
 
 /**

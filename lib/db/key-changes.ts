@@ -3,6 +3,7 @@ import { Redis } from "ioredis";
 import pg from "pg";
 import { getConfig } from "@/lib/config";
 import { getLogger } from "@/lib/log";
+import { slot } from "@/lib/scope";
 
 // How a process hears that an API key or a reseller's markup changed, so that its cache of
 // keys (lib/keys/key-cache.ts) drops what it holds. A change is named as text: 'k:<key id>',
@@ -149,12 +150,14 @@ export function redisKeyChanges(url: string, h: KeyChangeHandlers, opts: { retry
   };
 }
 
-const localHandlers = new Set<(change: string) => void>();
+/** The caches of the current app, which hear the changes the app itself makes. */
+const localHandlers = slot(() => new Set<(change: string) => void>());
 
-/** Every cache of the process hears the changes the process itself makes, synchronously. */
+/** Every cache of the app hears the changes the app itself makes, synchronously (other apps and processes: through the feed). */
 export function onLocalKeyChange(fn: (change: string) => void): () => void {
-  localHandlers.add(fn);
-  return () => localHandlers.delete(fn);
+  const handlers = localHandlers();
+  handlers.add(fn);
+  return () => handlers.delete(fn);
 }
 
 /** Longest wait for Redis to take an announcement; past it the other instances rely on the TTL. */
@@ -168,7 +171,7 @@ const PUBLISH_TIMEOUT_MS = 2000;
  * the TTL, which is the stated bound anyway.
  */
 export async function announceKeyChange(change: string): Promise<void> {
-  for (const fn of localHandlers) fn(change);
+  for (const fn of localHandlers()) fn(change);
   const c = getConfig();
   if (c.databaseProvider !== "postgresql" || c.KEY_CACHE_INVALIDATION !== "redis" || !c.REDIS_URL) return;
   // A connection per announcement: changes are rare (a revocation, a markup), and a process

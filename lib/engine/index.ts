@@ -1,5 +1,6 @@
 import "server-only";
 import { getConfig } from "@/lib/config";
+import { provide, type Scope, slot } from "@/lib/scope";
 import { ProvidersEngine } from "./providers/engine";
 import { connectSharedStore } from "./shared-store";
 import { SimulatedEngine } from "./simulated";
@@ -16,29 +17,35 @@ export type {
   SwapSnapshot,
 } from "./types";
 
-let engine: Engine | null = null;
+/** The engine ENGINE names, made for the current app on first use; or the one given to createApp. */
+const engineSlot = slot<Engine>(() => {
+  const name = getConfig().ENGINE;
+  if (name === "providers") return new ProvidersEngine();
+  if (name === "simulated") return new SimulatedEngine();
+  throw new Error(`unknown engine ${name}`);
+});
 
-/** The configured engine, one per process. */
+/** The current app's engine. */
 export function getEngine(): Engine {
-  if (!engine) {
-    const name = getConfig().ENGINE;
-    if (name === "providers") engine = new ProvidersEngine();
-    else if (name === "simulated") engine = new SimulatedEngine();
-    else throw new Error(`unknown engine ${name}`);
-  }
-  return engine;
+  return engineSlot();
+}
+
+/** Gives an app an engine of its own (createApp({ engine })). */
+export function provideEngine(scope: Scope, engine: Engine): void {
+  provide(scope, engineSlot, engine);
 }
 
 /**
- * At server start, with ENGINE=providers and REDIS_URL: the engine is made and its shared
- * quote store connected before the first request, so that a fresh instance shares the
- * others' quotes from its first estimate (waiting at most `waitMs`).
+ * At server start: the engine is made before the first request, with ENGINE=providers and
+ * REDIS_URL its shared quote store connected (so a fresh instance shares the others' quotes
+ * from its first estimate), and what it loads by itself (the providers' currency lists) in,
+ * waiting at most `waitMs` for each.
  */
 export async function connectEngineStore(waitMs: number): Promise<void> {
   const cfg = getConfig();
-  if (cfg.ENGINE !== "providers" || !cfg.REDIS_URL) return;
-  getEngine();
-  await connectSharedStore(cfg.REDIS_URL, waitMs);
+  const engine = getEngine();
+  if (cfg.ENGINE === "providers" && cfg.REDIS_URL) await connectSharedStore(cfg.REDIS_URL, waitMs);
+  await engine.warmUp?.(waitMs);
 }
 
 /** The simulated engine when the sandbox is on. */

@@ -2,10 +2,11 @@ import "server-only";
 import crypto from "node:crypto";
 import { Redis } from "ioredis";
 import { getLogger } from "@/lib/log";
+import { slot } from "@/lib/scope";
 
 // With REDIS_URL, the providers engine's quote cache, its single flight and the providers'
 // quote budgets are shared by every instance (docs/providers.md, "Several instances"). This
-// is the Redis side of that: one client per process, its own connection (the rate limits
+// is the Redis side of that: one client per app, its own connection (the rate limits
 // keep theirs), failing fast while Redis is away so that callers fall back to what the
 // process has on its own.
 
@@ -24,9 +25,17 @@ export interface SharedStore {
 /** Longest the first requests wait for the first connection (after that, none waits until it is made). */
 const FIRST_CONNECT_WAIT_MS = 5000;
 
-const clients = new Map<string, { redis: Redis; whenReady: (waitMs?: number) => Promise<boolean> }>();
+/** The current app's clients, by URL; disconnected when the app closes. */
+const appClients = slot(
+  () => new Map<string, { redis: Redis; whenReady: (waitMs?: number) => Promise<boolean> }>(),
+  (clients) => {
+    for (const c of clients.values()) c.redis.disconnect();
+    clients.clear();
+  },
+);
 
 function clientFor(url: string): { redis: Redis; whenReady: (waitMs?: number) => Promise<boolean> } {
+  const clients = appClients();
   const known = clients.get(url);
   if (known) return known;
   const log = getLogger();

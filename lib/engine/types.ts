@@ -161,6 +161,11 @@ export interface Engine {
   nextCheckDelayMs(swap: SwapSnapshot): number;
   /** Upstream engines: which currencies the enabled providers offer now, and the ranges they stated. */
   availability?(): CurrencyAvailability;
+  /**
+   * At start: resolves once what the engine loads by itself is in (the providers' currency
+   * lists), or after `waitMs`, so an instance takes no estimate while it still loads them.
+   */
+  warmUp?(waitMs: number): Promise<void>;
 }
 
 export interface CurrencyAvailability {

@@ -24,16 +24,17 @@ function trustOf(t: TrustProxy): (addr: string, i: number) => boolean {
   return fn;
 }
 
-let warnedUntrusted = false;
+/** The settings (so the apps) that said it already: once each. */
+const warned = new WeakSet<TrustProxy>();
 
 /**
  * Requests carry X-Forwarded-For while TRUST_PROXY trusts no proxy: behind a proxy every user
  * then has the proxy's address, for the rate limits and for the providers that want the end
- * user's IP (SideShift's x-user-ip and its per-IP limits). Said once per process.
+ * user's IP (SideShift's x-user-ip and its per-IP limits). Said once per app.
  */
-function warnUntrusted(req: IncomingMessage) {
-  if (warnedUntrusted || !req.headers["x-forwarded-for"]) return;
-  warnedUntrusted = true;
+function warnUntrusted(req: IncomingMessage, trust: TrustProxy) {
+  if (warned.has(trust) || !req.headers["x-forwarded-for"]) return;
+  warned.add(trust);
   getLogger().warn(
     { peer: req.socket.remoteAddress },
     "requests carry X-Forwarded-For but TRUST_PROXY=false: if a proxy is in front, every user has its address (rate limits, and SideShift's x-user-ip); set TRUST_PROXY (docs/operations.md)",
@@ -42,7 +43,7 @@ function warnUntrusted(req: IncomingMessage) {
 
 export function clientIpOf(req: IncomingMessage, trust: TrustProxy): string {
   if ("hops" in trust && trust.hops === 0) {
-    warnUntrusted(req);
+    warnUntrusted(req, trust);
     return req.socket.remoteAddress ?? "unknown";
   }
   try {

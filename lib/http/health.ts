@@ -28,16 +28,17 @@ export interface ReadinessInput {
 /** A worker's id as the public sees it: stable, and naming no host or PID. */
 const opaqueId = (id: string) => `w-${crypto.createHash("sha256").update(id).digest("hex").slice(0, 12)}`;
 
-let migrationsApplied = false;
+/** Clients whose database had every migration: applied migrations stay applied. */
+const migrated = new WeakSet<Db>();
 
 async function pendingMigrations(db: Db): Promise<string[]> {
-  if (migrationsApplied) return [];
+  if (migrated.has(db)) return [];
   const rows = await db.$queryRawUnsafe<{ migration_name: string }[]>(
     `SELECT migration_name FROM "_prisma_migrations" WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL`,
   );
   const done = new Set(rows.map((r) => r.migration_name));
   const pending = migrationNames(providerOf(db)).filter((n) => !done.has(n));
-  migrationsApplied = pending.length === 0; // applied migrations stay applied
+  if (pending.length === 0) migrated.add(db);
   return pending;
 }
 

@@ -7,6 +7,7 @@ import { getDb } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 import type { Logger } from "@/lib/log";
 import { hasOperatorToken, observeRequest, serveMetrics } from "@/lib/observability/metrics";
+import { runInScope, type Scope } from "@/lib/scope";
 import { registerReconcileGauges } from "@/lib/withdrawals/reconcile";
 import { apiRouteLabel, createApiHandler } from "./app";
 import { clientIpOf } from "./client-ip";
@@ -59,10 +60,12 @@ export interface AppServerParts {
   worker: { fresh: () => boolean } | null;
   /** The production build's server-action ids (lib/http/next-guard.ts, loadServerActionIds); null: Next checks them. */
   serverActions?: Set<string> | null;
+  /** The app every request belongs to (lib/scope.ts); the installed one needs none. */
+  scope?: Scope;
 }
 
 /** The HTTP server of the app's port, not yet listening, and the state its shutdown reads. */
-export function createAppServer({ cfg, log, next, worker, serverActions = null }: AppServerParts): {
+export function createAppServer({ cfg, log, next, worker, serverActions = null, scope }: AppServerParts): {
   server: http.Server;
   state: ServerState;
 } {
@@ -81,75 +84,77 @@ export function createAppServer({ cfg, log, next, worker, serverActions = null }
       requestTimeout: cfg.HTTP_REQUEST_TIMEOUT_MS,
       connectionsCheckingInterval: Math.min(1000, cfg.HTTP_HEADERS_TIMEOUT_MS),
     },
-    (req, res) => {
-      const started = performance.now();
-      const reqId = requestIdOf(req.headers["x-request-id"]);
-      // Set on the request too: the API's error log lines read it from there.
-      req.headers["x-request-id"] = reqId;
-      // Headers every answer carries. The API writes them with its own in one writeHead: set
-      // here with setHeader, they sent every API answer's headers through Node's slower merge.
-      const common: Record<string, string> = { "X-Request-Id": reqId };
-      if (hsts) common["Strict-Transport-Security"] = hsts;
-      // Listener closed: answer, then close the connection, so the client opens its next one elsewhere.
-      if (state.listenerClosed) common.Connection = "close";
-      state.inFlight++;
-      const conn = state.sockets.get(req.socket);
-      if (conn) conn.busy++;
-      res.once("close", () => {
-        state.inFlight--;
-        if (conn) {
-          conn.busy--;
-          conn.lastActive = performance.now();
-        }
-        const method = req.method ?? "GET";
-        const route = routeLabel(method, req.url ?? "/");
-        const status = res.writableFinished ? res.statusCode : 499; // 499: the client went away first
-        const seconds = (performance.now() - started) / 1000;
-        observeRequest(method, route, status, seconds);
-        if (logRequests) log.debug({ reqId, method, route, status, ms: Math.round(seconds * 1e4) / 10 }, "request");
-      });
-      const url = req.url ?? "/";
-      // A request target that is not a path ("*", an absolute URL): Next fails on it with a 500.
-      // "OPTIONS *" asks what the server as a whole supports.
-      if (url[0] !== "/") {
-        for (const name in common) res.setHeader(name, common[name]);
-        if (url === "*" && req.method === "OPTIONS") return void res.writeHead(204, { Allow: "GET, HEAD, POST, OPTIONS" }).end();
-        return answerError(res, new AppError("INVALID_REQUEST", "The request target must be a path beginning with /."));
-      }
-      if (API_PATH.test(url)) return apiListener(req, res, common);
-      for (const name in common) res.setHeader(name, common[name]);
-      if (url === "/readyz") {
-        void readiness({ db: getDb(), worker, draining: state.draining, detail: hasOperatorToken(req) }).then(({ ready, body }) =>
-          res
-            .writeHead(ready ? 200 : 503, {
-              "content-type": "application/json; charset=utf-8",
-              "cache-control": "no-store",
-              "x-content-type-options": "nosniff",
-            })
-            .end(JSON.stringify(body)),
-        );
-        return;
-      }
-      if (url === "/metrics" && !cfg.METRICS_PORT) return void serveMetrics(req, res);
-      // Next only sees the client IP we vouch for (the socket's, or X-Forwarded-For behind TRUST_PROXY).
-      req.headers["x-client-ip"] = clientIpOf(req, cfg.TRUST_PROXY);
-      // A widget's page may be framed by the sites its reseller listed: proxy.ts puts this
-      // header in the CSP's frame-ancestors. Next sees it only as set here.
-      delete req.headers["x-frame-ancestors"];
-      const widget = WIDGET_PATH.exec(url);
-      if (!widget) return toNext(req, res);
-      void widgetFrameAncestors(getDb(), widget[1]).then(
-        (ancestors) => {
-          req.headers["x-frame-ancestors"] = ancestors;
-          toNext(req, res);
-        },
-        (e: unknown) => {
-          log.error({ err: e }, "widget frame-ancestors lookup failed");
-          answerError(res, new AppError("INTERNAL_ERROR", "Internal error."));
-        },
-      );
-    },
+    scope ? (req, res) => runInScope(scope, () => onRequest(req, res)) : (req, res) => onRequest(req, res),
   );
+
+  function onRequest(req: http.IncomingMessage, res: http.ServerResponse) {
+    const started = performance.now();
+    const reqId = requestIdOf(req.headers["x-request-id"]);
+    // Set on the request too: the API's error log lines read it from there.
+    req.headers["x-request-id"] = reqId;
+    // Headers every answer carries. The API writes them with its own in one writeHead: set
+    // here with setHeader, they sent every API answer's headers through Node's slower merge.
+    const common: Record<string, string> = { "X-Request-Id": reqId };
+    if (hsts) common["Strict-Transport-Security"] = hsts;
+    // Listener closed: answer, then close the connection, so the client opens its next one elsewhere.
+    if (state.listenerClosed) common.Connection = "close";
+    state.inFlight++;
+    const conn = state.sockets.get(req.socket);
+    if (conn) conn.busy++;
+    res.once("close", () => {
+      state.inFlight--;
+      if (conn) {
+        conn.busy--;
+        conn.lastActive = performance.now();
+      }
+      const method = req.method ?? "GET";
+      const route = routeLabel(method, req.url ?? "/");
+      const status = res.writableFinished ? res.statusCode : 499; // 499: the client went away first
+      const seconds = (performance.now() - started) / 1000;
+      observeRequest(method, route, status, seconds);
+      if (logRequests) log.debug({ reqId, method, route, status, ms: Math.round(seconds * 1e4) / 10 }, "request");
+    });
+    const url = req.url ?? "/";
+    // A request target that is not a path ("*", an absolute URL): Next fails on it with a 500.
+    // "OPTIONS *" asks what the server as a whole supports.
+    if (url[0] !== "/") {
+      for (const name in common) res.setHeader(name, common[name]);
+      if (url === "*" && req.method === "OPTIONS") return void res.writeHead(204, { Allow: "GET, HEAD, POST, OPTIONS" }).end();
+      return answerError(res, new AppError("INVALID_REQUEST", "The request target must be a path beginning with /."));
+    }
+    if (API_PATH.test(url)) return apiListener(req, res, common);
+    for (const name in common) res.setHeader(name, common[name]);
+    if (url === "/readyz") {
+      void readiness({ db: getDb(), worker, draining: state.draining, detail: hasOperatorToken(req) }).then(({ ready, body }) =>
+        res
+          .writeHead(ready ? 200 : 503, {
+            "content-type": "application/json; charset=utf-8",
+            "cache-control": "no-store",
+            "x-content-type-options": "nosniff",
+          })
+          .end(JSON.stringify(body)),
+      );
+      return;
+    }
+    if (url === "/metrics" && !cfg.METRICS_PORT) return void serveMetrics(req, res);
+    // Next only sees the client IP we vouch for (the socket's, or X-Forwarded-For behind TRUST_PROXY).
+    req.headers["x-client-ip"] = clientIpOf(req, cfg.TRUST_PROXY);
+    // A widget's page may be framed by the sites its reseller listed: proxy.ts puts this
+    // header in the CSP's frame-ancestors. Next sees it only as set here.
+    delete req.headers["x-frame-ancestors"];
+    const widget = WIDGET_PATH.exec(url);
+    if (!widget) return toNext(req, res);
+    void widgetFrameAncestors(getDb(), widget[1]).then(
+      (ancestors) => {
+        req.headers["x-frame-ancestors"] = ancestors;
+        toNext(req, res);
+      },
+      (e: unknown) => {
+        log.error({ err: e }, "widget frame-ancestors lookup failed");
+        answerError(res, new AppError("INTERNAL_ERROR", "Internal error."));
+      },
+    );
+  }
 
   /** A request for Next: refused when Next would fail on it, its body read within the limit, then Next's handler. */
   function toNext(req: http.IncomingMessage, res: http.ServerResponse) {
@@ -182,7 +187,14 @@ export function createAppServer({ cfg, log, next, worker, serverActions = null }
 
 /** Starts `server` listening; resolves with the port it got (PORT=0 picks a free one). */
 export async function listen(server: http.Server, port: number, host: string): Promise<number> {
-  await new Promise<void>((resolve) => server.listen(port, host, resolve));
+  await new Promise<void>((resolve, reject) => {
+    // A port already taken (EADDRINUSE) rejects; a program then exits with the error.
+    server.once("error", reject);
+    server.listen(port, host, () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
   const address = server.address();
   return typeof address === "object" && address ? address.port : port;
 }

@@ -30,15 +30,27 @@ export interface ShutdownParts {
  * complete and their claims are released); then the database closes and the process exits.
  * Past SHUTDOWN_TIMEOUT_MS the process exits anyway, with status 1. A second signal does nothing.
  */
-export async function shutDown(signal: string, { cfg, log, server, state, metricsServer, worker }: ShutdownParts): Promise<void> {
-  if (state.draining) return;
-  state.draining = true;
-  log.info({ signal, inFlight: state.inFlight }, "shutting down: draining requests and the worker's pass");
-  const workerDone = worker?.stop();
+export async function shutDown(signal: string, parts: ShutdownParts): Promise<void> {
+  if (parts.state.draining) return;
+  const { cfg, log } = parts;
+  log.info({ signal, inFlight: parts.state.inFlight }, "shutting down: draining requests and the worker's pass");
   setTimeout(() => {
-    log.error({ inFlight: state.inFlight }, "shutdown deadline passed; exiting with work unfinished");
+    log.error({ inFlight: parts.state.inFlight }, "shutdown deadline passed; exiting with work unfinished");
     process.exit(1);
   }, cfg.SHUTDOWN_TIMEOUT_MS);
+  await drain(parts);
+  log.info("shut down cleanly");
+  process.exit(0);
+}
+
+/**
+ * The drain itself, without the process's exit (an app in a test closes this way too): every
+ * step of shutDown but the deadline and the exit, ending with the app's database closed.
+ */
+export async function drain({ cfg, log, server, state, metricsServer, worker }: ShutdownParts): Promise<void> {
+  if (state.draining) return;
+  state.draining = true;
+  const workerDone = worker?.stop();
   // Behind a balancer: keep serving as usual while it notices /readyz is 503; closing the listener while it still sends would reset the connections the kernel
   // has accepted but Node has not yet taken.
   if (cfg.SHUTDOWN_DRAIN_DELAY_MS) await new Promise((r) => setTimeout(r, cfg.SHUTDOWN_DRAIN_DELAY_MS));
@@ -60,6 +72,4 @@ export async function shutDown(signal: string, { cfg, log, server, state, metric
   await stopProcessKeyCache();
   await flushRateLimitCounts().catch((e: unknown) => log.warn({ err: e }, "rate-limit counts not flushed at shutdown"));
   await closeDb();
-  log.info("shut down cleanly");
-  process.exit(0);
 }

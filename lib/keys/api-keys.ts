@@ -111,7 +111,8 @@ export interface Caller {
   markupBps: number;
 }
 
-const lastUsedWrites = new Map<string, number>();
+/** When each key's lastUsedAt was last written, per client (so per app: a client belongs to one). */
+const lastUsedWrites = new WeakMap<Db, Map<string, number>>();
 
 interface KeyRow {
   id: string;
@@ -165,8 +166,13 @@ function callerOf(db: Db, row: KeyRow | undefined): Caller {
   if (!row || Number(row.revoked)) throw new AppError("INVALID_API_KEY", "The API key is not valid or has been revoked.");
   // lastUsedAt is for humans: write it at most once a minute per key, off the request path.
   const now = Date.now();
-  if ((lastUsedWrites.get(row.id) ?? 0) < now - 60_000) {
-    lastUsedWrites.set(row.id, now);
+  let written = lastUsedWrites.get(db);
+  if (!written) {
+    written = new Map();
+    lastUsedWrites.set(db, written);
+  }
+  if ((written.get(row.id) ?? 0) < now - 60_000) {
+    written.set(row.id, now);
     db.apiKey.update({ where: { id: row.id }, data: { lastUsedAt: new Date(now) } }).catch(() => {});
   }
   const markupBps = effectiveMarkup(row.keyMarkupBps === null ? null : Number(row.keyMarkupBps), Number(row.markupBps));

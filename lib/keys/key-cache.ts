@@ -3,6 +3,7 @@ import { getConfig } from "@/lib/config";
 import { type Db, driverOf, getDb } from "@/lib/db/client";
 import { type KeyChangeFeed, onLocalKeyChange, postgresKeyChanges, redisKeyChanges, waitForLive } from "@/lib/db/key-changes";
 import { statementOf } from "@/lib/db/sqlite-direct";
+import { slot } from "@/lib/scope";
 
 // The process's cache of API keys by hash, with what a lookup returns (the key's reseller,
 // whether it is revoked, its own markup and the reseller's), so that a keyed request on
@@ -217,13 +218,24 @@ export function keyCacheStats(db: Db): KeyCacheStats | null {
   return { live: s.feed ? s.feed.live() : true, size: s.cache.size, ...s.cache.stats };
 }
 
-let processDb: Db | null = null;
+/** The app's client whose cache startProcessKeyCache started; stopped when the app closes. */
+const appCached = slot<{ db: Db | null }>(
+  () => ({ db: null }),
+  (held) => stopProcessCache(held),
+);
 
-/** At server start: the cache of the process's client (getDb), per the settings; waits at most `waitMs` for its feed. */
+async function stopProcessCache(held: { db: Db | null }): Promise<void> {
+  const db = held.db;
+  held.db = null;
+  if (db) await stopKeyCache(db);
+}
+
+/** At server start: the cache of the app's client (getDb), per the settings; waits at most `waitMs` for its feed. */
 export async function startProcessKeyCache(waitMs: number): Promise<void> {
   const c = getConfig();
-  processDb = getDb();
-  await startKeyCache(processDb, {
+  const held = appCached();
+  held.db = getDb();
+  await startKeyCache(held.db, {
     ttlMs: c.KEY_CACHE_TTL_MS,
     invalidation: c.KEY_CACHE_INVALIDATION,
     databaseUrl: c.DATABASE_URL,
@@ -234,6 +246,5 @@ export async function startProcessKeyCache(waitMs: number): Promise<void> {
 
 /** On shutdown, before the database closes. */
 export async function stopProcessKeyCache(): Promise<void> {
-  if (processDb) await stopKeyCache(processDb);
-  processDb = null;
+  await stopProcessCache(appCached());
 }

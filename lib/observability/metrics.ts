@@ -7,11 +7,13 @@ import { dbPoolStats, getDb } from "@/lib/db/client";
 import { groupCommitStats } from "@/lib/db/pg-group-commit";
 import { listHeartbeats } from "@/lib/jobs/heartbeat";
 import { getLogger } from "@/lib/log";
+import { slot } from "@/lib/scope";
 import { createReconcileCache, type ReconcileReport, reconcileGaugeValues } from "./reconcile-gauges";
 import { createOrderCounter, createWebhookDeliveryCounter } from "./state-counts";
 
 // Prometheus metrics (prom-client), served as text at /metrics by server.ts (and by
-// worker.ts on METRICS_PORT). Counters and histograms are per process; the gauges about
+// worker.ts on METRICS_PORT). The registry, its counters and histograms are per process (a
+// process is what Prometheus scrapes; several in-process test apps share them); the gauges about
 // orders, the worker queue and worker heartbeats are read from the database at scrape time,
 // so every instance reports the same figures for them (docs/deploy.md, Metrics).
 
@@ -49,9 +51,14 @@ const safely = (what: string, fn: () => Promise<void>) => async () => {
   }
 };
 
-// Made at the first scrape: the config is read then, not when this module loads.
-let countOrders: ReturnType<typeof createOrderCounter> | null = null;
-let countDeliveries: ReturnType<typeof createWebhookDeliveryCounter> | null = null;
+// What the gauges keep per app (lib/scope.ts; a scrape runs in its app's scope): the counters
+// made at the first scrape (the config is read then), and the registered reconciliation.
+const appGauges = slot(() => ({
+  countOrders: null as ReturnType<typeof createOrderCounter> | null,
+  countDeliveries: null as ReturnType<typeof createWebhookDeliveryCounter> | null,
+  reconcileSource: null as (() => Promise<ReconcileReport>) | null,
+  reconcileCache: null as ReturnType<typeof createReconcileCache> | null,
+}));
 const finalMaxAgeMs = () => getConfig().METRICS_FINAL_COUNTS_SECONDS * 1000;
 
 new client.Gauge({
@@ -61,8 +68,9 @@ new client.Gauge({
   registers: [registry],
   async collect() {
     await safely("orders", async () => {
-      countOrders ??= createOrderCounter({ finalMaxAgeMs: finalMaxAgeMs() });
-      const counts = await countOrders(getDb());
+      const g = appGauges();
+      g.countOrders ??= createOrderCounter({ finalMaxAgeMs: finalMaxAgeMs() });
+      const counts = await g.countOrders(getDb());
       this.reset();
       for (const [state, n] of Object.entries(counts)) this.set({ state }, n);
     })();
@@ -111,8 +119,9 @@ new client.Gauge({
   registers: [registry],
   async collect() {
     await safely("webhook_deliveries", async () => {
-      countDeliveries ??= createWebhookDeliveryCounter({ finalMaxAgeMs: finalMaxAgeMs() });
-      const counts = await countDeliveries(getDb());
+      const g = appGauges();
+      g.countDeliveries ??= createWebhookDeliveryCounter({ finalMaxAgeMs: finalMaxAgeMs() });
+      const counts = await g.countDeliveries(getDb());
       this.reset();
       for (const [status, n] of Object.entries(counts)) this.set({ status }, n);
     })();
@@ -183,18 +192,18 @@ new client.Counter({
 // Reconciliation (npm run cli -- reconcile, docs/ledger.md): run at scrape time at most every
 // METRICS_RECONCILE_SECONDS, one run shared by the three gauges and by concurrent scrapes.
 // The reconciliation lives in a layer above (lib/withdrawals/reconcile.ts); the processes register it.
-let reconcileSource: (() => Promise<ReconcileReport>) | null = null;
-let reconcileCache: ReturnType<typeof createReconcileCache> | null = null;
 /** What the reconciliation gauges run: registered at start by the app server and the worker (registerReconcileGauges). */
 export function setReconcileSource(run: () => Promise<ReconcileReport>) {
-  reconcileSource = run;
-  reconcileCache = null;
+  const g = appGauges();
+  g.reconcileSource = run;
+  g.reconcileCache = null;
 }
 const reconciled = async () => {
-  const run = reconcileSource;
+  const g = appGauges();
+  const run = g.reconcileSource;
   if (!run) throw new Error("no reconciliation registered");
-  reconcileCache ??= createReconcileCache({ maxAgeMs: getConfig().METRICS_RECONCILE_SECONDS * 1000, run });
-  return reconcileGaugeValues(await reconcileCache());
+  g.reconcileCache ??= createReconcileCache({ maxAgeMs: getConfig().METRICS_RECONCILE_SECONDS * 1000, run });
+  return reconcileGaugeValues(await g.reconcileCache());
 };
 
 new client.Gauge({

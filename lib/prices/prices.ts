@@ -170,11 +170,16 @@ export class PriceBook {
   }
 }
 
-let book: PriceBook | null = null;
+/** The price book of each engine (so of each app: an engine belongs to one). */
+const books = new WeakMap<object, PriceBook>();
 
-/** The process's price book, over the configured engine. */
+/** The current app's price book, over its engine. */
 export function getPrices(): PriceBook {
   const engine = getEngine();
-  if (!book || book.engineOf() !== engine) book = new PriceBook(engine);
+  let book = books.get(engine);
+  if (!book) {
+    book = new PriceBook(engine);
+    books.set(engine, book);
+  }
   return book;
 }

@@ -1,11 +1,13 @@
 import "server-only";
 import { Redis } from "ioredis";
+import type pg from "pg";
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from "rate-limiter-flexible";
 import { getConfig } from "@/lib/config";
 import { newPool } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 import { getLogger } from "@/lib/log";
 import { countRateLimitRejection } from "@/lib/observability/metrics";
+import { slot } from "@/lib/scope";
 import { batchedPgLimiters, type CountingLimiter } from "./pg-batch";
 
 // The limits of the spec's section 8, via rate-limiter-flexible. The store follows the
@@ -36,19 +38,35 @@ interface Limiters {
   ready: Promise<void>;
 }
 
-let shared: Limiters | undefined;
+/** What one app's limits keep (lib/scope.ts): its limiters, its store's connections, the unflushed counts. */
+interface AppLimits {
+  limiters: Limiters | undefined;
+  redis: Redis | undefined;
+  pool: pg.Pool | undefined;
+  /** The PostgreSQL store's consumes not yet counted in the database (lib/ratelimit/pg-batch.ts). */
+  flushCounts: (() => Promise<void>) | null;
+}
+
+const appLimits = slot<AppLimits>(
+  () => ({ limiters: undefined, redis: undefined, pool: undefined, flushCounts: null }),
+  async (l) => {
+    await l.flushCounts?.().catch(() => {});
+    l.redis?.disconnect();
+    await l.pool?.end().catch(() => {});
+  },
+);
 
 /** How often an ongoing Redis outage is logged again. */
 const OUTAGE_LOG_INTERVAL_MS = 60_000;
-let redis: Redis | undefined;
 
 /**
- * The one Redis client of the process. It connects in the background and reconnects for
+ * The one Redis client of the app. It connects in the background and reconnects for
  * ever (ioredis' retry strategy, at most every 5 s); while it is not ready, commands fail at
  * once (no offline queue) and every limiter counts per process (its insurance limiter).
  */
 function redisClient(): Redis {
-  if (redis) return redis;
+  const app = appLimits();
+  if (app.redis) return app.redis;
   const url = getConfig().REDIS_URL;
   if (!url) throw new Error("RATE_LIMIT_STORE=redis needs REDIS_URL");
   const log = getLogger();
@@ -71,7 +89,7 @@ function redisClient(): Redis {
     if (down) log.info("rate-limit store: Redis is back");
     down = false;
   });
-  redis = client;
+  app.redis = client;
   return client;
 }
 
@@ -135,9 +153,11 @@ async function build(): Promise<Omit<Limiters, "ready">> {
   } else {
     if (c.databaseProvider !== "postgresql") throw new Error("RATE_LIMIT_STORE=postgres needs a PostgreSQL DATABASE_URL");
     // One round trip per batch of requests, not per request (lib/ratelimit/pg-batch.ts).
+    const app = appLimits();
     const pool = newPool({ connectionString: c.DATABASE_URL, max: 2 }, "rate-limits");
+    app.pool = pool;
     const limiter = await batchedPgLimiters(pool);
-    flushCounts = limiter.flush;
+    app.flushCounts = limiter.flush;
     make = async (keyPrefix, p) => limiter(keyPrefix, p.limit, p.windowSec);
   }
   return {
@@ -149,29 +169,28 @@ async function build(): Promise<Omit<Limiters, "ready">> {
   };
 }
 
-/** The PostgreSQL store's consumes not yet counted in the database (lib/ratelimit/pg-batch.ts). */
-let flushCounts: (() => Promise<void>) | null = null;
-
 /** At shutdown: every consume answered from memory counted in the shared store before the process goes. */
 export async function flushRateLimitCounts(): Promise<void> {
-  await flushCounts?.();
+  await appLimits().flushCounts?.();
 }
 
 async function limiters(): Promise<Limiters> {
-  if (!shared) {
+  const app = appLimits();
+  if (!app.limiters) {
     const ready = build();
     const pending = { ready: ready.then(() => {}) } as Limiters;
-    shared = pending;
+    app.limiters = pending;
     Object.assign(
       pending,
       await ready.catch((e) => {
-        shared = undefined;
+        app.limiters = undefined;
         throw e;
       }),
     );
   }
-  await shared.ready;
-  return shared;
+  const l = app.limiters;
+  await l.ready;
+  return l;
 }
 
 function stateOf(policy: Policy, r: RateLimiterRes): LimitState {

@@ -24,12 +24,14 @@ export interface PayoutChain {
   lowBalance: string;
 }
 
-let cache: { cfg: Config; chains: PayoutChain[] } | null = null;
+/** The chains of each app's settings. */
+const parsed = new WeakMap<Config, PayoutChain[]>();
 
 /** Every payout chain, the PAYOUT_* one first. */
 export function payoutChains(): PayoutChain[] {
   const cfg = getConfig();
-  if (cache?.cfg === cfg) return cache.chains;
+  const known = parsed.get(cfg);
+  if (known) return known;
   const first: PayoutChain = {
     chainId: cfg.PAYOUT_CHAIN_ID,
     name: cfg.PAYOUT_CHAIN_NAME || `Chain ${cfg.PAYOUT_CHAIN_ID}`,
@@ -58,8 +60,9 @@ export function payoutChains(): PayoutChain[] {
       lowBalance: m.lowBalance ?? "",
     }),
   );
-  cache = { cfg, chains: [first, ...more] };
-  return cache.chains;
+  const chains = [first, ...more];
+  parsed.set(cfg, chains);
+  return chains;
 }
 
 /** The payout chain `chainId` (default: the first), or PAYOUT_ASSET_UNAVAILABLE when withdrawals are not paid there. */

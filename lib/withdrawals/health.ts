@@ -2,6 +2,7 @@ import "server-only";
 import { formatUnits, parseUnits } from "viem";
 import { getLogger } from "@/lib/log";
 import { recordHotWalletBalance } from "@/lib/observability/metrics";
+import { slot } from "@/lib/scope";
 import { payoutAssets } from "./assets";
 import { payoutChain } from "./chains";
 import type { PayoutSender } from "./sender/types";
@@ -22,9 +23,8 @@ export interface HotWalletAssetHealth {
 }
 
 const CHECK_EVERY_MS = 60_000;
-const lastCheck = new Map<string, number>();
-/** Whether each chain:asset was low at the last reading (this process). */
-const wasLow = new Map<string, boolean>();
+/** Per app: when each hot wallet was last read, and whether each chain:asset was low at that reading. */
+const readings = slot(() => ({ lastCheck: new Map<string, number>(), wasLow: new Map<string, boolean>() }));
 
 /** A chain's low-balance thresholds (PAYOUT_LOW_BALANCE, or its lowBalance) as ticker -> decimal amount. */
 function thresholds(chainId: number): Map<string, string> {
@@ -66,6 +66,7 @@ export async function hotWalletHealth(sender: PayoutSender): Promise<HotWalletAs
 export async function checkHotWallet(sender: PayoutSender, now: Date, opts: { force?: boolean } = {}) {
   if (sender.kind !== "evm") return null;
   const key = `${sender.chainId}:${sender.address.toLowerCase()}`;
+  const { lastCheck, wasLow } = readings();
   const last = lastCheck.get(key);
   if (!opts.force && last !== undefined && now.getTime() >= last && now.getTime() - last < CHECK_EVERY_MS) return null;
   lastCheck.set(key, now.getTime());

@@ -15,6 +15,7 @@ import {
 } from "@/lib/ledger/ledger";
 import { getLogger } from "@/lib/log";
 import { D } from "@/lib/money/decimal";
+import { slot } from "@/lib/scope";
 import { announceWithdrawal } from "./announce";
 import { NATIVE_ASSET } from "./assets";
 import { payoutChain } from "./chains";
@@ -78,7 +79,7 @@ const ACTIVE: WithdrawalStatus[] = ["queued", "processing", "sent"];
  */
 const REPLACED_AFTER_MS = 60_000;
 /** Withdrawals whose stored transactions were seen without a receipt behind the wallet's nonce: "id:nonce" -> first seen (this process). */
-const passedBy = new Map<string, number>();
+const passedByIn = slot(() => new Map<string, number>());
 
 type Claimed = NonNullable<Awaited<ReturnType<typeof loadClaimed>>>;
 const loadClaimed = (db: Db, id: string, token: string) =>
@@ -324,6 +325,7 @@ async function sendUntilMined(turn: Turn, status: WithdrawalStatus, payment: Pay
   // Its nonce used by another transaction of the hot wallet, and still no receipt: it can
   // never be mined. (Read the receipts again after the nonce: one may have been mined in between.)
   const passed = (await sender.minedNonce()) > nonce && !(await minedAttempt(sender, attempts));
+  const passedBy = passedByIn();
   if (!passed) passedBy.delete(key);
   else if (!passedBy.has(key)) passedBy.set(key, now.getTime());
   if (passed && now.getTime() - passedBy.get(key)! >= REPLACED_AFTER_MS) {

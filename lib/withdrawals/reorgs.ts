@@ -4,6 +4,7 @@ import { getConfig } from "@/lib/config";
 import type { Db, PayoutTx } from "@/lib/db/client";
 import { bookedPayout, recordPayoutUnmined } from "@/lib/ledger/ledger";
 import { getLogger } from "@/lib/log";
+import { slot } from "@/lib/scope";
 import { announceWithdrawal } from "./announce";
 import type { PayoutReceipt, PayoutSender } from "./sender/types";
 
@@ -20,7 +21,8 @@ import type { PayoutReceipt, PayoutSender } from "./sender/types";
 
 /** How often the watch runs per hot wallet (each run reads one receipt per watched payout). */
 const WATCH_EVERY_MS = 5_000;
-const lastWatch = new Map<string, number>();
+/** When each app last watched each hot wallet. */
+const lastWatchIn = slot(() => new Map<string, number>());
 
 /** Moves the confirmed withdrawals whose payout left the chain back to `sent`. Returns how many. */
 export async function watchReorgs(db: Db, sender: PayoutSender, now: Date): Promise<number> {
@@ -28,6 +30,7 @@ export async function watchReorgs(db: Db, sender: PayoutSender, now: Date): Prom
   // The simulated chain forgets its blocks on a restart: there is nothing to watch.
   if (depth === 0 || sender.kind !== "evm") return 0;
   const key = `${sender.chainId}:${sender.address.toLowerCase()}`;
+  const lastWatch = lastWatchIn();
   const last = lastWatch.get(key);
   if (last !== undefined && now.getTime() - last < WATCH_EVERY_MS && now.getTime() >= last) return 0;
   lastWatch.set(key, now.getTime());

@@ -1,4 +1,5 @@
 import "server-only";
+import { now as clockNow } from "@/lib/clock";
 import { getConfig } from "@/lib/config";
 import type { Db, Order, Prisma } from "@/lib/db/client";
 import { OPEN_STATES } from "@/lib/domain/order-states";
@@ -12,6 +13,7 @@ import { applyStep } from "@/lib/orders/advance-order";
 import { recoverIntents } from "@/lib/orders/recover-intents";
 import { flagStuckOrders } from "@/lib/orders/stuck";
 import { engineDeadlineMs, swapSnapshot } from "@/lib/orders/swap";
+import { slot } from "@/lib/scope";
 import { type PruneCursor, pruneWebhookMessages } from "@/lib/webhooks/retention";
 import { runWebhooksOnce } from "@/lib/webhooks/sender";
 import { runWithdrawalsOnce } from "@/lib/withdrawals/process";
@@ -124,8 +126,8 @@ async function advanceClaimed(db: Db, order: Order, token: string, now: Date): P
  * One pass: drop reservations whose opening request died, then claim the due orders and work
  * on them concurrently (each under its own lease). Returns how many orders changed state.
  */
-let lastStuckCheck = 0;
-let lastQuoteCleanup = 0;
+/** When the current app's workers last ran each once-a-minute chore. */
+const chores = slot(() => ({ stuckCheck: 0, quoteCleanup: 0 }));
 /** How often the once-a-minute chores run: flagging stuck orders, dropping old quotes and old webhook messages. */
 const CHORE_EVERY_MS = 60_000;
 
@@ -134,12 +136,13 @@ export async function runWorkerOnce(db: Db, now = new Date()): Promise<number> {
   if (getEngine().upstream) await recoverIntents(db, now);
   // A reservation is unopened; when its claim is long gone nobody waits for it any more.
   await db.order.deleteMany({ where: { payinAddress: null, leaseUntil: { lt: new Date(now.getTime() - leaseMs()) } } });
-  if (getEngine().upstream && now.getTime() - lastStuckCheck >= CHORE_EVERY_MS) {
-    lastStuckCheck = now.getTime();
+  const done = chores();
+  if (getEngine().upstream && now.getTime() - done.stuckCheck >= CHORE_EVERY_MS) {
+    done.stuckCheck = now.getTime();
     await flagStuckOrders(db, { now, afterMinutes: getConfig().PROVIDERS_STUCK_AFTER_MINUTES });
   }
-  if (now.getTime() - lastQuoteCleanup >= CHORE_EVERY_MS) {
-    lastQuoteCleanup = now.getTime();
+  if (now.getTime() - done.quoteCleanup >= CHORE_EVERY_MS) {
+    done.quoteCleanup = now.getTime();
     // Fixed-rate quotes are only looked up until their validUntil; keep a day for support questions.
     await db.rateQuote.deleteMany({ where: { validUntil: { lt: new Date(now.getTime() - 24 * 3600 * 1000) } } });
   }
@@ -173,7 +176,8 @@ export function startWorker(db: Db, opts: { pollMs: number; inProcess: boolean }
   const heartbeat = newHeartbeat({ inProcess: opts.inProcess });
   const started = Date.now();
   const tick = () => {
-    const now = new Date();
+    // The app's clock (lib/clock.ts): a test may run a pass at any time it likes.
+    const now = clockNow();
     running = heartbeat
       .beat(db, now)
       .catch((e) => getLogger().warn({ err: e }, "worker heartbeat not written"))
@@ -183,7 +187,9 @@ export function startWorker(db: Db, opts: { pollMs: number; inProcess: boolean }
           // Withdrawals (lib/withdrawals/process.ts) are paid by the same workers, each under its own
           // lease, one pass per payout chain (a chain whose node is down does not hold up the others).
           ...getPayoutSenders().map((sender) =>
-            runWithdrawalsOnce(db, sender).catch((e) => getLogger().error({ err: e, chainId: sender.chainId }, "withdrawal pass failed")),
+            runWithdrawalsOnce(db, sender, { now }).catch((e) =>
+              getLogger().error({ err: e, chainId: sender.chainId }, "withdrawal pass failed"),
+            ),
           ),
         ]),
       )
@@ -196,7 +202,7 @@ export function startWorker(db: Db, opts: { pollMs: number; inProcess: boolean }
   let hookTimer: NodeJS.Timeout | undefined;
   let hooks: Promise<unknown> = Promise.resolve();
   const hookTick = () => {
-    hooks = runWebhooksOnce(db)
+    hooks = runWebhooksOnce(db, clockNow())
       .catch((e) => getLogger().error({ err: e }, "webhook pass failed"))
       .finally(() => {
         if (!stopped) hookTimer = setTimeout(hookTick, opts.pollMs);
@@ -209,7 +215,7 @@ export function startWorker(db: Db, opts: { pollMs: number; inProcess: boolean }
   let pruning: Promise<unknown> = Promise.resolve();
   let pruneAfter: PruneCursor | null = null;
   const pruneTick = () => {
-    pruning = pruneWebhookMessages(db, { now: new Date(), retentionDays: getConfig().WEBHOOK_RETENTION_DAYS, after: pruneAfter })
+    pruning = pruneWebhookMessages(db, { now: clockNow(), retentionDays: getConfig().WEBHOOK_RETENTION_DAYS, after: pruneAfter })
       .then((r) => {
         pruneAfter = r.after;
         if (r.deleted) getLogger().info({ deleted: r.deleted }, "old webhook messages deleted");

@@ -1,13 +1,12 @@
-import { afterAll, describe, expect, it, vi } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
+import { createApp } from "@/lib/app/create-app";
 import { createDb, dbPoolStats } from "@/lib/db/client";
 import { authenticateApiKey } from "@/lib/keys/api-keys";
 import { post } from "@/lib/ledger/ledger";
 import { D } from "@/lib/money/decimal";
 import { getResellerByWallet } from "@/lib/resellers/resellers";
-import { runCliCommand } from "../../scripts/cli";
-import { runCli } from "../support/cli";
+import { runCli, runCliProcess } from "../support/cli";
 import { createDatabase, type TestDatabase } from "../support/server";
-import { withSettings } from "../support/settings";
 
 let db: TestDatabase | null = null;
 
@@ -103,17 +102,19 @@ describe("operator CLI", () => {
 });
 
 describe("operator CLI on PostgreSQL", () => {
-  it("migrates and answers", async () => {
+  // The program itself (dist/cli.mjs in a process of its own): the other tests run its commands in process.
+  it("migrates and answers, as a program", async () => {
     const pg = await createDatabase("postgres");
     try {
-      expect(await runCli(pg.url, ["ledger:check", "--full"])).toMatchObject({
+      expect(await runCliProcess(pg.url, ["ledger:check", "--full"])).toMatchObject({
         code: 0,
         out: "full check: read 0 entries, 0 lines, 0 journals, 0 orders, 0 withdrawals, 0 balances\nledger ok: every invariant holds; checkpoint 1 written\n",
       });
-      expect((await runCli(pg.url, ["ledger:check"])).out).toMatch(
+      expect((await runCliProcess(pg.url, ["ledger:check"])).out).toMatch(
         /^incremental check since checkpoint 1 \(entry 0, line 0\).*\nledger ok: every invariant holds; checkpoint 2 written\n$/,
       );
-      expect((await runCli(pg.url, ["reseller:create", "0x000000000000000000000000000000000000cafe"])).out).toMatch(/markup 0 bps/);
+      expect((await runCliProcess(pg.url, ["reseller:create", "0x000000000000000000000000000000000000cafe"])).out).toMatch(/markup 0 bps/);
+      expect((await runCliProcess(pg.url, ["nope"])).code).toBe(2);
     } finally {
       await pg.drop();
     }
@@ -125,21 +126,18 @@ describe("operator CLI on PostgreSQL", () => {
     const pg = await createDatabase("postgres");
     // Timers alive (an idle pool connection holds one until its idle timeout).
     const timers = () => process.getActiveResourcesInfo().filter((r) => r === "Timeout").length;
-    const log = vi.spyOn(console, "log").mockImplementation(() => {});
+    const app = createApp({ settings: { ...process.env, DATABASE_URL: pg.url } });
     try {
       const before = timers();
-      await withSettings({ DATABASE_URL: pg.url }, async () => {
-        await runCliCommand(["reseller:create", "0x000000000000000000000000000000000000cafe"]);
-        expect(log).toHaveBeenCalledWith(expect.stringMatching(/markup 0 bps/));
-        await runCliCommand(["ledger:check"]);
-        expect(log).toHaveBeenLastCalledWith(expect.stringMatching(/^ledger ok: every invariant holds/));
-        expect(process.exitCode ?? 0).toBe(0);
-        // The process's pool is gone, and no timer was added (one that was already there may end meanwhile).
-        expect(dbPoolStats()).toBeNull();
-        expect(timers()).toBeLessThanOrEqual(before);
-      });
+      expect((await app.cli(["reseller:create", "0x000000000000000000000000000000000000cafe"])).out).toMatch(/markup 0 bps/);
+      const check = await app.cli(["ledger:check"]);
+      expect(check.code).toBe(0);
+      expect(check.out).toMatch(/\nledger ok: every invariant holds/);
+      // The app's pool is gone, and no timer was added (one that was already there may end meanwhile).
+      expect(app.run(() => dbPoolStats())).toBeNull();
+      expect(timers()).toBeLessThanOrEqual(before);
     } finally {
-      log.mockRestore();
+      await app.close();
       await pg.drop();
     }
   });

@@ -3,7 +3,7 @@ import { getMapping } from "@/lib/engine/providers/mapping";
 import { runCli } from "../support/cli";
 import { FakeFixedFloat } from "../support/fake-providers/fixedfloat";
 import { FakeSideShift } from "../support/fake-providers/sideshift";
-import { createDatabase, type TestDatabase } from "../support/server";
+import { migratedDatabase, type TestDatabase } from "../support/server";
 
 // `npm run cli -- providers:sync` (issue 31): the compiled CLI against fake providers. Per
 // provider with credentials: how many mapped currencies it offers now, the mapped ones it does
@@ -18,7 +18,7 @@ let db: TestDatabase;
 beforeAll(async () => {
   ss = await new FakeSideShift().start();
   ff = await new FakeFixedFloat().start();
-  db = await createDatabase("sqlite");
+  db = await migratedDatabase("sqlite");
 });
 
 afterAll(async () => {

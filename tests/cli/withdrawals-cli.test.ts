@@ -1,10 +1,9 @@
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDb, type Db } from "@/lib/db/client";
-import { migrate } from "@/lib/db/migrate";
 import { confirmWithdrawal, quoteWithdrawal } from "@/lib/withdrawals/withdrawals";
 import { runCli } from "../support/cli";
-import { createDatabase, type TestDatabase } from "../support/server";
+import { migratedDatabase, type TestDatabase } from "../support/server";
 import { creditProfit, signTypedDataJson } from "../support/withdrawals";
 
 // The operator's withdrawal commands: withdrawals:list shows what the dashboard queued,
@@ -16,8 +15,7 @@ let db: Db;
 const cli = (...args: string[]) => runCli(t.url, args);
 
 beforeAll(async () => {
-  t = await createDatabase("sqlite");
-  await migrate(t.url);
+  t = await migratedDatabase("sqlite");
   db = createDb(t.url);
 });
 afterAll(async () => {

@@ -2,7 +2,7 @@ import path from "node:path";
 import { type APIRequestContext, expect, type Page, request as pwRequest, test } from "@playwright/test";
 import { type Hex, hexToString, isHex } from "viem";
 import { generatePrivateKey, type PrivateKeyAccount, privateKeyToAccount } from "viem/accounts";
-import { runCli } from "../support/cli";
+import { runCliProcess } from "../support/cli";
 
 // Test helpers. Nothing here stubs the product: the wallet signs with a real secp256k1
 // key (viem), the server verifies it, and the API is called over HTTP.
@@ -230,7 +230,7 @@ export async function driveToFinished(api: APIRequestContext, key: string, id: s
  * databases are small, and a full check trusts no checkpoint).
  */
 export async function assertLedgerConsistent(databaseUrl: string) {
-  const r = await runCli(databaseUrl, ["ledger:check", "--full"], { LOG_LEVEL: "warn" });
+  const r = await runCliProcess(databaseUrl, ["ledger:check", "--full"], { LOG_LEVEL: "warn" });
   if (r.code !== 0) throw new Error(`ledger check failed on ${databaseUrl}:\n${r.out}${r.err}`);
 }
 

@@ -3,7 +3,7 @@ import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { type AnvilNode, startAnvil } from "../support/anvil";
 import { callServerAction, signInOverHttp } from "../support/dashboard";
-import { createDatabase, type RunningServer, startServer, type TestDatabase } from "../support/server";
+import { migratedDatabase, type RunningServer, startServer, type TestDatabase } from "../support/server";
 
 // A smart-contract wallet (ERC-1271) signs in to a server that has an RPC node for its chain:
 // the wallet contract is deployed on a local anvil chain, and the server asks it about the
@@ -20,7 +20,7 @@ describe.skipIf(sqliteOnly)("smart-contract wallet sign-in (EIP-1271, anvil)", (
   beforeAll(async () => {
     node = await startAnvil();
     wallet = getAddress(await node.deploy("ERC1271Wallet", [owner.address]));
-    db = await createDatabase("sqlite");
+    db = await migratedDatabase("sqlite");
     server = await startServer({
       databaseUrl: db.url,
       env: { SIWE_CHAIN_IDS: `1,${node.chainId}`, SIWE_RPC_URL: `${node.chainId}=${node.rpcUrl}`, WORKER_IN_PROCESS: "false" },

@@ -10,7 +10,7 @@ import { createOrder } from "@/lib/orders/create-order";
 import { getResellerByWallet, setMarkup } from "@/lib/resellers/resellers";
 import { addressFor, sleep } from "../support/api";
 import { signInOverHttp } from "../support/dashboard";
-import { createDatabase, type RunningServer, startServer, type TestDatabase } from "../support/server";
+import { migratedDatabase, type RunningServer, startServer, type TestDatabase } from "../support/server";
 
 // CSV downloads of orders and of the profit ledger, from a running server, parsed with a
 // CSV library as a spreadsheet would read them. This suite has a server and database of its
@@ -43,7 +43,7 @@ async function waitFor(id: string, key: string, status: string) {
 }
 
 beforeAll(async () => {
-  db = await createDatabase(inject("dbKind"));
+  db = await migratedDatabase(inject("dbKind"));
   server = await startServer({ databaseUrl: db.url });
   conn = createDb(db.url);
 });

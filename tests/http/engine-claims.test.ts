@@ -7,7 +7,7 @@ import { getBalances } from "@/lib/ledger/ledger";
 import { getOrCreateReseller, setMarkup } from "@/lib/resellers/resellers";
 import { addressFor, newIp, sleep } from "../support/api";
 import { assertLedgerConsistent } from "../support/ledger";
-import { createDatabase, type RunningServer, startServer, type TestDatabase } from "../support/server";
+import { migratedDatabase, type RunningServer, startServer, type TestDatabase } from "../support/server";
 
 // The engine is only ever asked about an order by the holder of its claim: one upstream swap
 // per order even when 20 requests race with one Idempotency-Key or the winner crashes, each
@@ -59,7 +59,7 @@ describe("engine calls under claims", () => {
   };
 
   beforeAll(async () => {
-    database = await createDatabase(inject("dbKind"));
+    database = await migratedDatabase(inject("dbKind"));
     // Migrated by the first server; a client for reading the shared database.
     db = createDb(database.url);
   });

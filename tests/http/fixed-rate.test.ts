@@ -2,7 +2,8 @@ import { describe, expect, inject, it } from "vitest";
 import { getCurrency } from "@/lib/currencies";
 import { D } from "@/lib/money/decimal";
 import { addressFor, api, makeReseller, pollUntil, sleep } from "../support/api";
-import { createDatabase, startServer } from "../support/server";
+import { startApp } from "../support/app";
+import { migratedDatabase } from "../support/server";
 
 // Fixed-rate and reverse quotes (docs/api.md, Extensions to v1: Fixed rate, Reverse quotes).
 
@@ -102,8 +103,8 @@ describe("fixed rate", () => {
   });
 
   it("a late deposit is refunded, an expired rateId is refused (a server with a 3-second window, 1-second quotes)", async () => {
-    const db = await createDatabase(inject("dbKind"));
-    const server = await startServer({ databaseUrl: db.url, env: { FIXED_RATE_WINDOW_SECONDS: "3", QUOTE_TTL_SECONDS: "1" } });
+    const db = await migratedDatabase(inject("dbKind"));
+    const server = await startApp({ databaseUrl: db.url, env: { FIXED_RATE_WINDOW_SECONDS: "3", QUOTE_TTL_SECONDS: "1" } });
     const call = async (path: string, body?: object) => {
       const r = await fetch(`${server.baseUrl}/api/v1${path}`, {
         method: body ? "POST" : "GET",

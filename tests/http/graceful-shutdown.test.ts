@@ -4,7 +4,7 @@ import { describe, expect, inject, it } from "vitest";
 import { createDb } from "@/lib/db/client";
 import { addressFor, sleep } from "../support/api";
 import { assertLedgerConsistent } from "../support/ledger";
-import { createDatabase, ROOT, startServer, TEST_ENV } from "../support/server";
+import { migratedDatabase, ROOT, startServer, TEST_ENV } from "../support/server";
 
 // SIGTERM under load (issue 12): /readyz turns 503 (the balancer below stops sending), the
 // process stops accepting connections, answers every request already sent (with Connection: close), lets the worker finish the steps it is in
@@ -61,7 +61,7 @@ function request(
 
 describe("graceful shutdown", () => {
   it("SIGTERM under load: no connection reset, every request sent is answered, no worker step half done", async () => {
-    const db = await createDatabase(inject("dbKind"));
+    const db = await migratedDatabase(inject("dbKind"));
     const server = await startServer({
       databaseUrl: db.url,
       env: {
@@ -152,7 +152,7 @@ describe("graceful shutdown", () => {
   });
 
   it("SIGTERM to a separate worker process in the middle of a step: the step completes, its claim is released", async () => {
-    const db = await createDatabase(inject("dbKind"));
+    const db = await migratedDatabase(inject("dbKind"));
     const env = { SIM_AUTO_DEPOSIT_SECONDS: "0.01", SIM_STEP_SECONDS: "0.05", SIM_STEP_DELAY_MS: "2000", WORKER_POLL_MS: "20" };
     const server = await startServer({ databaseUrl: db.url, env: { ...env, SERVE_DASHBOARD: "false", WORKER_IN_PROCESS: "false" } });
     const conn = createDb(db.url);

@@ -3,10 +3,11 @@ import { createWidget } from "@/lib/channels/channels";
 import { createDb, type Db } from "@/lib/db/client";
 import { getOrCreateReseller, setMarkup } from "@/lib/resellers/resellers";
 import { addressFor, newIp, sleep } from "../support/api";
+import { type RunningApp, startApp } from "../support/app";
 import { type Fakes, startFakes } from "../support/fake-providers";
 import { assertLedgerConsistent } from "../support/ledger";
 import { recordSecret } from "../support/secrets";
-import { createDatabase, type RunningServer, startServer, type TestDatabase } from "../support/server";
+import { migratedDatabase, type TestDatabase } from "../support/server";
 
 // The hosted page and the widget with ENGINE=providers, against the fake providers: the
 // estimate is the best provider's with the widget's markup, the order opens upstream, and its
@@ -14,7 +15,7 @@ import { createDatabase, type RunningServer, startServer, type TestDatabase } fr
 
 let fakes: Fakes;
 let db: TestDatabase;
-let server: RunningServer;
+let server: RunningApp;
 let conn: Db;
 let widgetId: string;
 let resellerId: string;
@@ -22,8 +23,8 @@ let resellerId: string;
 beforeAll(async () => {
   fakes = await startFakes();
   fakes.setPair("btc", "eth", { changenow: "20", sideshift: "20.6", fixedfloat: "20.1" }, { min: "0.001", max: "2" });
-  db = await createDatabase(inject("dbKind"));
-  server = await startServer({ databaseUrl: db.url, env: fakes.env() });
+  db = await migratedDatabase(inject("dbKind"));
+  server = await startApp({ databaseUrl: db.url, env: fakes.env() });
   conn = createDb(db.url);
   const reseller = await getOrCreateReseller(conn, { walletAddress: `0x${"cd".repeat(20)}` });
   resellerId = reseller.id;

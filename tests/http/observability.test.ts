@@ -8,8 +8,9 @@ import { D } from "@/lib/money/decimal";
 import { WEBHOOK_DELIVERY_STATES } from "@/lib/observability/state-counts";
 import { getOrCreateReseller, setMarkup } from "@/lib/resellers/resellers";
 import { api, newIp, sleep } from "../support/api";
+import { type RunningApp, startApp } from "../support/app";
 import { recordSecret } from "../support/secrets";
-import { createDatabase, ROOT, type RunningServer, startServer, TEST_ENV, type TestDatabase } from "../support/server";
+import { migratedDatabase, ROOT, TEST_ENV, type TestDatabase } from "../support/server";
 
 // Production mode (issue 12): request ids, readiness, Prometheus metrics.
 
@@ -56,11 +57,11 @@ function sample(text: string, name: string, labels: Record<string, string>): num
 describe("/readyz and /metrics, on a server of their own", () => {
   const TOKEN = "metrics-token-for-tests-0123456789";
   let db: TestDatabase;
-  let server: RunningServer;
+  let server: RunningApp;
   let conn: Db;
   beforeAll(async () => {
-    db = await createDatabase(inject("dbKind"));
-    server = await startServer({
+    db = await migratedDatabase(inject("dbKind"));
+    server = await startApp({
       databaseUrl: db.url,
       env: {
         SERVE_DASHBOARD: "false",

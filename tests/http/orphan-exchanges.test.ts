@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { createDb, type Db } from "@/lib/db/client";
 import { addressFor, newIp, sleep } from "../support/api";
 import { type Fakes, startFakes } from "../support/fake-providers";
-import { createDatabase, type RunningServer, startServer, type TestDatabase } from "../support/server";
+import { migratedDatabase, type RunningServer, startServer, type TestDatabase } from "../support/server";
 
 // Issue 31, no orphan exchanges. The built server is killed (SIGKILL) at each point between
 // SideShift creating the shift and our commit of the order, then started again on the same
@@ -80,7 +80,7 @@ describe("a crash between the provider's create and our commit leaves no exchang
 
   /** `withKey` false: the request has no Idempotency-Key, so its order is not reserved but written once opened (create-order.ts). */
   async function crashAt(point: Point, withKey = true) {
-    const db = await createDatabase(kind);
+    const db = await migratedDatabase(kind);
     dbs.push(db);
     const env = {
       ...fakes.env(),

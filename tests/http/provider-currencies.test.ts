@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { getMapping } from "@/lib/engine/providers/mapping";
 import { newIp, sleep } from "../support/api";
+import { type RunningApp, startApp } from "../support/app";
 import { type Fakes, startFakes } from "../support/fake-providers";
-import { createDatabase, type RunningServer, startServer, type TestDatabase } from "../support/server";
+import { migratedDatabase, type TestDatabase } from "../support/server";
 
 // Issue 31, /currencies with ENGINE=providers: a currency is available only while an enabled
 // provider offers it now (its live list), and its limits are the range the providers stated
@@ -10,13 +11,13 @@ import { createDatabase, type RunningServer, startServer, type TestDatabase } fr
 
 let fakes: Fakes;
 let db: TestDatabase;
-let server: RunningServer;
+let server: RunningApp;
 
 beforeAll(async () => {
   fakes = await startFakes();
   fakes.setPair("btc", "eth", { sideshift: "20" }, { min: "0.0042", max: "3.5" });
-  db = await createDatabase(inject("dbKind"));
-  server = await startServer({
+  db = await migratedDatabase(inject("dbKind"));
+  server = await startApp({
     databaseUrl: db.url,
     env: { ...fakes.env(), CHANGENOW_ENABLED: "false", FIXEDFLOAT_ENABLED: "false" },
   });

@@ -6,7 +6,7 @@ import { getResellerByWallet } from "@/lib/resellers/resellers";
 import { newIp } from "../support/api";
 import { callServerAction, signInOverHttp } from "../support/dashboard";
 import { type Fakes, startFakes } from "../support/fake-providers";
-import { createDatabase, type RunningServer, startServer, type TestDatabase } from "../support/server";
+import { migratedDatabase, type RunningServer, startServer, type TestDatabase } from "../support/server";
 
 // Issue 31, settings that cannot trap an operator: the built server refuses to start with an
 // enabled provider that could take no order, naming the setting; with SideShift (200 bps cap)
@@ -20,7 +20,7 @@ let db: TestDatabase;
 beforeAll(async () => {
   fakes = await startFakes();
   fakes.setPair("btc", "eth", { sideshift: "20", fixedfloat: "20" }, { min: "0.001", max: "2" });
-  db = await createDatabase(inject("dbKind"));
+  db = await migratedDatabase(inject("dbKind"));
 });
 
 afterAll(async () => {

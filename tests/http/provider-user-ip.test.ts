@@ -2,8 +2,9 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { addressFor } from "../support/api";
+import { type RunningApp, startApp } from "../support/app";
 import { type Fakes, startFakes } from "../support/fake-providers";
-import { createDatabase, type RunningServer, startServer, type TestDatabase } from "../support/server";
+import { migratedDatabase, type TestDatabase } from "../support/server";
 
 // Issue 31, the end user's IP: SideShift wants it in x-user-ip (its limits are per IP). Behind a
 // reverse proxy that appends X-Forwarded-For as nginx does, with TRUST_PROXY naming the proxy,
@@ -73,7 +74,7 @@ let db: TestDatabase;
 beforeAll(async () => {
   fakes = await startFakes();
   fakes.setPair("btc", "eth", { sideshift: "20" }, { min: "0.001", max: "2" });
-  db = await createDatabase(inject("dbKind"));
+  db = await migratedDatabase(inject("dbKind"));
 });
 
 afterAll(async () => {
@@ -90,7 +91,7 @@ const env = (trustProxy: string) => ({
 });
 
 async function run(trustProxy: string) {
-  const server: RunningServer = await startServer({ databaseUrl: db.url, env: env(trustProxy) });
+  const server: RunningApp = await startApp({ databaseUrl: db.url, env: env(trustProxy) });
   const proxy = await startProxy(server.baseUrl);
   try {
     const seen = fakes.sideshift.requests.length;

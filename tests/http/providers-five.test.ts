@@ -1,14 +1,15 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { addressFor, newIp } from "../support/api";
+import { type RunningApp, startApp } from "../support/app";
 import { type Fakes, startFakes } from "../support/fake-providers";
-import { createDatabase, type RunningServer, startServer, type TestDatabase } from "../support/server";
+import { migratedDatabase, type TestDatabase } from "../support/server";
 
 // Issue 31: the built server with all five providers enabled against their fakes. The keyless
 // estimate is the best of the five, and the order goes to the provider that gave it.
 
 let fakes: Fakes;
 let db: TestDatabase;
-let server: RunningServer;
+let server: RunningApp;
 
 beforeAll(async () => {
   fakes = await startFakes();
@@ -20,8 +21,8 @@ beforeAll(async () => {
     { changenow: "20", sideshift: "20.3", fixedfloat: "20.1", exolix: "20.6", simpleswap: "20.4" },
     { min: "0.001", max: "2" },
   );
-  db = await createDatabase(inject("dbKind"));
-  server = await startServer({ databaseUrl: db.url, env: fakes.env({ all: true }) });
+  db = await migratedDatabase(inject("dbKind"));
+  server = await startApp({ databaseUrl: db.url, env: fakes.env({ all: true }) });
 });
 
 afterAll(async () => {

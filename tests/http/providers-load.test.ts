@@ -3,9 +3,10 @@ import { getCurrency } from "@/lib/currencies";
 import { amountBand } from "@/lib/engine/quote-cache";
 import { D, type Dec } from "@/lib/money/decimal";
 import { newIp } from "../support/api";
+import { type RunningApp, startApp } from "../support/app";
 import { type Fakes, startFakes } from "../support/fake-providers";
 import type { RecordedRequest } from "../support/fake-providers/fake-server";
-import { createDatabase, type RunningServer, startServer, type TestDatabase } from "../support/server";
+import { migratedDatabase, type TestDatabase } from "../support/server";
 
 // Public estimate traffic cannot exhaust a provider: 1,000 keyless estimates over 50 pairs
 // (each pair asked for amounts in one or two bands, in a shuffled order, 25 at a time) make at
@@ -17,7 +18,7 @@ const TICKERS = ["btc", "eth", "ltc", "bch", "doge", "xrp", "trx", "sol", "ada",
 
 let fakes: Fakes;
 let db: TestDatabase;
-let server: RunningServer;
+let server: RunningApp;
 const pairs: { from: string; to: string; base: Dec }[] = [];
 
 beforeAll(async () => {
@@ -31,8 +32,8 @@ beforeAll(async () => {
       fakes.setPair(from, to, { changenow: rate, sideshift: rate, fixedfloat: rate }, { min: f.minAmount, max: f.maxAmount });
       pairs.push({ from, to, base: new D(f.minAmount).mul(4).toDecimalPlaces(f.precision) });
     }
-  db = await createDatabase(inject("dbKind"));
-  server = await startServer({
+  db = await migratedDatabase(inject("dbKind"));
+  server = await startApp({
     databaseUrl: db.url,
     env: {
       ...fakes.env(),

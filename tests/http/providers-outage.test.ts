@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { createDb, type Db } from "@/lib/db/client";
 import { addressFor, newIp, sleep } from "../support/api";
+import { type RunningApp, startApp } from "../support/app";
 import { type Fakes, startFakes } from "../support/fake-providers";
 import { assertLedgerConsistent } from "../support/ledger";
-import { createDatabase, type RunningServer, startServer, type TestDatabase } from "../support/server";
+import { migratedDatabase, type TestDatabase } from "../support/server";
 
 // A provider goes away mid-run (its fake is killed, later it hangs without answering):
 // estimates are answered by the others within the deadline, the open order it holds keeps its
@@ -12,15 +13,15 @@ import { createDatabase, type RunningServer, startServer, type TestDatabase } fr
 const DEADLINE_MS = 1500;
 let fakes: Fakes;
 let db: TestDatabase;
-let server: RunningServer;
+let server: RunningApp;
 let conn: Db;
 
 beforeAll(async () => {
   fakes = await startFakes();
   // Keyless (commission 25 bps): FixedFloat 0.1 x 21 x 0.9975 = 2.09475, SideShift 0.1 x 20.5 x 0.9975 = 2.044875, ChangeNOW 2.
   fakes.setPair("btc", "eth", { changenow: "20", sideshift: "20.5", fixedfloat: "21" }, { min: "0.001", max: "2" });
-  db = await createDatabase(inject("dbKind"));
-  server = await startServer({
+  db = await migratedDatabase(inject("dbKind"));
+  server = await startApp({
     databaseUrl: db.url,
     env: {
       ...fakes.env(),

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { newIp } from "../support/api";
+import { type RunningApp, startApp } from "../support/app";
 import { type Fakes, startFakes } from "../support/fake-providers";
-import { createDatabase, type RunningServer, startServer, type TestDatabase } from "../support/server";
+import { migratedDatabase, type TestDatabase } from "../support/server";
 
 // Issue 31, shared caches and budgets: two instances of the built server with one Redis send
 // one upstream quote per provider, pair and amount band per cache period, however the
@@ -12,14 +13,14 @@ import { createDatabase, type RunningServer, startServer, type TestDatabase } fr
 const REDIS_URL = process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
 let fakes: Fakes;
 let db: TestDatabase;
-const servers: RunningServer[] = [];
+const servers: RunningApp[] = [];
 
 beforeAll(async () => {
   fakes = await startFakes();
   fakes.sideshift.quotesPerMinute = 10_000;
   fakes.setPair("btc", "eth", { changenow: "20", sideshift: "20.6", fixedfloat: "20.1" }, { min: "0.001", max: "1000" });
   fakes.setPair("eth", "btc", { changenow: "0.049", sideshift: "0.0485", fixedfloat: "0.048" }, { min: "0.01", max: "1000" });
-  db = await createDatabase(inject("dbKind"));
+  db = await migratedDatabase(inject("dbKind"));
   const env = {
     ...fakes.env(),
     REDIS_URL,
@@ -32,8 +33,8 @@ beforeAll(async () => {
     CHANGENOW_QUOTES_PER_MINUTE: "1000",
   };
   // One after the other: both migrate the same database.
-  servers.push(await startServer({ databaseUrl: db.url, env }));
-  servers.push(await startServer({ databaseUrl: db.url, env }));
+  servers.push(await startApp({ databaseUrl: db.url, env }));
+  servers.push(await startApp({ databaseUrl: db.url, env }));
 });
 
 afterAll(async () => {
@@ -42,7 +43,7 @@ afterAll(async () => {
   await db.drop();
 });
 
-const estimate = async (server: RunningServer, from: string, to: string, amount: string) => {
+const estimate = async (server: RunningApp, from: string, to: string, amount: string) => {
   const r = await fetch(`${server.baseUrl}/api/v1/estimate?from=${from}&to=${to}&amount=${amount}`, {
     headers: { "x-forwarded-for": newIp() },
   });
@@ -106,7 +107,7 @@ describe("two instances with Redis", () => {
 describe("two instances with Redis and a budget of 3 SideShift quotes a minute", () => {
   // Their own fakes (other endpoints: their own keys in Redis, a budget nobody else spent).
   let own: Fakes;
-  const pair: RunningServer[] = [];
+  const pair: RunningApp[] = [];
 
   beforeAll(async () => {
     own = await startFakes();
@@ -119,8 +120,8 @@ describe("two instances with Redis and a budget of 3 SideShift quotes a minute",
       PROVIDERS_QUOTE_CACHE_SECONDS: "3600",
       PRICES_MAX_AGE_SECONDS: "7200",
     };
-    pair.push(await startServer({ databaseUrl: db.url, env }));
-    pair.push(await startServer({ databaseUrl: db.url, env }));
+    pair.push(await startApp({ databaseUrl: db.url, env }));
+    pair.push(await startApp({ databaseUrl: db.url, env }));
   });
 
   afterAll(async () => {

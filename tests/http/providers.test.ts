@@ -5,10 +5,11 @@ import { getBalances } from "@/lib/ledger/ledger";
 import { D } from "@/lib/money/decimal";
 import { getOrCreateReseller, setMarkup } from "@/lib/resellers/resellers";
 import { addressFor, newIp, sleep } from "../support/api";
+import { type RunningApp, startApp } from "../support/app";
 import { runCli } from "../support/cli";
 import { type Fakes, startFakes } from "../support/fake-providers";
 import { assertLedgerConsistent } from "../support/ledger";
-import { createDatabase, type RunningServer, startServer, type TestDatabase } from "../support/server";
+import { migratedDatabase, type TestDatabase } from "../support/server";
 
 // ENGINE=providers end to end: the built server, its worker and its database, against the
 // three fake providers. The order goes to the best quote, follows the provider's scripted
@@ -17,7 +18,7 @@ import { createDatabase, type RunningServer, startServer, type TestDatabase } fr
 
 let fakes: Fakes;
 let db: TestDatabase;
-let server: RunningServer;
+let server: RunningApp;
 let conn: Db;
 let key: string;
 let resellerId: string;
@@ -27,8 +28,8 @@ beforeAll(async () => {
   // btc -> eth: SideShift pays most for a 150 bps markup (commission 175 bps taken off its 20.6).
   fakes.setPair("btc", "eth", { changenow: "20", sideshift: "20.6", fixedfloat: "20.1" }, { min: "0.001", max: "2" });
   fakes.setPair("xrp", "btc", { changenow: "0.00002" }, { min: "10", max: "100000" });
-  db = await createDatabase(inject("dbKind"));
-  server = await startServer({ databaseUrl: db.url, env: { ...fakes.env(), LOG_LEVEL: "debug" } });
+  db = await migratedDatabase(inject("dbKind"));
+  server = await startApp({ databaseUrl: db.url, env: { ...fakes.env(), LOG_LEVEL: "debug" } });
   conn = createDb(db.url);
   const reseller = await getOrCreateReseller(conn, { walletAddress: `0x${"ab".repeat(20)}` });
   await setMarkup(conn, { resellerId: reseller.id, markupBps: 150 });

@@ -1,6 +1,7 @@
 import { describe, expect, inject, it } from "vitest";
 import { addressFor, api, makeReseller, newIp } from "../support/api";
-import { createDatabase, startServer } from "../support/server";
+import { startApp } from "../support/app";
+import { migratedDatabase } from "../support/server";
 
 describe("rate limits (spec section 8)", () => {
   it("the 61st keyless request in a minute gets 429 with Retry-After and RateLimit headers", async () => {
@@ -45,8 +46,8 @@ describe("rate limits (spec section 8)", () => {
 
   it("the 101st keyless order creation in a day gets 429 DAILY_LIMIT_EXCEEDED", async () => {
     // Its own server: 101 creations from one IP must not hit the 60/minute limit first.
-    const db = await createDatabase(inject("dbKind"));
-    const server = await startServer({ databaseUrl: db.url, env: { RATE_LIMIT_PUBLIC_PER_MINUTE: "1000" } });
+    const db = await migratedDatabase(inject("dbKind"));
+    const server = await startApp({ databaseUrl: db.url, env: { RATE_LIMIT_PUBLIC_PER_MINUTE: "1000" } });
     try {
       const ip = "203.0.113.77";
       const post = (body: object, headers: Record<string, string> = {}) =>
@@ -81,7 +82,7 @@ describe("rate limits (spec section 8)", () => {
   });
 
   it.runIf(inject("dbKind") === "postgres")("two app instances on one PostgreSQL share the counters", async () => {
-    const second = await startServer({ databaseUrl: inject("databaseUrl") });
+    const second = await startApp({ databaseUrl: inject("databaseUrl") });
     try {
       const ip = newIp();
       const get = (base: string) => fetch(`${base}/api/v1/currencies`, { headers: { "x-forwarded-for": ip } });

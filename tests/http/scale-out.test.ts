@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { describe, expect, inject, it } from "vitest";
 import { createDb } from "@/lib/db/client";
 import { addressFor, newIp, sleep } from "../support/api";
-import { createDatabase, ROOT, startServer, TEST_ENV } from "../support/server";
+import { migratedDatabase, ROOT, startServer, TEST_ENV } from "../support/server";
 
 // Production shape: app instances without an in-process worker, and separate worker
 // processes, several at once, on one database.
@@ -17,7 +17,7 @@ function startWorker(databaseUrl: string): ChildProcess {
 
 describe("scale-out", () => {
   it("orders advance only with a worker; two separate workers never apply a step twice", async () => {
-    const db = await createDatabase(inject("dbKind"));
+    const db = await migratedDatabase(inject("dbKind"));
     const server = await startServer({ databaseUrl: db.url, env: { WORKER_IN_PROCESS: "false" } });
     const workers: ChildProcess[] = [];
     try {

@@ -7,7 +7,8 @@ import { createApiKey } from "@/lib/keys/api-keys";
 import { getOrCreateReseller } from "@/lib/resellers/resellers";
 import { createEndpoint, listDeliveries, rotateEndpointSecret, sendTestEvent } from "@/lib/webhooks/endpoints";
 import { addressFor, api, sleep, testDb } from "../support/api";
-import { createDatabase, type RunningServer, startServer, type TestDatabase } from "../support/server";
+import { type RunningApp, startApp } from "../support/app";
+import { migratedDatabase, type TestDatabase } from "../support/server";
 
 // Webhooks end to end: a receiver in this process verifies every delivery with the
 // standardwebhooks package's own verifier. Its own server: private addresses allowed
@@ -61,14 +62,14 @@ const HAPPY = ["waiting", "confirming", "exchanging", "sending", "finished"];
 
 describe("webhooks (Standard Webhooks, outbox, retries)", () => {
   let database: TestDatabase;
-  let server: RunningServer;
+  let server: RunningApp;
   let db: Db;
   const receiver = new Receiver();
 
   beforeAll(async () => {
     await receiver.start();
-    database = await createDatabase(inject("dbKind"));
-    server = await startServer({
+    database = await migratedDatabase(inject("dbKind"));
+    server = await startApp({
       databaseUrl: database.url,
       env: { WEBHOOK_ALLOW_PRIVATE: "true", WEBHOOK_RETRY_SCHEDULE: "0.3,0.3,0.3,0.3", WEBHOOK_DISABLE_AFTER_FAILURES: "6" },
     });

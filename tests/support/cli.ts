@@ -57,8 +57,32 @@ export interface CliResult {
   err: string;
 }
 
-/** Runs one CLI command against `databaseUrl`; a non-zero exit is returned, not thrown. */
+/**
+ * Runs one CLI command against `databaseUrl`, in this process: an app of its own (as a fresh
+ * CLI process would have), built with these settings and closed after the command
+ * (lib/app/create-app.ts, cli()). A non-zero exit is returned, not thrown.
+ */
 export async function runCli(databaseUrl: string, args: string[], env: Record<string, string> = {}): Promise<CliResult> {
+  const { createApp } = await import("@/lib/app/create-app");
+  let app: Awaited<ReturnType<typeof createApp>>;
+  try {
+    app = createApp({ settings: { ...process.env, ...env, DATABASE_URL: databaseUrl }, name: "cli" });
+  } catch (e) {
+    return { code: 1, out: "", err: `error: ${(e as Error).message}\n` };
+  }
+  try {
+    return await app.cli(args);
+  } finally {
+    await app.close();
+  }
+}
+
+/**
+ * The same as a program: the operator CLI's bundle (dist/cli.mjs as `npm run build` makes it,
+ * from the current sources) in a process of its own. For the smoke test of the program itself,
+ * and for the browser tests' process, which does not load lib/.
+ */
+export async function runCliProcess(databaseUrl: string, args: string[], env: Record<string, string> = {}): Promise<CliResult> {
   const file = await compiledCli();
   try {
     const r = await run(process.execPath, ["--enable-source-maps", file, ...args], {

@@ -22,7 +22,12 @@ export function globalServer(kind: "sqlite" | "postgres") {
     project.provide("secretsFile", secretsFile);
     return async () => {
       await server.stop();
-      await db.drop();
+      try {
+        // The after-file checks were incremental: once, at the end, the whole ledger of the run.
+        await checkWholeLedger(db.url);
+      } finally {
+        await db.drop();
+      }
       const log = server.logs();
       const used = fs.readFileSync(secretsFile, "utf8");
       fs.rmSync(path.dirname(secretsFile), { recursive: true, force: true });
@@ -34,6 +39,18 @@ export function globalServer(kind: "sqlite" | "postgres") {
       if (!/"msg":"request"/.test(log)) throw new Error("the server logged no request lines: the secrets check saw nothing");
     };
   };
+}
+
+/** The full ledger check (every invariant over every row) of the database at `url`. */
+async function checkWholeLedger(url: string): Promise<void> {
+  const { createApp } = await import("@/lib/app/create-app");
+  const { assertLedgerConsistent } = await import("./ledger");
+  const app = createApp({ settings: { ...process.env, DATABASE_URL: url, LOG_LEVEL: "warn" }, name: "ledger-check" });
+  try {
+    await app.run(() => assertLedgerConsistent(app.db()));
+  } finally {
+    await app.close();
+  }
 }
 
 /** Which of the newline-separated secrets occur in a log (any one found is a leak). */

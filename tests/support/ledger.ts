@@ -6,17 +6,27 @@ import { checkLedger } from "@/lib/ledger/check";
 import { applyDaily, dailyDeltas, dayOf } from "@/lib/ledger/daily";
 import { D } from "@/lib/money/decimal";
 
-/** Throws with the first broken ledger invariant (and how many were found), if any. */
-export async function assertLedgerConsistent(db: Db): Promise<void> {
-  const report = await checkLedger(db);
+/**
+ * Throws with the first broken ledger invariant (and how many were found), if any. `incremental`:
+ * only what is new since the last clean check's checkpoint (and a checkpoint written when clean),
+ * as the routine `ledger:check` does; else the whole ledger, writing nothing.
+ */
+export async function assertLedgerConsistent(db: Db, opts: { incremental?: boolean } = {}): Promise<void> {
+  const report = await checkLedger(db, opts.incremental ? { mode: "incremental", writeCheckpoint: true } : {});
   if (report.ok) return;
   const [first] = report.violations;
   throw new Error(`ledger invariant broken: ${first.invariant}: ${first.message} (${report.violations.length} violations found)`);
 }
 
-/** Registers a check of the whole ledger after the current test file (the HTTP suites' setup file does this for every file). */
+/**
+ * Registers a check of the ledger after the current test file (the HTTP suites' setup file does
+ * this for every file on the suite's shared database): incremental, so its cost is what the file
+ * (and the files beside it) wrote, not everything the run wrote before (issue 49: full checks
+ * after every file grew with the square of the file count). The run's end checks the whole
+ * ledger once (tests/support/global-server.ts).
+ */
 export function checkLedgerAfterFile(db: () => Db): void {
-  afterAll(async () => assertLedgerConsistent(db()), 120_000);
+  afterAll(async () => assertLedgerConsistent(db(), { incremental: true }), 120_000);
 }
 
 /**

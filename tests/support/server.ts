@@ -28,7 +28,8 @@ export interface TestDatabase {
   drop(): Promise<void>;
 }
 
-export async function createDatabase(kind: "sqlite" | "postgres"): Promise<TestDatabase> {
+/** A new empty database (or, with `template`, a PostgreSQL clone of that database). */
+export async function createDatabase(kind: "sqlite" | "postgres", opts: { template?: string } = {}): Promise<TestDatabase> {
   if (kind === "sqlite") {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "reseller-test-"));
     return { url: `file:${path.join(dir, "test.db")}`, drop: async () => fs.rmSync(dir, { recursive: true, force: true }) };
@@ -37,7 +38,7 @@ export async function createDatabase(kind: "sqlite" | "postgres"): Promise<TestD
   const name = `reseller_test_${crypto.randomBytes(6).toString("hex")}`;
   const admin = new pg.Client({ connectionString: PG_ADMIN_URL });
   await admin.connect();
-  await admin.query(`CREATE DATABASE "${name}"`);
+  await admin.query(opts.template ? `CREATE DATABASE "${name}" TEMPLATE "${opts.template}"` : `CREATE DATABASE "${name}"`);
   await admin.end();
   const u = new URL(PG_ADMIN_URL);
   u.pathname = `/${name}`;
@@ -50,6 +51,95 @@ export async function createDatabase(kind: "sqlite" | "postgres"): Promise<TestD
       await a.end();
     },
   };
+}
+
+// Migrated once (issue 49): a migrated database is cloned from a template made by replaying
+// every migration once per migration set (SQLite: a file in the temp folder, copied; PostgreSQL:
+// a template database, CREATE DATABASE ... TEMPLATE), not by replaying the migrations again.
+// The template's name carries a hash of the migration files, so a change of them makes a new
+// one (and the old ones are dropped then); building one is locked, so parallel test processes
+// build it once.
+const MIGRATIONS_HASH = (() => {
+  const h = crypto.createHash("sha256");
+  for (const provider of ["sqlite", "postgresql"]) {
+    const dir = path.join(ROOT, "prisma", "migrations", provider);
+    for (const name of fs.readdirSync(dir).sort()) {
+      const file = path.join(dir, name, "migration.sql");
+      if (fs.existsSync(file)) h.update(name).update(fs.readFileSync(file));
+    }
+  }
+  return h.digest("hex").slice(0, 16);
+})();
+
+async function migrateUrl(url: string): Promise<void> {
+  const { migrate } = await import("@/lib/db/migrate");
+  await migrate(url);
+}
+
+let sqliteTemplate: Promise<string> | null = null;
+
+/** The migrated SQLite template of this migration set (made once, by whichever process comes first). */
+function sqliteTemplateFile(): Promise<string> {
+  sqliteTemplate ??= (async () => {
+    const file = path.join(os.tmpdir(), `reseller-template-${MIGRATIONS_HASH}.db`);
+    if (fs.existsSync(file)) return file;
+    // Built under a name of this process's and renamed: another process never copies half a file.
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "reseller-template-build-"));
+    const building = path.join(dir, "t.db");
+    await migrateUrl(`file:${building}`);
+    if (fs.existsSync(`${building}-wal`)) throw new Error("the template's WAL was not checkpointed");
+    fs.renameSync(building, file);
+    fs.rmSync(dir, { recursive: true, force: true });
+    return file;
+  })();
+  return sqliteTemplate;
+}
+
+let pgTemplate: Promise<string> | null = null;
+
+/** The migrated PostgreSQL template database of this migration set. */
+function postgresTemplate(): Promise<string> {
+  pgTemplate ??= (async () => {
+    const { default: pg } = await import("pg");
+    const name = `reseller_template_${MIGRATIONS_HASH}`;
+    const admin = new pg.Client({ connectionString: PG_ADMIN_URL });
+    await admin.connect();
+    try {
+      // One builder at a time across processes (the lock is the admin database's).
+      await admin.query("SELECT pg_advisory_lock(72707370)");
+      const exists = await admin.query("SELECT 1 FROM pg_database WHERE datname = $1", [name]);
+      if (!exists.rowCount) {
+        const building = `${name}_b${process.pid}`;
+        await admin.query(`DROP DATABASE IF EXISTS "${building}"`);
+        await admin.query(`CREATE DATABASE "${building}"`);
+        const u = new URL(PG_ADMIN_URL);
+        u.pathname = `/${building}`;
+        await migrateUrl(u.toString());
+        await admin.query(`ALTER DATABASE "${building}" RENAME TO "${name}"`);
+        // Templates of older migration sets are of no use any more.
+        const old = await admin.query("SELECT datname FROM pg_database WHERE datname LIKE 'reseller_template_%' AND datname <> $1", [name]);
+        for (const r of old.rows) await admin.query(`DROP DATABASE IF EXISTS "${r.datname}" WITH (FORCE)`);
+      }
+      await admin.query("SELECT pg_advisory_unlock(72707370)");
+    } finally {
+      await admin.end();
+    }
+    return name;
+  })();
+  return pgTemplate;
+}
+
+/** A database with every migration applied, cloned from its template (an empty one: createDatabase). */
+export async function migratedDatabase(kind: "sqlite" | "postgres"): Promise<TestDatabase> {
+  if (kind === "sqlite") {
+    const template = await sqliteTemplateFile();
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "reseller-test-"));
+    const file = path.join(dir, "test.db");
+    fs.copyFileSync(template, file);
+    return { url: `file:${file}`, drop: async () => fs.rmSync(dir, { recursive: true, force: true }) };
+  }
+  const template = await postgresTemplate();
+  return createDatabase("postgres", { template });
 }
 
 export interface RunningServer {

@@ -1,14 +1,13 @@
 import { type Hex, parseEther } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { migrate } from "@/lib/db/migrate";
 import { getLogger } from "@/lib/log";
 import { hotWalletMetricsText } from "@/lib/observability/metrics";
 import { checkHotWallet } from "@/lib/withdrawals/health";
 import { createEvmSender } from "@/lib/withdrawals/sender/evm";
 import { type AnvilNode, startAnvil } from "../support/anvil";
 import { runCli } from "../support/cli";
-import { createDatabase, type TestDatabase } from "../support/server";
+import { migratedDatabase, type TestDatabase } from "../support/server";
 import { setSettings, settingsForTests } from "../support/settings";
 
 // The hot wallet's health on a real local chain: its balance against the operator's
@@ -77,9 +76,8 @@ describe("hot wallet health", () => {
   }, 60_000);
 
   it("withdrawals:list starts with the hot wallet's balance of each payout asset and says when it is low", async () => {
-    const db: TestDatabase = await createDatabase("sqlite");
+    const db: TestDatabase = await migratedDatabase("sqlite");
     try {
-      await migrate(db.url);
       const env = {
         PAYOUT_SENDER: "evm",
         PAYOUT_RPC_URL: node.rpcUrl,

@@ -232,6 +232,17 @@ export class ProvidersEngine implements Engine {
     this.ranges.set(key, { min, max, at: Date.now() });
   }
 
+  async warmUp(waitMs: number): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      Promise.all([...this.syncing.values()]),
+      new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, waitMs);
+      }),
+    ]);
+    clearTimeout(timer);
+  }
+
   availability(): CurrencyAvailability {
     const fresh = Date.now() - this.cfg.PROVIDERS_SYNC_SECONDS * 1000;
     // A currency offered or not, as its providers' lists go stale, is re-read (offers() refreshes them).

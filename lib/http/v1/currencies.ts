@@ -19,11 +19,14 @@ function limitsOf(c: Currency, live: CurrencyAvailability | null) {
   const l = amountLimits({ minAmount: stated?.min ?? new D(c.minAmount), maxAmount: stated?.max ?? new D(c.maxAmount) }, c.precision);
   return { minAmount: num(l.minAmount), maxAmount: num(l.maxAmount) };
 }
-let cached: { body: RawJson; etag: string; version: number | null } | null = null;
+/** The body per engine (so per app), remade when the engine's availability moves to another version. */
+const bodies = new WeakMap<object, { body: RawJson; etag: string; version: number | null }>();
 
 function currenciesBody() {
-  const live = getEngine().availability?.() ?? null;
+  const engine = getEngine();
+  const live = engine.availability?.() ?? null;
   const version = live ? live.version : null;
+  let cached = bodies.get(engine);
   if (!cached || cached.version !== version) {
     const body = stringifyJson({
       currencies: listCurrencies().map((c) => ({
@@ -39,6 +42,7 @@ function currenciesBody() {
       })),
     });
     cached = { body: new RawJson(body), etag: etagOf(body), version };
+    bodies.set(engine, cached);
   }
   return cached;
 }

@@ -1,21 +1,18 @@
 import "server-only";
-import { type Config, getConfig } from "@/lib/config";
+import { getConfig } from "@/lib/config";
+import { slot } from "@/lib/scope";
 import { payoutChain, payoutChains } from "../chains";
 import { createEvmSender } from "./evm";
 import { createSimulatedSender } from "./simulated";
 import type { PayoutSender } from "./types";
 
-const shared = new Map<number, PayoutSender>();
-/** The settings the senders were made with (tests change them; a process never does). */
-let madeWith: Config | null = null;
+/** The current app's sender of each chain. */
+const appSenders = slot(() => new Map<number, PayoutSender>());
 
-/** The process's payout sender of a chain (default: the first payout chain), as PAYOUT_SENDER says. */
+/** The app's payout sender of a chain (default: the first payout chain), as PAYOUT_SENDER says. */
 export function getPayoutSender(chainId?: number): PayoutSender {
   const cfg = getConfig();
-  if (madeWith !== cfg) {
-    shared.clear();
-    madeWith = cfg;
-  }
+  const shared = appSenders();
   const chain = payoutChain(chainId);
   let sender = shared.get(chain.chainId);
   if (sender) return sender;

@@ -1,7 +1,8 @@
 import net from "node:net";
 import { describe, expect, inject, it } from "vitest";
 import { newIp, sleep } from "../../support/api";
-import { freePort, startServer } from "../../support/server";
+import { startApp } from "../../support/app";
+import { freePort } from "../../support/server";
 
 // Issue 13, item 1: Redis unreachable at start. The API keeps answering (per-process
 // counters meanwhile), with one Redis client for the process that reconnects when Redis
@@ -52,7 +53,7 @@ describe("Redis unreachable at start", () => {
     async () => {
       const port = await freePort();
       const r = relay(port);
-      const s = await startServer({
+      const s = await startApp({
         databaseUrl: inject("databaseUrl"),
         env: { REDIS_URL: `redis://127.0.0.1:${port}`, RATE_LIMIT_PUBLIC_PER_MINUTE: "8", SERVE_DASHBOARD: "false", LOG_LEVEL: "info" },
       });

@@ -1,14 +1,14 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { api, makeReseller } from "../../support/api";
-import { type RunningServer, startServer } from "../../support/server";
+import { type RunningApp, startApp } from "../../support/app";
 
 // Issue 13, item 4: the sandbox is the simulated engine's (off with any other engine) and is
 // announced loudly at start; the engine fault switch is for keyed callers only, scoped to
 // their reseller (a keyless switch was shared by everyone behind one proxy IP).
 
-let s: RunningServer;
+let s: RunningApp;
 beforeAll(async () => {
-  s = await startServer({ databaseUrl: inject("databaseUrl"), env: { SERVE_DASHBOARD: "false" } });
+  s = await startApp({ databaseUrl: inject("databaseUrl") });
 });
 afterAll(async () => {
   await s?.stop();

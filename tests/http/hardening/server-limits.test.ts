@@ -1,14 +1,14 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { sleep } from "../../support/api";
-import { type RunningServer, startServer } from "../../support/server";
+import { type RunningApp, startApp } from "../../support/app";
 import { collect, connect } from "./raw";
 
 // Issue 13, item 8: slow clients cannot hold a connection for minutes, and the number of
 // open connections has a cap (HTTP_HEADERS_TIMEOUT_MS, HTTP_REQUEST_TIMEOUT_MS, HTTP_MAX_CONNECTIONS).
 
-let s: RunningServer;
+let s: RunningApp;
 beforeAll(async () => {
-  s = await startServer({
+  s = await startApp({
     databaseUrl: inject("databaseUrl"),
     env: { HTTP_HEADERS_TIMEOUT_MS: "1000", HTTP_REQUEST_TIMEOUT_MS: "2000", HTTP_MAX_CONNECTIONS: "6", SERVE_DASHBOARD: "false" },
   });

@@ -1,6 +1,6 @@
 import { describe, expect, inject, it } from "vitest";
 import { newIp } from "../../support/api";
-import { startServer } from "../../support/server";
+import { startApp } from "../../support/app";
 
 // Issue 13, item 2: behind TRUST_PROXY the client IP is the X-Forwarded-For entry the
 // operator's own proxies appended (the rightmost ones), never the leftmost, which the client
@@ -17,7 +17,7 @@ const spoofed = (real: string, n: number, tail = "") =>
 
 describe("TRUST_PROXY", () => {
   it("as a hop count: the entry one proxy appended is the client, whatever the client wrote before it", async () => {
-    const s = await startServer({
+    const s = await startApp({
       databaseUrl: inject("databaseUrl"),
       env: { TRUST_PROXY: "1", RATE_LIMIT_PUBLIC_PER_MINUTE: "5", SERVE_DASHBOARD: "false" },
     });
@@ -32,7 +32,7 @@ describe("TRUST_PROXY", () => {
   });
 
   it("as a list of proxy addresses and CIDRs: the first untrusted entry from the right is the client", async () => {
-    const s = await startServer({
+    const s = await startApp({
       databaseUrl: inject("databaseUrl"),
       env: { TRUST_PROXY: "127.0.0.1, 10.0.0.0/8", RATE_LIMIT_PUBLIC_PER_MINUTE: "5", SERVE_DASHBOARD: "false" },
     });
@@ -47,8 +47,8 @@ describe("TRUST_PROXY", () => {
   });
 
   it("is refused at start when it is neither a hop count, a boolean nor a list of addresses", async () => {
-    await expect(
-      startServer({ databaseUrl: inject("databaseUrl"), env: { TRUST_PROXY: "nginx", SERVE_DASHBOARD: "false" } }),
-    ).rejects.toThrow(/TRUST_PROXY/);
+    await expect(startApp({ databaseUrl: inject("databaseUrl"), env: { TRUST_PROXY: "nginx", SERVE_DASHBOARD: "false" } })).rejects.toThrow(
+      /TRUST_PROXY/,
+    );
   });
 });
