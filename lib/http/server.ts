@@ -9,7 +9,7 @@ import type { Logger } from "@/lib/log";
 import { hasOperatorToken, observeRequest, serveMetrics } from "@/lib/observability/metrics";
 import { runInScope, type Scope } from "@/lib/scope";
 import { registerReconcileGauges } from "@/lib/withdrawals/reconcile";
-import { apiRouteLabel, createApiHandler } from "./app";
+import { apiRouteLabel, closeAfterAnswer, createApiHandler } from "./app";
 import { clientIpOf } from "./client-ip";
 import { readiness } from "./health";
 import { answerError, type NextHandler, readBodyForNext, refuseTooLarge, replay } from "./next-bridge";
@@ -162,13 +162,18 @@ export function createAppServer({ cfg, log, next, worker, serverActions = null, 
     const refusal = nextRequestRefusal(req);
     if (refusal) return answerError(res, refusal);
     const action = req.method === "POST" && req.headers["next-action"] !== undefined;
-    if (action && serverActions && !serverActions.has(String(req.headers["next-action"]))) {
-      req.resume(); // its body is not wanted; read and dropped so the connection stays usable
-      return answerUnknownAction(res);
-    }
     const declared = req.headers["content-length"];
-    if (!action && !req.headers["transfer-encoding"] && (declared === undefined || declared === "0")) return void next(req, res);
+    // First: a declared size over the limit is refused before anything reads the body.
     if (Number(declared) > cfg.MAX_BODY_BYTES) return refuseTooLarge(req, res, cfg.MAX_BODY_BYTES);
+    if (action && serverActions && !serverActions.has(String(req.headers["next-action"]))) {
+      answerUnknownAction(res);
+      // A body of declared size (within the limit) is read and dropped so the connection stays
+      // usable; one of no declared size could be endless: the connection closes after the answer.
+      if (declared === undefined) closeAfterAnswer(req, res);
+      else req.resume();
+      return;
+    }
+    if (!action && !req.headers["transfer-encoding"] && (declared === undefined || declared === "0")) return void next(req, res);
     void readBodyForNext(req, res, cfg.MAX_BODY_BYTES, log).then((body) => {
       if (!body) return void (res.headersSent || res.destroy());
       const problem = action ? serverActionBodyProblem(req.headers["content-type"], body) : null;

@@ -29,7 +29,9 @@ beforeAll(async () => {
   fakes.setPair("btc", "eth", { changenow: "20", sideshift: "20.6", fixedfloat: "20.1" }, { min: "0.001", max: "2" });
   fakes.setPair("xrp", "btc", { changenow: "0.00002" }, { min: "10", max: "100000" });
   db = await migratedDatabase(inject("dbKind"));
-  server = await startApp({ databaseUrl: db.url, env: { ...fakes.env(), LOG_LEVEL: "debug" } });
+  // The worker reads a provider every 250 ms, each read the script's next status; `follow` reads
+  // the order every 20 ms, so it sees every status even when a request is slow on a busy machine.
+  server = await startApp({ databaseUrl: db.url, env: { ...fakes.env(), LOG_LEVEL: "debug", WORKER_POLL_MS: "250" } });
   conn = createDb(db.url);
   const reseller = await getOrCreateReseller(conn, { walletAddress: `0x${"ab".repeat(20)}` });
   await setMarkup(conn, { resellerId: reseller.id, markupBps: 150 });

@@ -41,13 +41,14 @@ export function globalServer(kind: "sqlite" | "postgres") {
   };
 }
 
-/** The full ledger check (every invariant over every row) of the database at `url`. */
+/** The full ledger check (every invariant over every row) of the database at `url`: the CLI's `ledger:check --full`, in process. */
 async function checkWholeLedger(url: string): Promise<void> {
+  // (Not ./ledger.ts: it registers vitest hooks, which a global setup cannot import.)
   const { createApp } = await import("@/lib/app/create-app");
-  const { assertLedgerConsistent } = await import("./ledger");
   const app = createApp({ settings: { ...process.env, DATABASE_URL: url, LOG_LEVEL: "warn" }, name: "ledger-check" });
   try {
-    await app.run(() => assertLedgerConsistent(app.db()));
+    const r = await app.cli(["ledger:check", "--full"]);
+    if (r.code !== 0) throw new Error(`the run's ledger check failed:\n${r.out}${r.err}`);
   } finally {
     await app.close();
   }
