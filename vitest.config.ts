@@ -44,7 +44,7 @@ export default defineConfig({
         test: {
           name: "unit",
           include: ["tests/**/*.test.ts"],
-          exclude: ["tests/http/**", "tests/e2e/**", "node_modules/**"],
+          exclude: ["tests/http/**", "tests/e2e/**", "**/node_modules/**"],
           setupFiles: ["tests/support/unit-setup.ts"],
           // Files share their worker's modules (each file still runs in an app of its own:
           // tests/support/unit-setup.ts): lib/ and its dependencies load once per worker, not once per file.

@@ -23,10 +23,29 @@ const finish = (code) => {
   process.exit(code);
 };
 
+// The address differential tests compare the registry with about thirty reference libraries
+// (262 packages, several wanting Node 22). They live in their own folder with their own lockfile
+// so that `npm install` for running and building the product skips them; installed here when
+// absent or older than that lockfile.
+const REFS = "tests/currencies/differential";
+const refsStamp = `${REFS}/node_modules/.package-lock.json`;
+if (!fs.existsSync(refsStamp) || fs.statSync(refsStamp).mtimeMs < fs.statSync(`${REFS}/package-lock.json`).mtimeMs) {
+  const code = run("reference libraries of the differential tests", "npm", [
+    "ci",
+    "--prefix",
+    REFS,
+    "--no-audit",
+    "--no-fund",
+    "--loglevel=error",
+  ]);
+  if (code !== 0) finish(code);
+}
+
 for (const [title, cmd, args] of [
   ["lint, format, unused exports and import rules (biome, knip, dependency-cruiser)", "npm", ["run", "-s", "lint"]],
   ["schema files in sync", "node", ["scripts/sync-schema.mjs", "--check"]],
   ["typecheck", "npx", ["tsc", "--noEmit"]],
+  ["typecheck of the differential tests", "npx", ["tsc", "--noEmit", "-p", REFS]],
   ["production build", "npm", ["run", "build"]],
 ]) {
   const code = run(title, cmd, args);
