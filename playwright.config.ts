@@ -26,9 +26,10 @@ const chromium = process.env.E2E_CHROMIUM ?? "/usr/bin/chromium";
 export default defineConfig({
   testDir: "tests/e2e",
   globalTeardown: process.env.E2E_BASE_URL ? undefined : "./tests/e2e/global-teardown.ts",
+  // Files run side by side on two workers (tests within a file in order): every test signs in
+  // with its own fresh wallets, so no two share a reseller.
   fullyParallel: false,
-  // One server, two cores: tests run one at a time; each uses its own fresh wallets.
-  workers: 1,
+  workers: 2,
   // Guards against a hang, not measures of speed: on a machine loaded by other builds a page
   // took many times longer to answer than alone.
   timeout: 300_000,

@@ -1,6 +1,6 @@
 import { expect, test } from "@playwright/test";
 import { createSiweMessage } from "viem/siwe";
-import { apiContext, checkLedgerAfterFile, injectWallet, newWallet, signIn } from "./helpers";
+import { apiContext, checkLedgerAfterFile, injectWallet, newWallet, signIn, signInThroughPage } from "./helpers";
 
 checkLedgerAfterFile();
 
@@ -17,7 +17,7 @@ test("a visitor without a session is sent to the sign-in page", async ({ page })
 
 test("sign in with an injected wallet, then sign out", async ({ page }) => {
   const wallet = newWallet();
-  await signIn(page, wallet);
+  await signInThroughPage(page, wallet);
   const addr = wallet.account.address;
   await expect(page.getByTestId("wallet-address")).toHaveAttribute("title", addr);
   expect(wallet.signed).toHaveLength(1);
@@ -78,7 +78,7 @@ async function freshNonce(baseURL: string) {
 
 test("a replayed sign-in message (same nonce) is refused", async ({ page, baseURL }) => {
   const wallet = newWallet();
-  await signIn(page, wallet);
+  await signInThroughPage(page, wallet);
   const { message, signature } = wallet.signed[0];
   // The very message and signature that just worked, sent again from another client.
   const replay = await submitSignIn(baseURL!, message, signature);

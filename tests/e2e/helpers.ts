@@ -2,6 +2,7 @@ import path from "node:path";
 import { type APIRequestContext, expect, type Page, request as pwRequest, test } from "@playwright/test";
 import { type Hex, hexToString, isHex } from "viem";
 import { generatePrivateKey, type PrivateKeyAccount, privateKeyToAccount } from "viem/accounts";
+import { createSiweMessage } from "viem/siwe";
 import { runCliProcess } from "../support/cli";
 
 // Test helpers. Nothing here stubs the product: the wallet signs with a real secp256k1
@@ -149,8 +150,41 @@ export async function injectWallet(page: Page, wallet: TestWallet, opts: InjectO
   );
 }
 
-/** Signs in through the real page: Connect wallet, sign, land on the dashboard. */
+/**
+ * Signs in without the sign-in page: a nonce from the server, the EIP-4361 message the page
+ * would build, signed by the wallet's key with viem, posted to next-auth's callback from the
+ * page's own browser context (so the session cookie lands in it), then the dashboard opened.
+ * The same server-side checks as a click; the page's own flow is covered by `signInThroughPage`
+ * in auth.spec.ts. The wallet is still injected: pages that sign (withdrawals) use it.
+ */
 export async function signIn(page: Page, wallet: TestWallet) {
+  await injectWallet(page, wallet);
+  const req = page.context().request;
+  const server = (await (await req.post("/api/auth/nonce")).json()) as { nonce: string; uri: string; domain: string };
+  const { csrfToken } = (await (await req.get("/api/auth/csrf")).json()) as { csrfToken: string };
+  const issuedAt = new Date();
+  const message = createSiweMessage({
+    domain: server.domain,
+    address: wallet.account.address,
+    statement: "Sign in to the reseller dashboard. This request costs nothing and sends no transaction.",
+    uri: server.uri,
+    version: "1",
+    chainId: 1,
+    nonce: server.nonce,
+    issuedAt,
+    expirationTime: new Date(issuedAt.getTime() + 10 * 60_000),
+  });
+  const signature = await wallet.account.signMessage({ message });
+  wallet.signed.push({ message, signature });
+  const res = await req.post("/api/auth/callback/siwe", { form: { csrfToken, message, signature, json: "true" } });
+  const { url } = (await res.json()) as { url: string };
+  expect(new URL(url).searchParams.get("error"), "sign-in refused").toBeNull();
+  await page.goto("/dashboard");
+  await expect(page.getByRole("heading", { name: "Overview", level: 1 })).toBeVisible();
+}
+
+/** Signs in through the real page: Connect wallet, sign, land on the dashboard. */
+export async function signInThroughPage(page: Page, wallet: TestWallet) {
   await injectWallet(page, wallet);
   await page.goto("/signin");
   await page.getByRole("button", { name: "Connect wallet" }).click();
