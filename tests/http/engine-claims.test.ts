@@ -7,19 +7,22 @@ import { getBalances } from "@/lib/ledger/ledger";
 import { getOrCreateReseller, setMarkup } from "@/lib/resellers/resellers";
 import { addressFor, newIp, sleep } from "../support/api";
 import { assertLedgerConsistent } from "../support/ledger";
+import { type RunningApp, startApp } from "../support/app";
 import { migratedDatabase, type RunningServer, startServer, type TestDatabase } from "../support/server";
 
 // The engine is only ever asked about an order by the holder of its claim: one upstream swap
 // per order even when 20 requests race with one Idempotency-Key or the winner crashes, each
 // worker step called once per order with two workers racing, and failures retried with
-// growing delays until the order fails with engine_error. Each test runs its own servers on
-// its own database, with a deliberately slow simulated engine (SIM_STEP_DELAY_MS); the
-// sandbox shows what each server's engine was asked.
+// growing delays until the order fails with engine_error. The tests' apps share one database,
+// each with a deliberately slow simulated engine (SIM_STEP_DELAY_MS); the sandbox shows what
+// each app's engine was asked. Apps run in this process; the one that crashes is a process of
+// its own (killed with SIGKILL).
 
 const API_ONLY = { SERVE_DASHBOARD: "false" };
+type Server = RunningApp | RunningServer;
 
 async function call<T = any>(
-  server: RunningServer,
+  server: Server,
   path: string,
   opts: { body?: unknown; key?: string; ip?: string; headers?: Record<string, string> } = {},
 ) {
@@ -34,7 +37,7 @@ async function call<T = any>(
   return { status: res.status, headers: res.headers, body: (await res.json()) as T };
 }
 
-const engineCalls = async (server: RunningServer, orderId: string, key?: string): Promise<EngineCall[]> => {
+const engineCalls = async (server: Server, orderId: string, key?: string): Promise<EngineCall[]> => {
   const r = await call<{ calls: EngineCall[] }>(server, `/sandbox/exchange/${orderId}/engine-calls`, { key });
   expect(r.status).toBe(200);
   return r.body.calls;
@@ -51,8 +54,13 @@ async function waitFor(what: string, check: () => Promise<boolean>, timeoutMs = 
 describe("engine calls under claims", () => {
   let database: TestDatabase;
   let db: Db;
-  const servers: RunningServer[] = [];
+  const servers: Server[] = [];
   const start = async (env: Record<string, string>) => {
+    const s = await startApp({ databaseUrl: database.url, env });
+    servers.push(s);
+    return s;
+  };
+  const spawn = async (env: Record<string, string>) => {
     const s = await startServer({ databaseUrl: database.url, env: { ...API_ONLY, ...env } });
     servers.push(s);
     return s;
@@ -96,7 +104,7 @@ describe("engine calls under claims", () => {
 
   it("a request that crashed while opening its order is taken over by the retry: still one order, one swap", async () => {
     // The first server is slow to open (1.5 s) and dies in the middle; its claim lasts 4 s.
-    const a = await start({ SIM_STEP_DELAY_MS: "1500", WORKER_LEASE_SECONDS: "4" });
+    const a = await spawn({ SIM_STEP_DELAY_MS: "1500", WORKER_LEASE_SECONDS: "4" });
     const b = await start({ WORKER_LEASE_SECONDS: "4" });
     const ip = newIp();
     const body = { from: "btc", to: "eth", amount: "0.05", address: addressFor("eth") };

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { createDb, type Db } from "@/lib/db/client";
 import { addressFor, newIp, sleep } from "../support/api";
 import { type Fakes, startFakes } from "../support/fake-providers";
+import { type RunningApp, startApp } from "../support/app";
 import { migratedDatabase, type RunningServer, startServer, type TestDatabase } from "../support/server";
 
 // Issue 31, no orphan exchanges. The built server is killed (SIGKILL) at each point between
@@ -70,7 +71,7 @@ type Point = "answer in flight" | "answer not recorded" | "order not committed";
 
 describe("a crash between the provider's create and our commit leaves no exchange unaccounted for", () => {
   const dbs: TestDatabase[] = [];
-  const servers: RunningServer[] = [];
+  const servers: (RunningServer | RunningApp)[] = [];
   const conns: Db[] = [];
   afterAll(async () => {
     for (const c of conns) await c.$disconnect();
@@ -88,7 +89,8 @@ describe("a crash between the provider's create and our commit leaves no exchang
       FIXEDFLOAT_ENABLED: "false",
       PROVIDERS_QUOTE_CACHE_SECONDS: "0",
       // The dying server's claim on the order: the restarted one waits it out before adopting.
-      WORKER_LEASE_SECONDS: "20",
+      // Longer than the few steps from the claim to the crash, even on a busy machine.
+      WORKER_LEASE_SECONDS: "10",
     };
     const first = await startServer({ databaseUrl: db.url, env });
     servers.push(first);
@@ -132,7 +134,8 @@ describe("a crash between the provider's create and our commit leaves no exchang
     // The order was never committed: no deposit address was shown to anyone.
     expect(await conn.order.count({ where: { payinAddress: { not: null } } })).toBe(0);
 
-    const second = await startServer({ databaseUrl: db.url, env: { ...env, WORKER_LEASE_SECONDS: "2" } });
+    // The restarted server: an app in this process (only the one that dies must be a process).
+    const second = await startApp({ databaseUrl: db.url, env: { ...env, WORKER_LEASE_SECONDS: "2" } });
     servers.push(second);
     await until("every intent settled", async () => (await conn.upstreamIntent.count({ where: { outcome: null } })) === 0);
 
