@@ -6,8 +6,8 @@ import { createApiKey } from "@/lib/keys/api-keys";
 import { getBalances } from "@/lib/ledger/ledger";
 import { getOrCreateReseller, setMarkup } from "@/lib/resellers/resellers";
 import { addressFor, newIp, sleep } from "../support/api";
-import { assertLedgerConsistent } from "../support/ledger";
 import { type RunningApp, startApp } from "../support/app";
+import { assertLedgerConsistent } from "../support/ledger";
 import { migratedDatabase, type RunningServer, startServer, type TestDatabase } from "../support/server";
 
 // The engine is only ever asked about an order by the holder of its claim: one upstream swap

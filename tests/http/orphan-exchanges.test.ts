@@ -2,8 +2,8 @@ import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { createDb, type Db } from "@/lib/db/client";
 import { addressFor, newIp, sleep } from "../support/api";
-import { type Fakes, startFakes } from "../support/fake-providers";
 import { type RunningApp, startApp } from "../support/app";
+import { type Fakes, startFakes } from "../support/fake-providers";
 import { migratedDatabase, type RunningServer, startServer, type TestDatabase } from "../support/server";
 
 // Issue 31, no orphan exchanges. The built server is killed (SIGKILL) at each point between
