@@ -5,6 +5,7 @@ import { effectiveMarkup } from "@/lib/channels/channels";
 import type { ApiKey, Db } from "@/lib/db/client";
 import { driverOf, isUniqueViolation, queryOnPool } from "@/lib/db/client";
 import { announceKeyChange } from "@/lib/db/key-changes";
+import { lockReseller } from "@/lib/db/reseller-lock";
 import { statementOf } from "@/lib/db/sqlite-direct";
 import { nameProblem } from "@/lib/domain/names";
 import { AppError } from "@/lib/errors";
@@ -67,8 +68,32 @@ async function insertKey(tx: Tx | Db, resellerId: string, name: string) {
   }
 }
 
+/**
+ * Active keys a reseller may hold (issue 48: any wallet is a reseller at its first sign-in, and
+ * one session made 2,000 keys in 30 s). A rotation replaces its key and never counts twice; a
+ * revoked key frees its place (revoked keys stay, for their orders' channel, and are read a page
+ * at a time).
+ */
+export const MAX_ACTIVE_KEYS = 100;
+
+/**
+ * A new key (the dashboard's and the operator CLI's one way to make one), refused with
+ * API_KEY_LIMIT_REACHED when the reseller already has MAX_ACTIVE_KEYS active ones. The count and
+ * the insert run in one transaction behind the reseller's row lock, so creations at once (from
+ * any process) queue and never pass the cap.
+ */
 export async function createApiKey(db: Db, opts: { resellerId: string; name: string }) {
-  return insertKey(db, opts.resellerId, cleanName(opts.name));
+  const name = cleanName(opts.name);
+  return db.$transaction(async (tx) => {
+    if (!(await lockReseller(tx, opts.resellerId))) throw new AppError("NOT_FOUND", "No such reseller.");
+    if ((await tx.apiKey.count({ where: { resellerId: opts.resellerId, revokedAt: null } })) >= MAX_ACTIVE_KEYS)
+      throw new AppError(
+        "API_KEY_LIMIT_REACHED",
+        `A reseller can have at most ${MAX_ACTIVE_KEYS} active API keys: revoke one first, or rotate one (a rotation replaces its key).`,
+        { maxActiveKeys: MAX_ACTIVE_KEYS },
+      );
+    return insertKey(tx, opts.resellerId, name);
+  });
 }
 
 export async function listApiKeys(db: Db, opts: { resellerId: string; includeRevoked?: boolean }): Promise<PublicApiKey[]> {

@@ -1,7 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
-import { authenticateApiKey, createApiKey, hashApiKey, listApiKeys, revokeApiKey, rotateApiKey } from "@/lib/keys/api-keys";
+import {
+  authenticateApiKey,
+  createApiKey,
+  hashApiKey,
+  listApiKeys,
+  MAX_ACTIVE_KEYS,
+  revokeApiKey,
+  rotateApiKey,
+} from "@/lib/keys/api-keys";
 import { getOrCreateReseller, setMarkup } from "@/lib/resellers/resellers";
 import { tempSqlite } from "../support/sqlite-db";
 
@@ -55,6 +63,26 @@ describe("API keys", () => {
     const r = await getOrCreateReseller(db, { walletAddress: "0x0000000000000000000000000000000000000004" });
     expect(await code(createApiKey(db, { resellerId: r.id, name: "  " }))).toBe("INVALID_REQUEST");
     expect(await code(createApiKey(db, { resellerId: r.id, name: "x".repeat(65) }))).toBe("INVALID_REQUEST");
+  });
+});
+
+describe("the cap on active keys", () => {
+  it(`at most ${MAX_ACTIVE_KEYS} active keys: the next is API_KEY_LIMIT_REACHED; a rotation replaces, a revocation frees a place`, async () => {
+    const r = await getOrCreateReseller(db, { walletAddress: "0x00000000000000000000000000000000000000a3" });
+    const made = [];
+    for (let i = 0; i < MAX_ACTIVE_KEYS; i++) made.push(await createApiKey(db, { resellerId: r.id, name: `k${i}` }));
+    await expect(createApiKey(db, { resellerId: r.id, name: "one more" })).rejects.toMatchObject({
+      code: "API_KEY_LIMIT_REACHED",
+      details: { maxActiveKeys: MAX_ACTIVE_KEYS },
+    });
+    await rotateApiKey(db, { resellerId: r.id, keyId: made[0].apiKey.id });
+    expect(await db.apiKey.count({ where: { resellerId: r.id, revokedAt: null } })).toBe(MAX_ACTIVE_KEYS);
+    expect(await code(createApiKey(db, { resellerId: r.id, name: "one more" }))).toBe("API_KEY_LIMIT_REACHED");
+    await revokeApiKey(db, { resellerId: r.id, keyId: made[1].apiKey.id });
+    await createApiKey(db, { resellerId: r.id, name: "in its place" });
+    expect(await db.apiKey.count({ where: { resellerId: r.id, revokedAt: null } })).toBe(MAX_ACTIVE_KEYS);
+    // A reseller that does not exist has no place for a key.
+    expect(await code(createApiKey(db, { resellerId: "nobody", name: "x" }))).toBe("NOT_FOUND");
   });
 });
 
