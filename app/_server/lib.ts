@@ -11,6 +11,7 @@ const lib: typeof Lib = await import(/* turbopackIgnore: true */ /* webpackIgnor
 
 export const {
   asResult,
+  channelOptions,
   confirmWithdrawal,
   createApiKey,
   createEndpoint,
@@ -48,6 +49,7 @@ export const {
   listKeyRows,
   listResellerOrders,
   listWidgets,
+  MAX_ACTIVE_KEYS,
   nextAuthRefusal,
   ordersCsv,
   parseInput,

@@ -80,6 +80,19 @@ export interface ApiKeyRow {
   markupBps: number | null;
 }
 
+/** A page of keys (lib/keys: listApiKeys): `older` is the cursor of the next page, null on the last. */
+export interface KeyPage {
+  items: ApiKeyRow[];
+  older: string | null;
+}
+
+/** One choice of the Orders page's channel filter. */
+export interface ChannelOption {
+  /** key:<id>, widget:<id> or page. */
+  value: string;
+  label: string;
+}
+
 export interface OrderRow {
   id: string;
   status: OrderState;

@@ -3,7 +3,7 @@ import crypto from "node:crypto";
 import { base58 } from "@scure/base";
 import { effectiveMarkup } from "@/lib/channels/channels";
 import type { ApiKey, Db } from "@/lib/db/client";
-import { driverOf, isUniqueViolation, queryOnPool } from "@/lib/db/client";
+import { dateParam, driverOf, emptySql, isUniqueViolation, queryOnPool, sql } from "@/lib/db/client";
 import { announceKeyChange } from "@/lib/db/key-changes";
 import { lockReseller } from "@/lib/db/reseller-lock";
 import { statementOf } from "@/lib/db/sqlite-direct";
@@ -96,12 +96,57 @@ export async function createApiKey(db: Db, opts: { resellerId: string; name: str
   });
 }
 
-export async function listApiKeys(db: Db, opts: { resellerId: string; includeRevoked?: boolean }): Promise<PublicApiKey[]> {
+/** Revoked keys a page holds. */
+export const REVOKED_KEYS_PAGE = 20;
+
+export interface ApiKeyPage {
+  items: PublicApiKey[];
+  /** The cursor of the next page (older keys), null on the last page. */
+  older: string | null;
+}
+
+/** A page's cursor: its last key's revokedAt (revoked keys only) and createdAt in epoch milliseconds, and its id. */
+const CURSOR_RE = /^(?:(\d{1,15})_)?(\d{1,15})_([0-9A-Za-z]{1,64})$/;
+/** The last millisecond of year 9999 (a later date has no 4-digit ISO year). */
+const MAX_CURSOR_MS = 253_402_300_799_999;
+
+const cursorOf = (k: ApiKey) => `${k.revokedAt ? `${k.revokedAt.getTime()}_` : ""}${k.createdAt.getTime()}_${k.id}`;
+
+function parseCursor(text: string, revoked: boolean): { revokedAt: Date | null; createdAt: Date; id: string } {
+  const m = CURSOR_RE.exec(text);
+  if (!m || !!m[1] !== revoked || Number(m[1] ?? 0) > MAX_CURSOR_MS || Number(m[2]) > MAX_CURSOR_MS)
+    throw new AppError("INVALID_REQUEST", "Not a page of this list of keys.");
+  return { revokedAt: m[1] ? new Date(Number(m[1])) : null, createdAt: new Date(Number(m[2])), id: m[3] };
+}
+
+/**
+ * A page of a reseller's keys: the active ones, newest first, MAX_ACTIVE_KEYS a page (all of them
+ * under the cap), or the revoked ones, the last revoked first, REVOKED_KEYS_PAGE a page (`older`:
+ * the cursor a page answered). Each page is a range of the (resellerId, revokedAt, createdAt, id)
+ * index from its cursor on: the 10,000th revoked key costs what the first does, and nothing reads
+ * more than a page however many keys were revoked.
+ */
+export async function listApiKeys(
+  db: Db,
+  opts: { resellerId: string; revoked?: boolean; older?: string | null; pageSize?: number },
+): Promise<ApiKeyPage> {
+  const revoked = !!opts.revoked;
+  const pageSize = Math.min(Math.max(opts.pageSize ?? (revoked ? REVOKED_KEYS_PAGE : MAX_ACTIVE_KEYS), 1), MAX_ACTIVE_KEYS);
+  const c = opts.older ? parseCursor(opts.older, revoked) : null;
+  const keyset = !c
+    ? emptySql
+    : c.revokedAt
+      ? sql`AND ("revokedAt", "createdAt", "id") < (${dateParam(db, c.revokedAt)}, ${dateParam(db, c.createdAt)}, ${c.id})`
+      : sql`AND ("createdAt", "id") < (${dateParam(db, c.createdAt)}, ${c.id})`;
+  const ids = await db.$queryRaw<{ id: string }[]>(sql`
+    SELECT "id" FROM "ApiKey"
+    WHERE "resellerId" = ${opts.resellerId} AND "revokedAt" ${revoked ? sql`IS NOT NULL` : sql`IS NULL`} ${keyset}
+    ORDER BY "revokedAt" DESC, "createdAt" DESC, "id" DESC LIMIT ${pageSize + 1}`);
   const rows = await db.apiKey.findMany({
-    where: { resellerId: opts.resellerId, ...(opts.includeRevoked ? {} : { revokedAt: null }) },
-    orderBy: { createdAt: "desc" },
+    where: { id: { in: ids.slice(0, pageSize).map((r) => r.id) } },
+    orderBy: [{ revokedAt: "desc" }, { createdAt: "desc" }, { id: "desc" }],
   });
-  return rows.map(toPublic);
+  return { items: rows.map(toPublic), older: ids.length > pageSize && rows.length ? cursorOf(rows[rows.length - 1]) : null };
 }
 
 export async function revokeApiKey(db: Db, opts: { resellerId: string; keyId: string }): Promise<void> {
