@@ -8,7 +8,7 @@ import type { FailureReason, OrderState } from "@/lib/domain/order-states";
 import type { WithdrawalRow } from "@/lib/withdrawals/types";
 
 // Shapes of the layers below, shown by the dashboard as they are.
-export type { ChannelStat, WidgetView } from "@/lib/channels/types";
+export type { ChannelStat, ChannelStats, WidgetView } from "@/lib/channels/types";
 export type { CurrencyInfo } from "@/lib/currencies/types";
 export type { DeliveryView, EndpointView } from "@/lib/webhooks/types";
 export type { WithdrawalQuote, WithdrawalRow } from "@/lib/withdrawals/types";
