@@ -44,7 +44,7 @@ export { endAllSessions, setMarkup } from "./resellers/resellers";
 export { projectRoot } from "./root";
 export {
   createEndpoint,
-  listDeliveries,
+  deliveryPage,
   listEndpoints,
   rotateEndpointSecret,
   sendTestEvent,

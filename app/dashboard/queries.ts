@@ -3,6 +3,7 @@
 import { z } from "zod";
 import { args, noArgs, sessionAction } from "@/app/_server/action";
 import {
+  deliveryPage,
   found,
   getChannelStats,
   getDb,
@@ -12,7 +13,6 @@ import {
   getSettingsView,
   getStatements,
   getWithdrawalsView,
-  listDeliveries,
   listEndpoints,
   listKeyRows,
   listResellerOrders,
@@ -84,8 +84,9 @@ const endpointId = z
   .catch("")
   .transform((id) => id.slice(0, 100));
 
-export const listWebhookDeliveriesAction = sessionAction(args(endpointId), ([id], me) =>
-  listDeliveries(getDb(), { resellerId: me.resellerId, endpointId: id }),
+/** A page of an endpoint's delivery log (older: the cursor the previous page answered; none for the newest). */
+export const listWebhookDeliveriesAction = sessionAction(args(endpointId, z.string().max(40).nullish()), ([id, older], me) =>
+  deliveryPage(getDb(), { resellerId: me.resellerId, endpointId: id, older: older ?? null }),
 );
 
 export const getSettingsAction = sessionAction(noArgs, (_, me) => getSettingsView(getDb(), { resellerId: me.resellerId }));

@@ -16,7 +16,9 @@ export const queryKeys = {
     revoked: (older: string) => ["keys", "revoked", older] as const,
   },
   webhookEndpoints: ["webhooks"] as const,
-  webhookDeliveries: (endpointId: string) => ["webhook-deliveries", endpointId] as const,
+  /** An endpoint's delivery log (`older`: the page's cursor, "" for the newest), or all its pages (no `older`). */
+  webhookDeliveries: (endpointId: string, older?: string) =>
+    (older === undefined ? ["webhook-deliveries", endpointId] : ["webhook-deliveries", endpointId, older]) as readonly string[],
   settings: ["settings"] as const,
   withdrawals: ["withdrawals"] as const,
   statements: ["statements"] as const,
