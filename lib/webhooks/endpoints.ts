@@ -1,6 +1,7 @@
 import "server-only";
 import { getConfig } from "@/lib/config";
 import { type Db, dateParam, emptySql, sql } from "@/lib/db/client";
+import { lockReseller } from "@/lib/db/reseller-lock";
 import { AppError } from "@/lib/errors";
 import { newId } from "@/lib/ids";
 import { TEST_EVENT_TYPE, WEBHOOK_EVENT_TYPES } from "./events";
@@ -54,11 +55,15 @@ export async function createEndpoint(
 ): Promise<{ endpoint: EndpointView; secret: string }> {
   const url = checkWebhookUrl(String(opts.url ?? ""), opts.allowPrivate ?? getConfig().WEBHOOK_ALLOW_PRIVATE);
   const events = checkEvents(opts.events);
-  if ((await db.webhookEndpoint.count({ where: { resellerId: opts.resellerId } })) >= MAX_ENDPOINTS)
-    throw new AppError("INVALID_REQUEST", `At most ${MAX_ENDPOINTS} webhook endpoints.`);
   const secret = newWebhookSecret();
-  const e = await db.webhookEndpoint.create({
-    data: { id: `ep_${newId()}`, resellerId: opts.resellerId, url: url.toString(), events: JSON.stringify(events), secret },
+  // The count and the insert behind the reseller's row lock: creations at once never pass MAX_ENDPOINTS.
+  const e = await db.$transaction(async (tx) => {
+    if (!(await lockReseller(tx, opts.resellerId))) throw new AppError("NOT_FOUND", "No such reseller.");
+    if ((await tx.webhookEndpoint.count({ where: { resellerId: opts.resellerId } })) >= MAX_ENDPOINTS)
+      throw new AppError("INVALID_REQUEST", `At most ${MAX_ENDPOINTS} webhook endpoints.`);
+    return tx.webhookEndpoint.create({
+      data: { id: `ep_${newId()}`, resellerId: opts.resellerId, url: url.toString(), events: JSON.stringify(events), secret },
+    });
   });
   return { endpoint: view(e), secret };
 }

@@ -103,4 +103,15 @@ describe("webhook endpoints", () => {
     expect(plan).toMatch(/USING COVERING INDEX WebhookDelivery_endpointId_createdAt_idx/);
     expect(plan).not.toMatch(/TEMP B-TREE|SCAN/);
   });
+
+  it("at most 10 endpoints, also when they are created at once", async () => {
+    const r = await db.reseller.create({ data: { id: "rd", walletAddress: `0x${"d".repeat(40)}` } });
+    for (let i = 0; i < 8; i++) await createEndpoint(db, { resellerId: r.id, url: `https://example.com/${i}`, events: ["*"] });
+    const results = await Promise.allSettled(
+      Array.from({ length: 6 }, (_, i) => createEndpoint(db, { resellerId: r.id, url: `https://example.com/at-once/${i}`, events: ["*"] })),
+    );
+    expect(results.filter((x) => x.status === "fulfilled")).toHaveLength(2);
+    for (const x of results.filter((y) => y.status === "rejected")) expect(x.reason).toMatchObject({ code: "INVALID_REQUEST" });
+    expect(await db.webhookEndpoint.count({ where: { resellerId: r.id } })).toBe(10);
+  });
 });
