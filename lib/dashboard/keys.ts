@@ -1,7 +1,7 @@
 import "server-only";
 import { keyChannel, MAX_WIDGETS, PAGE_CHANNEL, parseChannel, widgetChannel } from "@/lib/channels/channels";
 import type { Db } from "@/lib/db/client";
-import { listApiKeys, type PublicApiKey } from "@/lib/keys/api-keys";
+import { listApiKeys, MAX_ACTIVE_KEYS, type PublicApiKey } from "@/lib/keys/api-keys";
 import type { ApiKeyRow, ChannelOption, KeyPage } from "./types";
 
 export const toKeyRow = (k: PublicApiKey): ApiKeyRow => ({
@@ -16,12 +16,12 @@ export const toKeyRow = (k: PublicApiKey): ApiKeyRow => ({
 
 /**
  * The Keys page's lists, a page at a time (lib/keys: listApiKeys): the active keys (at most
- * MAX_ACTIVE_KEYS, all on one page) or the revoked ones, REVOKED_KEYS_PAGE at a time, older
- * pages by the cursor the previous one answered.
+ * MAX_ACTIVE_KEYS, ACTIVE_KEYS_PAGE a page, with their count) or the revoked ones,
+ * REVOKED_KEYS_PAGE a page; older pages by the cursor the previous one answered.
  */
 export async function listKeyRows(db: Db, opts: { resellerId: string; revoked?: boolean; older?: string | null }): Promise<KeyPage> {
   const page = await listApiKeys(db, opts);
-  return { items: page.items.map(toKeyRow), older: page.older };
+  return { items: page.items.map(toKeyRow), older: page.older, active: page.active ?? null };
 }
 
 /**
@@ -32,7 +32,7 @@ export async function listKeyRows(db: Db, opts: { resellerId: string; revoked?: 
  */
 export async function channelOptions(db: Db, opts: { resellerId: string; selected?: string | null }): Promise<ChannelOption[]> {
   const [keys, widgets] = await Promise.all([
-    listApiKeys(db, { resellerId: opts.resellerId }),
+    listApiKeys(db, { resellerId: opts.resellerId, pageSize: MAX_ACTIVE_KEYS }),
     db.widget.findMany({
       where: { resellerId: opts.resellerId },
       select: { id: true, name: true },

@@ -84,6 +84,8 @@ export interface ApiKeyRow {
 export interface KeyPage {
   items: ApiKeyRow[];
   older: string | null;
+  /** The active keys' list: how many active keys there are (null for the revoked keys' list). */
+  active: number | null;
 }
 
 /** One choice of the Orders page's channel filter. */

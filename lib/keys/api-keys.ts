@@ -96,13 +96,16 @@ export async function createApiKey(db: Db, opts: { resellerId: string; name: str
   });
 }
 
-/** Revoked keys a page holds. */
+/** Keys a page holds: active ones (half the cap: each has its markup field and buttons), revoked ones. */
+export const ACTIVE_KEYS_PAGE = 50;
 export const REVOKED_KEYS_PAGE = 20;
 
 export interface ApiKeyPage {
   items: PublicApiKey[];
   /** The cursor of the next page (older keys), null on the last page. */
   older: string | null;
+  /** The list of active keys: how many there are (a count of the index's range; at most MAX_ACTIVE_KEYS since the cap). */
+  active?: number;
 }
 
 /** A page's cursor: its last key's revokedAt (revoked keys only) and createdAt in epoch milliseconds, and its id. */
@@ -120,8 +123,8 @@ function parseCursor(text: string, revoked: boolean): { revokedAt: Date | null; 
 }
 
 /**
- * A page of a reseller's keys: the active ones, newest first, MAX_ACTIVE_KEYS a page (all of them
- * under the cap), or the revoked ones, the last revoked first, REVOKED_KEYS_PAGE a page (`older`:
+ * A page of a reseller's keys: the active ones, newest first, ACTIVE_KEYS_PAGE a page (with how
+ * many there are), or the revoked ones, the last revoked first, REVOKED_KEYS_PAGE a page (`older`:
  * the cursor a page answered). Each page is a range of the (resellerId, revokedAt, createdAt, id)
  * index from its cursor on: the 10,000th revoked key costs what the first does, and nothing reads
  * more than a page however many keys were revoked.
@@ -131,7 +134,7 @@ export async function listApiKeys(
   opts: { resellerId: string; revoked?: boolean; older?: string | null; pageSize?: number },
 ): Promise<ApiKeyPage> {
   const revoked = !!opts.revoked;
-  const pageSize = Math.min(Math.max(opts.pageSize ?? (revoked ? REVOKED_KEYS_PAGE : MAX_ACTIVE_KEYS), 1), MAX_ACTIVE_KEYS);
+  const pageSize = Math.min(Math.max(opts.pageSize ?? (revoked ? REVOKED_KEYS_PAGE : ACTIVE_KEYS_PAGE), 1), MAX_ACTIVE_KEYS);
   const c = opts.older ? parseCursor(opts.older, revoked) : null;
   const keyset = !c
     ? emptySql
@@ -142,11 +145,18 @@ export async function listApiKeys(
     SELECT "id" FROM "ApiKey"
     WHERE "resellerId" = ${opts.resellerId} AND "revokedAt" ${revoked ? sql`IS NOT NULL` : sql`IS NULL`} ${keyset}
     ORDER BY "revokedAt" DESC, "createdAt" DESC, "id" DESC LIMIT ${pageSize + 1}`);
-  const rows = await db.apiKey.findMany({
-    where: { id: { in: ids.slice(0, pageSize).map((r) => r.id) } },
-    orderBy: [{ revokedAt: "desc" }, { createdAt: "desc" }, { id: "desc" }],
-  });
-  return { items: rows.map(toPublic), older: ids.length > pageSize && rows.length ? cursorOf(rows[rows.length - 1]) : null };
+  const [rows, active] = await Promise.all([
+    db.apiKey.findMany({
+      where: { id: { in: ids.slice(0, pageSize).map((r) => r.id) } },
+      orderBy: [{ revokedAt: "desc" }, { createdAt: "desc" }, { id: "desc" }],
+    }),
+    revoked ? null : db.apiKey.count({ where: { resellerId: opts.resellerId, revokedAt: null } }),
+  ]);
+  return {
+    items: rows.map(toPublic),
+    older: ids.length > pageSize && rows.length ? cursorOf(rows[rows.length - 1]) : null,
+    ...(active === null ? {} : { active }),
+  };
 }
 
 export async function revokeApiKey(db: Db, opts: { resellerId: string; keyId: string }): Promise<void> {

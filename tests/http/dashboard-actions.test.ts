@@ -78,8 +78,8 @@ describe("dashboard read actions", () => {
     expect(detail.data).toMatchObject({ id: finishedId, status: "finished", profitState: "available", markupBps: 150 });
     const keys = await call("listKeysAction", [{}]);
     expect(keys.data.items.map((k: { prefix: string }) => k.prefix)).toEqual([keyPrefix]);
-    expect(keys.data.older).toBeNull();
-    expect(await call("listKeysAction", [{ revoked: true }])).toEqual({ ok: true, data: { items: [], older: null } });
+    expect([keys.data.older, keys.data.active]).toEqual([null, 1]);
+    expect(await call("listKeysAction", [{ revoked: true }])).toEqual({ ok: true, data: { items: [], older: null, active: null } });
     expect((await call("getSettingsAction", [])).data.markupBps).toBe(150);
   });
 
@@ -100,8 +100,8 @@ describe("dashboard read actions", () => {
     expect((await call("listOrdersAction", [{ q: finishedId }])).data).toMatchObject({ items: [], total: 0 });
     for (const id of [finishedId, waitingId, finishedId.toUpperCase()])
       expect(await call("getOrderAction", [id])).toEqual({ ok: false, error: { code: "NOT_FOUND", message: "Not found." } });
-    expect(await call("listKeysAction", [{}])).toEqual({ ok: true, data: { items: [], older: null } });
-    expect(await call("listKeysAction", [{ revoked: true }])).toEqual({ ok: true, data: { items: [], older: null } });
+    expect(await call("listKeysAction", [{}])).toEqual({ ok: true, data: { items: [], older: null, active: 0 } });
+    expect(await call("listKeysAction", [{ revoked: true }])).toEqual({ ok: true, data: { items: [], older: null, active: null } });
     expect((await call("getSettingsAction", [])).data.markupBps).toBe(0);
     // Not even in passing: no answer to B mentions A's orders or key.
     for (const text of seen) for (const secret of [finishedId, waitingId, keyPrefix]) expect(text).not.toContain(secret);

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 import {
+  ACTIVE_KEYS_PAGE,
   authenticateApiKey,
   createApiKey,
   hashApiKey,
@@ -102,7 +103,7 @@ describe("API key pages", () => {
   it("the active keys come on one page, newest first", async () => {
     const page = await listApiKeys(db, { resellerId });
     expect(page.items.map((k) => k.name)).toEqual(["key 47", "key 46", "key 45"]);
-    expect(page.older).toBeNull();
+    expect([page.older, page.active]).toEqual([null, 3]);
   });
 
   it("the revoked keys come a page at a time, the last revoked first, each once, to the last page", async () => {
@@ -156,6 +157,12 @@ describe("the cap on active keys", () => {
       code: "API_KEY_LIMIT_REACHED",
       details: { maxActiveKeys: MAX_ACTIVE_KEYS },
     });
+    // The active keys, 50 a page: two pages, each key once.
+    const first = await listApiKeys(db, { resellerId: r.id });
+    expect([first.items.length, first.active]).toEqual([ACTIVE_KEYS_PAGE, MAX_ACTIVE_KEYS]);
+    const second = await listApiKeys(db, { resellerId: r.id, older: first.older });
+    expect([second.items.length, second.older]).toEqual([MAX_ACTIVE_KEYS - ACTIVE_KEYS_PAGE, null]);
+    expect([...first.items, ...second.items].map((k) => k.id).sort()).toEqual(made.map((k) => k.apiKey.id).sort());
     await rotateApiKey(db, { resellerId: r.id, keyId: made[0].apiKey.id });
     expect(await db.apiKey.count({ where: { resellerId: r.id, revokedAt: null } })).toBe(MAX_ACTIVE_KEYS);
     expect(await code(createApiKey(db, { resellerId: r.id, name: "one more" }))).toBe("API_KEY_LIMIT_REACHED");

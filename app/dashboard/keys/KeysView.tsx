@@ -15,8 +15,8 @@ import type { ApiKeyRow, KeyPage } from "@/lib/dashboard/types";
 type Pending = { kind: "rotate" | "revoke"; key: ApiKeyRow } | null;
 
 /**
- * A list of keys a page at a time (lib/keys: listApiKeys): the active ones (all on one page under
- * the cap) or the revoked ones, 20 a page. `cursors` is the way back: the cursor of each page
+ * A list of keys a page at a time (lib/keys: listApiKeys): the active ones, 50 a page, or the
+ * revoked ones, 20 a page. `cursors` is the way back: the cursor of each page
  * shown since the first.
  */
 function useKeyPages(revoked: boolean, opts: { initial?: KeyPage; enabled?: boolean } = {}) {
@@ -52,7 +52,8 @@ export function KeysView({ initial, maxActiveKeys }: { initial: KeyPage; maxActi
   const nameId = useId();
   const revokedId = useId();
   // At the cap (or past it, with keys made before it): the server refuses another (API_KEY_LIMIT_REACHED).
-  const atCap = active.rows.length >= maxActiveKeys || !!active.older || !!active.newer;
+  const activeCount = active.q.data?.active ?? active.rows.length;
+  const atCap = activeCount >= maxActiveKeys;
 
   const refresh = () => qc.invalidateQueries({ queryKey: queryKeys.keys.all });
   const create = useMutation({
@@ -140,11 +141,7 @@ export function KeysView({ initial, maxActiveKeys }: { initial: KeyPage; maxActi
         <CardHeader
           id="list-title"
           title="Your keys"
-          description={
-            active.older || active.newer
-              ? "Active keys, a page at a time"
-              : `Active keys: ${active.rows.length} of at most ${maxActiveKeys}`
-          }
+          description={`Active keys: ${activeCount} of at most ${maxActiveKeys}${active.older || active.newer ? ", 50 a page" : ""}`}
           actions={
             <label htmlFor={revokedId} className="inline-flex items-center gap-2 text-sm text-zinc-600">
               <input
@@ -294,85 +291,83 @@ function KeyMarkup({ k }: { k: ApiKeyRow }) {
 
 type KeyPages = ReturnType<typeof useKeyPages>;
 
-/** Keys as rows: a list on small screens, a table from md up. Active keys have their markup and actions; revoked ones a link to their orders. */
+/**
+ * Keys as rows of one table, laid out as a table from md up and as stacked cards below it (one
+ * markup for both: with 100 keys the page carried every key twice, 400 KB). Active keys have
+ * their markup and actions; revoked ones a link to their orders.
+ */
 function KeyList({ rows, label, onAsk }: { rows: ApiKeyRow[]; label: string; onAsk: (p: Pending) => void }) {
+  const cell = "block md:table-cell md:px-5 md:py-3";
   return (
-    <>
-      <ul className="divide-y divide-zinc-100 md:hidden" aria-label={label}>
+    <table className="block w-full text-left text-sm md:table" aria-label={label}>
+      <thead className="hidden bg-zinc-50 text-zinc-500 md:table-header-group">
+        <tr>
+          <th scope="col" className="px-5 py-2 font-medium">
+            Name
+          </th>
+          <th scope="col" className="px-5 py-2 font-medium">
+            Key
+          </th>
+          <th scope="col" className="px-5 py-2 font-medium">
+            Created
+          </th>
+          <th scope="col" className="px-5 py-2 font-medium">
+            Last used
+          </th>
+          <th scope="col" className="px-5 py-2 font-medium">
+            Markup
+          </th>
+          <th scope="col" className="px-5 py-2 text-right font-medium">
+            <span className="sr-only">Actions</span>
+          </th>
+        </tr>
+      </thead>
+      <tbody className="block divide-y divide-zinc-100 md:table-row-group">
         {rows.map((k) => (
-          <li key={k.id} className="px-4 py-3" data-testid="key-row" data-prefix={k.prefix}>
-            <div className="flex items-start justify-between gap-2">
-              <div className="min-w-0">
-                <p className="truncate font-medium">{k.name}</p>
-                <p className="font-mono text-sm break-all text-zinc-600">{k.prefix}…</p>
-              </div>
-              {k.revokedAt ? <RevokedBadge /> : null}
-            </div>
-            <dl className="mt-2 grid grid-cols-2 gap-2 text-xs text-zinc-500">
-              <div>
-                <dt>Created</dt>
-                <dd className="text-zinc-700">{formatDateTime(k.createdAt)}</dd>
-              </div>
-              <div>
-                <dt>{k.revokedAt ? "Revoked" : "Last used"}</dt>
-                <dd className="text-zinc-700">
-                  {k.revokedAt ? formatDateTime(k.revokedAt) : k.lastUsedAt ? formatDateTime(k.lastUsedAt) : "Never"}
-                </dd>
-              </div>
-            </dl>
-            {!k.revokedAt ? <KeyMarkup k={k} /> : null}
-            {!k.revokedAt ? <KeyActions k={k} onAsk={onAsk} /> : <KeyOrdersLink k={k} />}
-          </li>
+          <tr
+            key={k.id}
+            data-testid="key-row"
+            data-prefix={k.prefix}
+            className={`block px-4 py-3 md:table-row md:p-0${k.revokedAt ? " text-zinc-400" : ""}`}
+          >
+            <td className={`${cell} truncate font-medium`}>{k.name}</td>
+            <td className={`${cell} font-mono break-all md:whitespace-nowrap`}>{k.prefix}…</td>
+            <td className={`${cell} mt-1 text-xs md:mt-0 md:text-sm md:whitespace-nowrap`}>
+              <span className="md:hidden">Created </span>
+              {formatDateTime(k.createdAt)}
+            </td>
+            <td className={`${cell} text-xs md:text-sm md:whitespace-nowrap`}>
+              {k.revokedAt ? (
+                <span className="md:hidden">Revoked {formatDateTime(k.revokedAt)}</span>
+              ) : (
+                <span className="md:hidden">Last used </span>
+              )}
+              <span className={k.revokedAt ? "hidden md:inline" : undefined}>{k.lastUsedAt ? formatDateTime(k.lastUsedAt) : "Never"}</span>
+            </td>
+            <td className={`${cell} md:whitespace-nowrap`}>
+              {k.revokedAt ? (
+                <span className="text-xs md:text-sm">
+                  <span className="md:hidden">Markup </span>
+                  {k.markupBps ?? "default"}
+                </span>
+              ) : (
+                <KeyMarkup k={k} />
+              )}
+            </td>
+            <td className={`${cell} md:text-right md:whitespace-nowrap`}>
+              {k.revokedAt ? (
+                <span className="mt-2 inline-flex items-center gap-3 md:mt-0">
+                  <RevokedBadge />
+                  <KeyOrdersLink k={k} />
+                </span>
+              ) : (
+                <KeyActions k={k} onAsk={onAsk} />
+              )}
+            </td>
+          </tr>
         ))}
-      </ul>
-      <div className="hidden overflow-x-auto md:block">
-        <table className="w-full text-left text-sm" aria-label={label}>
-          <thead className="bg-zinc-50 text-zinc-500">
-            <tr>
-              <th scope="col" className="px-5 py-2 font-medium">
-                Name
-              </th>
-              <th scope="col" className="px-5 py-2 font-medium">
-                Key
-              </th>
-              <th scope="col" className="px-5 py-2 font-medium">
-                Created
-              </th>
-              <th scope="col" className="px-5 py-2 font-medium">
-                Last used
-              </th>
-              <th scope="col" className="px-5 py-2 font-medium">
-                Markup
-              </th>
-              <th scope="col" className="px-5 py-2 text-right font-medium">
-                <span className="sr-only">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody className="divide-y divide-zinc-100">
-            {rows.map((k) => (
-              <tr key={k.id} data-testid="key-row" data-prefix={k.prefix} className={k.revokedAt ? "text-zinc-400" : undefined}>
-                <td className="px-5 py-3 font-medium">{k.name}</td>
-                <td className="px-5 py-3 font-mono whitespace-nowrap">{k.prefix}…</td>
-                <td className="px-5 py-3 whitespace-nowrap">{formatDateTime(k.createdAt)}</td>
-                <td className="px-5 py-3 whitespace-nowrap">{k.lastUsedAt ? formatDateTime(k.lastUsedAt) : "Never"}</td>
-                <td className="px-5 py-3 whitespace-nowrap">{k.revokedAt ? (k.markupBps ?? "default") : <KeyMarkup k={k} />}</td>
-                <td className="px-5 py-3 text-right whitespace-nowrap">
-                  {k.revokedAt ? (
-                    <span className="inline-flex items-center gap-3">
-                      <RevokedBadge />
-                      <KeyOrdersLink k={k} />
-                    </span>
-                  ) : (
-                    <KeyActions k={k} onAsk={onAsk} />
-                  )}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
-    </>
+      </tbody>
+    </table>
   );
 }
 
