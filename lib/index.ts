@@ -13,7 +13,7 @@ export { ensureNextAuthUrl, getAllowedChainIds, getAppOrigin, getContractWalletC
 export { ensureAuthSecret, getAuthSecret } from "./auth/secret";
 export { endDashboardSession, SESSION_MAX_AGE_SECONDS, SessionEndedError, sessionReseller } from "./auth/session-version";
 export { signInWithEthereum } from "./auth/sign-in";
-export { createWidget, listWidgets, setKeyMarkup, setWidgetEnabled, updateWidget } from "./channels/channels";
+export { createWidget, listWidgets, MAX_WIDGETS, setKeyMarkup, setWidgetEnabled, updateWidget } from "./channels/channels";
 export { getConfig } from "./config";
 export { asResult, found, parseInput, UNAUTHORIZED } from "./dashboard/actions-core";
 export { getChannelStats } from "./dashboard/channels";

@@ -50,6 +50,7 @@ export const {
   listResellerOrders,
   listWidgets,
   MAX_ACTIVE_KEYS,
+  MAX_WIDGETS,
   nextAuthRefusal,
   ordersCsv,
   parseInput,
