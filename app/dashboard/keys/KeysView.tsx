@@ -253,7 +253,7 @@ function KeyMarkup({ k }: { k: ApiKeyRow }) {
   });
   return (
     <form
-      className="mt-2 flex flex-wrap items-center gap-2 md:mt-0"
+      className="mt-2 flex flex-wrap items-center gap-2 md:mt-0 md:flex-nowrap"
       onSubmit={(e) => {
         e.preventDefault();
         save.mutate();
@@ -297,77 +297,81 @@ type KeyPages = ReturnType<typeof useKeyPages>;
  * their markup and actions; revoked ones a link to their orders.
  */
 function KeyList({ rows, label, onAsk }: { rows: ApiKeyRow[]; label: string; onAsk: (p: Pending) => void }) {
-  const cell = "block md:table-cell md:px-5 md:py-3";
+  const cell = "block md:table-cell md:px-4 md:py-3 md:first:pl-5 md:last:pr-5";
   return (
-    <table className="block w-full text-left text-sm md:table" aria-label={label}>
-      <thead className="hidden bg-zinc-50 text-zinc-500 md:table-header-group">
-        <tr>
-          <th scope="col" className="px-5 py-2 font-medium">
-            Name
-          </th>
-          <th scope="col" className="px-5 py-2 font-medium">
-            Key
-          </th>
-          <th scope="col" className="px-5 py-2 font-medium">
-            Created
-          </th>
-          <th scope="col" className="px-5 py-2 font-medium">
-            Last used
-          </th>
-          <th scope="col" className="px-5 py-2 font-medium">
-            Markup
-          </th>
-          <th scope="col" className="px-5 py-2 text-right font-medium">
-            <span className="sr-only">Actions</span>
-          </th>
-        </tr>
-      </thead>
-      <tbody className="block divide-y divide-zinc-100 md:table-row-group">
-        {rows.map((k) => (
-          <tr
-            key={k.id}
-            data-testid="key-row"
-            data-prefix={k.prefix}
-            className={`block px-4 py-3 md:table-row md:p-0${k.revokedAt ? " text-zinc-400" : ""}`}
-          >
-            <td className={`${cell} truncate font-medium`}>{k.name}</td>
-            <td className={`${cell} font-mono break-all md:whitespace-nowrap`}>{k.prefix}…</td>
-            <td className={`${cell} mt-1 text-xs md:mt-0 md:text-sm md:whitespace-nowrap`}>
-              <span className="md:hidden">Created </span>
-              {formatDateTime(k.createdAt)}
-            </td>
-            <td className={`${cell} text-xs md:text-sm md:whitespace-nowrap`}>
-              {k.revokedAt ? (
-                <span className="md:hidden">Revoked {formatDateTime(k.revokedAt)}</span>
-              ) : (
-                <span className="md:hidden">Last used </span>
-              )}
-              <span className={k.revokedAt ? "hidden md:inline" : undefined}>{k.lastUsedAt ? formatDateTime(k.lastUsedAt) : "Never"}</span>
-            </td>
-            <td className={`${cell} md:whitespace-nowrap`}>
-              {k.revokedAt ? (
-                <span className="text-xs md:text-sm">
-                  <span className="md:hidden">Markup </span>
-                  {k.markupBps ?? "default"}
-                </span>
-              ) : (
-                <KeyMarkup k={k} />
-              )}
-            </td>
-            <td className={`${cell} md:text-right md:whitespace-nowrap`}>
-              {k.revokedAt ? (
-                <span className="mt-2 inline-flex items-center gap-3 md:mt-0">
-                  <RevokedBadge />
-                  <KeyOrdersLink k={k} />
-                </span>
-              ) : (
-                <KeyActions k={k} onAsk={onAsk} />
-              )}
-            </td>
+    <div className="md:overflow-x-auto">
+      <table className="block w-full text-left text-sm md:table" aria-label={label}>
+        <thead className="hidden bg-zinc-50 text-zinc-500 md:table-header-group">
+          <tr>
+            <th scope="col" className="px-4 py-2 font-medium first:pl-5">
+              Name
+            </th>
+            <th scope="col" className="px-4 py-2 font-medium first:pl-5">
+              Key
+            </th>
+            <th scope="col" className="px-4 py-2 font-medium first:pl-5">
+              Created
+            </th>
+            <th scope="col" className="px-4 py-2 font-medium first:pl-5">
+              Last used
+            </th>
+            <th scope="col" className="px-4 py-2 font-medium first:pl-5">
+              Markup
+            </th>
+            <th scope="col" className="px-4 py-2 pr-5 text-right font-medium">
+              <span className="sr-only">Actions</span>
+            </th>
           </tr>
-        ))}
-      </tbody>
-    </table>
+        </thead>
+        <tbody className="block divide-y divide-zinc-100 md:table-row-group">
+          {rows.map((k) => (
+            <tr
+              key={k.id}
+              data-testid="key-row"
+              data-prefix={k.prefix}
+              className={`block px-4 py-3 md:table-row md:p-0${k.revokedAt ? " text-zinc-400" : ""}`}
+            >
+              <td className={`${cell} truncate font-medium`}>{k.name}</td>
+              <td className={`${cell} font-mono break-all md:whitespace-nowrap`}>{k.prefix}…</td>
+              <td className={`${cell} mt-1 text-xs md:mt-0 md:text-sm`}>
+                <span className="md:hidden">Created </span>
+                {formatDateTime(k.createdAt)}
+              </td>
+              <td className={`${cell} text-xs md:text-sm`}>
+                {k.revokedAt ? (
+                  <span className="md:hidden">Revoked {formatDateTime(k.revokedAt)}</span>
+                ) : (
+                  <span className="md:hidden">Last used </span>
+                )}
+                <span className={k.revokedAt ? "hidden md:inline" : undefined}>
+                  {k.lastUsedAt ? formatDateTime(k.lastUsedAt) : "Never"}
+                </span>
+              </td>
+              <td className={`${cell} md:whitespace-nowrap`}>
+                {k.revokedAt ? (
+                  <span className="text-xs md:text-sm">
+                    <span className="md:hidden">Markup </span>
+                    {k.markupBps ?? "default"}
+                  </span>
+                ) : (
+                  <KeyMarkup k={k} />
+                )}
+              </td>
+              <td className={`${cell} md:text-right md:whitespace-nowrap`}>
+                {k.revokedAt ? (
+                  <span className="mt-2 inline-flex items-center gap-3 md:mt-0">
+                    <RevokedBadge />
+                    <KeyOrdersLink k={k} />
+                  </span>
+                ) : (
+                  <KeyActions k={k} onAsk={onAsk} />
+                )}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
   );
 }
 
