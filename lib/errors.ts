@@ -47,6 +47,7 @@ export const ERROR_CODES = [
   "FORBIDDEN_ORIGIN",
   "PAYOUT_CHAIN_UNAVAILABLE",
   "PRICE_UNAVAILABLE",
+  "API_KEY_LIMIT_REACHED",
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];
@@ -69,6 +70,8 @@ export const DASHBOARD_ONLY_CODES: readonly ErrorCode[] = [
   "PRICE_UNAVAILABLE",
   // server.ts, for requests bound for Next (lib/http/next-guard.ts).
   "FORBIDDEN_ORIGIN",
+  // Keys are made on the dashboard and by the operator's CLI (lib/keys: MAX_ACTIVE_KEYS).
+  "API_KEY_LIMIT_REACHED",
 ];
 
 export class AppError extends Error {

@@ -13,14 +13,14 @@ export { ensureNextAuthUrl, getAllowedChainIds, getAppOrigin, getContractWalletC
 export { ensureAuthSecret, getAuthSecret } from "./auth/secret";
 export { endDashboardSession, SESSION_MAX_AGE_SECONDS, SessionEndedError, sessionReseller } from "./auth/session-version";
 export { signInWithEthereum } from "./auth/sign-in";
-export { createWidget, listWidgets, setKeyMarkup, setWidgetEnabled, updateWidget } from "./channels/channels";
+export { createWidget, listWidgets, MAX_WIDGETS, setKeyMarkup, setWidgetEnabled, updateWidget } from "./channels/channels";
 export { getConfig } from "./config";
 export { asResult, found, parseInput, UNAUTHORIZED } from "./dashboard/actions-core";
 export { getChannelStats } from "./dashboard/channels";
 export { getDocsData } from "./dashboard/docs";
 export { getEarningsSeries } from "./dashboard/earnings";
 export { ledgerCsv, ordersCsv, statementsCsv } from "./dashboard/export";
-export { listKeyRows, toKeyRow } from "./dashboard/keys";
+export { channelOptions, listKeyRows, toKeyRow } from "./dashboard/keys";
 export { getResellerOrder, listResellerOrders, parseOrderQuery } from "./dashboard/orders";
 export { getOverview } from "./dashboard/overview";
 export { csvDownload, dashboardError, jsonResponse, nextAuthRefusal, unauthorizedResponse } from "./dashboard/route";
@@ -34,7 +34,7 @@ export { apiOnlyHandler, type NextHandler } from "./http/next-bridge";
 export { loadServerActionIds } from "./http/next-guard";
 export { shutDown } from "./http/shutdown";
 export { SERVICE_INSTANCE_ID } from "./instance";
-export { createApiKey, revokeApiKey, rotateApiKey } from "./keys/api-keys";
+export { createApiKey, MAX_ACTIVE_KEYS, revokeApiKey, rotateApiKey } from "./keys/api-keys";
 export { checkLedger } from "./ledger/check";
 export { getLogger } from "./log";
 export { NativeDate, restoreNativeDate } from "./native-date";
@@ -44,7 +44,7 @@ export { endAllSessions, setMarkup } from "./resellers/resellers";
 export { projectRoot } from "./root";
 export {
   createEndpoint,
-  listDeliveries,
+  deliveryPage,
   listEndpoints,
   rotateEndpointSecret,
   sendTestEvent,

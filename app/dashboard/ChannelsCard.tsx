@@ -7,12 +7,15 @@ import { getChannelStatsAction } from "@/app/dashboard/queries";
 import { queryKeys } from "@/app/dashboard/query-keys";
 import { displayAmount, formatUsd } from "@/components/format";
 import { Card, CardHeader, EmptyState } from "@/components/ui";
-import type { ChannelStat } from "@/lib/dashboard/types";
+import type { ChannelStat, ChannelStats } from "@/lib/dashboard/types";
 
 const TYPE: Record<ChannelStat["type"], string> = { key: "API key", widget: "Widget", page: "Exchange page" };
 
-/** Orders, volume and profit per channel (each API key, widget, and the hosted page) over the Overview's period. */
-export function ChannelsCard({ days, initial }: { days: number; initial: { days: number; stats: ChannelStat[] } }) {
+/**
+ * Orders, volume and profit per channel (each API key, widget, and the hosted page) over the
+ * Overview's period: the busiest channels one by one, the rest in one row (lib/dashboard/channels.ts).
+ */
+export function ChannelsCard({ days, initial }: { days: number; initial: { days: number; stats: ChannelStats } }) {
   const q = useQuery({
     queryKey: queryKeys.channels(days),
     queryFn: () => callAction(getChannelStatsAction(days)),
@@ -20,7 +23,8 @@ export function ChannelsCard({ days, initial }: { days: number; initial: { days:
     placeholderData: keepPreviousData,
     refetchInterval: 10_000,
   });
-  const rows = q.data ?? [];
+  const rows = q.data?.channels ?? [];
+  const others = q.data?.others ?? null;
   return (
     <Card className="mt-6" aria-labelledby="channels-title">
       <CardHeader
@@ -80,6 +84,30 @@ export function ChannelsCard({ days, initial }: { days: number; initial: { days:
                   </td>
                 </tr>
               ))}
+              {others ? (
+                <tr data-testid="channel-others">
+                  <td className="px-4 py-2.5 sm:px-5">
+                    <span className="font-medium">
+                      {others.channels.toLocaleString("en-US")} other channel{others.channels === 1 ? "" : "s"}
+                    </span>
+                    <span className="block text-xs text-zinc-500">Together</span>
+                  </td>
+                  <td className="px-3 py-2.5 text-right tabular whitespace-nowrap text-zinc-400">–</td>
+                  <td className="px-3 py-2.5 text-right tabular" data-testid="channel-others-orders">
+                    {others.orders}
+                    <span className="block text-xs text-zinc-500">{others.finished} finished</span>
+                  </td>
+                  <td className="px-3 py-2.5 text-right tabular whitespace-nowrap">{formatUsd(others.volumeUsd)}</td>
+                  <td className="px-4 py-2.5 text-right tabular sm:px-5">
+                    <span className="font-medium">{formatUsd(others.profitUsd)}</span>
+                    {others.profit.map((p) => (
+                      <span key={p.currency} className="block text-xs text-zinc-500">
+                        {displayAmount(p.amount)} {p.currency.toUpperCase()}
+                      </span>
+                    ))}
+                  </td>
+                </tr>
+              ) : null}
             </tbody>
           </table>
         </div>

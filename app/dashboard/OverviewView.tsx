@@ -8,13 +8,13 @@ import { getEarningsAction, getOverviewAction } from "@/app/dashboard/queries";
 import { queryKeys } from "@/app/dashboard/query-keys";
 import { displayAmount, formatDay, formatUsd, priceNote } from "@/components/format";
 import { Alert, Card, CardHeader, cx, EmptyState, PageHeader, StatusBadge } from "@/components/ui";
-import { type ChannelStat, type EarningsSeries, type Overview, PERIODS, type PeriodDays } from "@/lib/dashboard/types";
+import { type ChannelStats, type EarningsSeries, type Overview, PERIODS, type PeriodDays } from "@/lib/dashboard/types";
 import { ORDER_STATES } from "@/lib/domain/order-states";
 import { bpsToPercent, D, formatAmount } from "@/lib/money/decimal";
 import { ChannelsCard } from "./ChannelsCard";
 import { currencyColor, EarningsChart } from "./EarningsChart";
 
-export function OverviewView({ initial }: { initial: { overview: Overview; earnings: EarningsSeries; channels: ChannelStat[] } }) {
+export function OverviewView({ initial }: { initial: { overview: Overview; earnings: EarningsSeries; channels: ChannelStats } }) {
   const [days, setDays] = useState<PeriodDays>(initial.overview.period.days as PeriodDays);
   const [view, setView] = useState<string>("usd");
   const isInitial = days === initial.overview.period.days;

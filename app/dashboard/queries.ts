@@ -3,6 +3,7 @@
 import { z } from "zod";
 import { args, noArgs, sessionAction } from "@/app/_server/action";
 import {
+  deliveryPage,
   found,
   getChannelStats,
   getDb,
@@ -12,7 +13,6 @@ import {
   getSettingsView,
   getStatements,
   getWithdrawalsView,
-  listDeliveries,
   listEndpoints,
   listKeyRows,
   listResellerOrders,
@@ -37,7 +37,11 @@ const orderQuery = z
   })
   .strict()
   .nullish();
-const keyQuery = z.object({ includeRevoked: z.boolean().optional() }).strict().nullish();
+/** Which list of keys (the active ones, or the revoked ones), and the page (older: the cursor the previous page answered). */
+const keyQuery = z
+  .object({ revoked: z.boolean().optional(), older: z.string().max(100).nullish() })
+  .strict()
+  .nullish();
 
 export const getOverviewAction = sessionAction(args(days), ([d], me) => getOverview(getDb(), { resellerId: me.resellerId, days: d }));
 
@@ -69,7 +73,7 @@ export const getOrderAction = sessionAction(args(z.string().max(100)), async ([o
 );
 
 export const listKeysAction = sessionAction(args(keyQuery), ([query], me) =>
-  listKeyRows(getDb(), { resellerId: me.resellerId, includeRevoked: query?.includeRevoked ?? false }),
+  listKeyRows(getDb(), { resellerId: me.resellerId, revoked: query?.revoked ?? false, older: query?.older ?? null }),
 );
 
 export const listWebhookEndpointsAction = sessionAction(noArgs, (_, me) => listEndpoints(getDb(), me.resellerId));
@@ -80,8 +84,9 @@ const endpointId = z
   .catch("")
   .transform((id) => id.slice(0, 100));
 
-export const listWebhookDeliveriesAction = sessionAction(args(endpointId), ([id], me) =>
-  listDeliveries(getDb(), { resellerId: me.resellerId, endpointId: id }),
+/** A page of an endpoint's delivery log (older: the cursor the previous page answered; none for the newest). */
+export const listWebhookDeliveriesAction = sessionAction(args(endpointId, z.string().max(40).nullish()), ([id, older], me) =>
+  deliveryPage(getDb(), { resellerId: me.resellerId, endpointId: id, older: older ?? null }),
 );
 
 export const getSettingsAction = sessionAction(noArgs, (_, me) => getSettingsView(getDb(), { resellerId: me.resellerId }));

@@ -9,9 +9,16 @@ export const queryKeys = {
   /** `query`: the orders page's search string (status, search text, page). */
   orders: (query: string) => ["orders", query] as const,
   order: (id: string) => ["order", id] as const,
-  keys: { all: ["keys"] as const, list: (includeRevoked: boolean) => ["keys", includeRevoked] as const },
+  /** The active keys, or a page of the revoked ones (`older`: its cursor, "" for the first). */
+  keys: {
+    all: ["keys"] as const,
+    active: (older: string) => ["keys", "active", older] as const,
+    revoked: (older: string) => ["keys", "revoked", older] as const,
+  },
   webhookEndpoints: ["webhooks"] as const,
-  webhookDeliveries: (endpointId: string) => ["webhook-deliveries", endpointId] as const,
+  /** An endpoint's delivery log (`older`: the page's cursor, "" for the newest), or all its pages (no `older`). */
+  webhookDeliveries: (endpointId: string, older?: string) =>
+    (older === undefined ? ["webhook-deliveries", endpointId] : ["webhook-deliveries", endpointId, older]) as readonly string[],
   settings: ["settings"] as const,
   withdrawals: ["withdrawals"] as const,
   statements: ["statements"] as const,

@@ -126,7 +126,7 @@ async function main(args: string[], io: CliIo): Promise<number> {
       const r = await findReseller(a);
       const revoked = r.revokedAt ? `  REVOKED ${r.revokedAt.toISOString()}` : "";
       io.out(`reseller ${r.id}  wallet ${r.walletAddress}  markup ${r.markupBps} bps  since ${r.createdAt.toISOString()}${revoked}`);
-      for (const k of await listApiKeys(db, { resellerId: r.id })) io.out(`  key ${k.id}  ${k.prefix}...  ${k.name}`);
+      for (const k of (await listApiKeys(db, { resellerId: r.id })).items) io.out(`  key ${k.id}  ${k.prefix}...  ${k.name}`);
       for (const x of await getBalances(db, r.id))
         io.out(`  ${x.currency}: pending ${x.pending}, available ${x.available}, reserved ${x.reserved}`);
       break;
@@ -168,12 +168,17 @@ async function main(args: string[], io: CliIo): Promise<number> {
     }
     case "key:list": {
       const r = await findReseller(a);
-      const keys = await listApiKeys(db, { resellerId: r.id });
-      if (!keys.length) io.out("no active keys");
-      for (const k of keys)
-        io.out(
-          `${k.id}  ${k.prefix}...  ${k.name}  created ${k.createdAt.toISOString()}  last used ${k.lastUsedAt?.toISOString() ?? "never"}`,
-        );
+      // Every active key, a page at a time (at most MAX_ACTIVE_KEYS, unless made before the cap).
+      let page = await listApiKeys(db, { resellerId: r.id });
+      if (!page.items.length) io.out("no active keys");
+      for (;;) {
+        for (const k of page.items)
+          io.out(
+            `${k.id}  ${k.prefix}...  ${k.name}  created ${k.createdAt.toISOString()}  last used ${k.lastUsedAt?.toISOString() ?? "never"}`,
+          );
+        if (!page.older) break;
+        page = await listApiKeys(db, { resellerId: r.id, older: page.older });
+      }
       break;
     }
     case "key:revoke": {

@@ -4,6 +4,7 @@ import { getConfig, markupRange, markupRangeMessage } from "@/lib/config";
 import { getCurrency } from "@/lib/currencies";
 import type { Db, Widget } from "@/lib/db/client";
 import { announceKeyChange } from "@/lib/db/key-changes";
+import { lockReseller } from "@/lib/db/reseller-lock";
 import { nameProblem } from "@/lib/domain/names";
 import { AppError } from "@/lib/errors";
 import { newId } from "@/lib/ids";
@@ -130,11 +131,15 @@ export async function listWidgets(db: Db, opts: { resellerId: string }): Promise
   return rows.map(toWidgetView);
 }
 
+/** A new widget; the count and the insert run behind the reseller's row lock, so creations at once never pass MAX_WIDGETS. */
 export async function createWidget(db: Db, opts: { resellerId: string; input: unknown }): Promise<WidgetView> {
   const data = parseWidget(opts.input);
-  if ((await db.widget.count({ where: { resellerId: opts.resellerId } })) >= MAX_WIDGETS)
-    throw new AppError("INVALID_REQUEST", `A reseller can have at most ${MAX_WIDGETS} widgets.`);
-  const row = await db.widget.create({ data: { id: `wg${newId(12)}`, resellerId: opts.resellerId, ...data } });
+  const row = await db.$transaction(async (tx) => {
+    if (!(await lockReseller(tx, opts.resellerId))) throw new AppError("NOT_FOUND", "No such reseller.");
+    if ((await tx.widget.count({ where: { resellerId: opts.resellerId } })) >= MAX_WIDGETS)
+      throw new AppError("INVALID_REQUEST", `A reseller can have at most ${MAX_WIDGETS} widgets.`);
+    return tx.widget.create({ data: { id: `wg${newId(12)}`, resellerId: opts.resellerId, ...data } });
+  });
   return toWidgetView(row);
 }
 

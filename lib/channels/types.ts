@@ -50,3 +50,20 @@ export interface ChannelStat {
   profit: { currency: string; amount: string }[];
   profitUsd: string;
 }
+
+/** The channels past the Overview's first TOP_CHANNELS, summed into one row. */
+export interface ChannelOthers {
+  /** How many channels it sums (listed keys and widgets without figures included). */
+  channels: number;
+  orders: number;
+  finished: number;
+  volumeUsd: string;
+  profit: { currency: string; amount: string }[];
+  profitUsd: string;
+}
+
+/** The Overview's Channels card: the busiest channels, each with its figures, and the rest in one row (null when there is no rest). */
+export interface ChannelStats {
+  channels: ChannelStat[];
+  others: ChannelOthers | null;
+}

@@ -106,8 +106,8 @@ export const ORDER_CSV_COLUMNS = [
 /**
  * Orders newest first, filtered like the Orders page (state, id prefix, channel). Keyset pages
  * by (createdAt, id), each one statement that starts at its cursor in the index the list uses
- * (lib/orders), plus one for the page's realised profit by the orders' own (orderId, kind) key;
- * the reseller's API keys are read once, up front (a handful), rather than joined per row.
+ * (lib/orders), plus one for the page's realised profit by the orders' own (orderId, kind) key,
+ * and one for the API keys the page names that earlier pages did not (not every key of the reseller).
  * Like the list, it leaves out an order still being opened with the engine (no payinAddress
  * yet, lib/orders/create-order.ts): nobody sees one, and the list's indexes hold only the others.
  */
@@ -123,12 +123,9 @@ export function ordersCsv(db: Db, q: Pick<OrderQuery, "resellerId" | "status" | 
   async function* batches() {
     // An id search that cannot match any id (the page refuses the same) exports only the header.
     if (search && !/^[0-9a-z]{1,64}$/.test(search)) return;
-    const keys = new Map(
-      (await db.apiKey.findMany({ where: { resellerId: q.resellerId }, select: { id: true, prefix: true, name: true } })).map((k) => [
-        k.id,
-        k,
-      ]),
-    );
+    // The keys of the orders exported so far: each batch reads only those it meets for the first time
+    // (a reseller may have revoked thousands of keys; issue 48).
+    const keys = new Map<string, { id: string; prefix: string; name: string }>();
     let after: { createdAt: Date; id: string } | null = null;
     for (;;) {
       // (createdAt, id) < the cursor's, written so that the createdAt bound is an index range on both databases.
@@ -148,6 +145,13 @@ export function ordersCsv(db: Db, q: Pick<OrderQuery, "resellerId" | "status" | 
         select: { orderId: true, amount: true },
       });
       const realised = new Map(settled.map((e) => [e.orderId, e.amount]));
+      const unseen = [...new Set(orders.flatMap((o) => (o.apiKeyId && !keys.has(o.apiKeyId) ? [o.apiKeyId] : [])))];
+      if (unseen.length)
+        for (const k of await db.apiKey.findMany({
+          where: { resellerId: q.resellerId, id: { in: unseen } },
+          select: { id: true, prefix: true, name: true },
+        }))
+          keys.set(k.id, k);
       yield orders.map((o) => ({
         ...o,
         apiKey: o.apiKeyId ? keys.get(o.apiKeyId) : undefined,

@@ -8,7 +8,7 @@ import type { FailureReason, OrderState } from "@/lib/domain/order-states";
 import type { WithdrawalRow } from "@/lib/withdrawals/types";
 
 // Shapes of the layers below, shown by the dashboard as they are.
-export type { ChannelStat, WidgetView } from "@/lib/channels/types";
+export type { ChannelStat, ChannelStats, WidgetView } from "@/lib/channels/types";
 export type { CurrencyInfo } from "@/lib/currencies/types";
 export type { DeliveryView, EndpointView } from "@/lib/webhooks/types";
 export type { WithdrawalQuote, WithdrawalRow } from "@/lib/withdrawals/types";
@@ -78,6 +78,21 @@ export interface ApiKeyRow {
   revokedAt: string | null;
   /** The key's own markup; null: the reseller's. */
   markupBps: number | null;
+}
+
+/** A page of keys (lib/keys: listApiKeys): `older` is the cursor of the next page, null on the last. */
+export interface KeyPage {
+  items: ApiKeyRow[];
+  older: string | null;
+  /** The active keys' list: how many active keys there are (null for the revoked keys' list). */
+  active: number | null;
+}
+
+/** One choice of the Orders page's channel filter. */
+export interface ChannelOption {
+  /** key:<id>, widget:<id> or page. */
+  value: string;
+  label: string;
 }
 
 export interface OrderRow {

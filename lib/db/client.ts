@@ -209,6 +209,10 @@ export const emptySql = PgPrisma.empty;
 /** Values joined into one sql`...` fragment, each a parameter: `IN (${joinSql(ids)})`. */
 export const joinSql = PgPrisma.join;
 
+/** A Date as a DateTime column holds it, for raw statements: ISO text on SQLite (as Prisma writes it), timestamp(3) on PostgreSQL. */
+export const dateParam = (db: Db | Tx, d: Date) =>
+  providerOf(db) === "sqlite" ? sql`${d.toISOString().replace("Z", "+00:00")}` : sql`${d.toISOString().slice(0, 23)}::timestamp`;
+
 // What pg reads, as Prisma's client gives it (pg alone would read a zone-less timestamp as
 // local time, and NUMERIC with the trailing zeros of its stored scale, where Prisma's Decimal
 // gives none): timestamp(3) columns hold UTC; money is a decimal string.

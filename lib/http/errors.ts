@@ -48,6 +48,7 @@ export const HTTP_STATUS: Record<ErrorCode, number> = {
   FORBIDDEN_ORIGIN: 403,
   PAYOUT_CHAIN_UNAVAILABLE: 503,
   PRICE_UNAVAILABLE: 503,
+  API_KEY_LIMIT_REACHED: 409,
 };
 
 export interface ErrorBody {

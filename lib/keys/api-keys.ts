@@ -3,8 +3,9 @@ import crypto from "node:crypto";
 import { base58 } from "@scure/base";
 import { effectiveMarkup } from "@/lib/channels/channels";
 import type { ApiKey, Db } from "@/lib/db/client";
-import { driverOf, isUniqueViolation, queryOnPool } from "@/lib/db/client";
+import { dateParam, driverOf, emptySql, isUniqueViolation, queryOnPool, sql } from "@/lib/db/client";
 import { announceKeyChange } from "@/lib/db/key-changes";
+import { lockReseller } from "@/lib/db/reseller-lock";
 import { statementOf } from "@/lib/db/sqlite-direct";
 import { nameProblem } from "@/lib/domain/names";
 import { AppError } from "@/lib/errors";
@@ -67,16 +68,95 @@ async function insertKey(tx: Tx | Db, resellerId: string, name: string) {
   }
 }
 
+/**
+ * Active keys a reseller may hold (issue 48: any wallet is a reseller at its first sign-in, and
+ * one session made 2,000 keys in 30 s). A rotation replaces its key and never counts twice; a
+ * revoked key frees its place (revoked keys stay, for their orders' channel, and are read a page
+ * at a time).
+ */
+export const MAX_ACTIVE_KEYS = 100;
+
+/**
+ * A new key (the dashboard's and the operator CLI's one way to make one), refused with
+ * API_KEY_LIMIT_REACHED when the reseller already has MAX_ACTIVE_KEYS active ones. The count and
+ * the insert run in one transaction behind the reseller's row lock, so creations at once (from
+ * any process) queue and never pass the cap.
+ */
 export async function createApiKey(db: Db, opts: { resellerId: string; name: string }) {
-  return insertKey(db, opts.resellerId, cleanName(opts.name));
+  const name = cleanName(opts.name);
+  return db.$transaction(async (tx) => {
+    if (!(await lockReseller(tx, opts.resellerId))) throw new AppError("NOT_FOUND", "No such reseller.");
+    if ((await tx.apiKey.count({ where: { resellerId: opts.resellerId, revokedAt: null } })) >= MAX_ACTIVE_KEYS)
+      throw new AppError(
+        "API_KEY_LIMIT_REACHED",
+        `A reseller can have at most ${MAX_ACTIVE_KEYS} active API keys: revoke one first, or rotate one (a rotation replaces its key).`,
+        { maxActiveKeys: MAX_ACTIVE_KEYS },
+      );
+    return insertKey(tx, opts.resellerId, name);
+  });
 }
 
-export async function listApiKeys(db: Db, opts: { resellerId: string; includeRevoked?: boolean }): Promise<PublicApiKey[]> {
-  const rows = await db.apiKey.findMany({
-    where: { resellerId: opts.resellerId, ...(opts.includeRevoked ? {} : { revokedAt: null }) },
-    orderBy: { createdAt: "desc" },
-  });
-  return rows.map(toPublic);
+/** Keys a page holds: active ones (half the cap: each has its markup field and buttons), revoked ones. */
+export const ACTIVE_KEYS_PAGE = 50;
+export const REVOKED_KEYS_PAGE = 20;
+
+export interface ApiKeyPage {
+  items: PublicApiKey[];
+  /** The cursor of the next page (older keys), null on the last page. */
+  older: string | null;
+  /** The list of active keys: how many there are (a count of the index's range; at most MAX_ACTIVE_KEYS since the cap). */
+  active?: number;
+}
+
+/** A page's cursor: its last key's revokedAt (revoked keys only) and createdAt in epoch milliseconds, and its id. */
+const CURSOR_RE = /^(?:(\d{1,15})_)?(\d{1,15})_([0-9A-Za-z]{1,64})$/;
+/** The last millisecond of year 9999 (a later date has no 4-digit ISO year). */
+const MAX_CURSOR_MS = 253_402_300_799_999;
+
+const cursorOf = (k: ApiKey) => `${k.revokedAt ? `${k.revokedAt.getTime()}_` : ""}${k.createdAt.getTime()}_${k.id}`;
+
+function parseCursor(text: string, revoked: boolean): { revokedAt: Date | null; createdAt: Date; id: string } {
+  const m = CURSOR_RE.exec(text);
+  if (!m || !!m[1] !== revoked || Number(m[1] ?? 0) > MAX_CURSOR_MS || Number(m[2]) > MAX_CURSOR_MS)
+    throw new AppError("INVALID_REQUEST", "Not a page of this list of keys.");
+  return { revokedAt: m[1] ? new Date(Number(m[1])) : null, createdAt: new Date(Number(m[2])), id: m[3] };
+}
+
+/**
+ * A page of a reseller's keys: the active ones, newest first, ACTIVE_KEYS_PAGE a page (with how
+ * many there are), or the revoked ones, the last revoked first, REVOKED_KEYS_PAGE a page (`older`:
+ * the cursor a page answered). Each page is a range of the (resellerId, revokedAt, createdAt, id)
+ * index from its cursor on: the 10,000th revoked key costs what the first does, and nothing reads
+ * more than a page however many keys were revoked.
+ */
+export async function listApiKeys(
+  db: Db,
+  opts: { resellerId: string; revoked?: boolean; older?: string | null; pageSize?: number },
+): Promise<ApiKeyPage> {
+  const revoked = !!opts.revoked;
+  const pageSize = Math.min(Math.max(opts.pageSize ?? (revoked ? REVOKED_KEYS_PAGE : ACTIVE_KEYS_PAGE), 1), MAX_ACTIVE_KEYS);
+  const c = opts.older ? parseCursor(opts.older, revoked) : null;
+  const keyset = !c
+    ? emptySql
+    : c.revokedAt
+      ? sql`AND ("revokedAt", "createdAt", "id") < (${dateParam(db, c.revokedAt)}, ${dateParam(db, c.createdAt)}, ${c.id})`
+      : sql`AND ("createdAt", "id") < (${dateParam(db, c.createdAt)}, ${c.id})`;
+  const ids = await db.$queryRaw<{ id: string }[]>(sql`
+    SELECT "id" FROM "ApiKey"
+    WHERE "resellerId" = ${opts.resellerId} AND "revokedAt" ${revoked ? sql`IS NOT NULL` : sql`IS NULL`} ${keyset}
+    ORDER BY "revokedAt" DESC, "createdAt" DESC, "id" DESC LIMIT ${pageSize + 1}`);
+  const [rows, active] = await Promise.all([
+    db.apiKey.findMany({
+      where: { id: { in: ids.slice(0, pageSize).map((r) => r.id) } },
+      orderBy: [{ revokedAt: "desc" }, { createdAt: "desc" }, { id: "desc" }],
+    }),
+    revoked ? null : db.apiKey.count({ where: { resellerId: opts.resellerId, revokedAt: null } }),
+  ]);
+  return {
+    items: rows.map(toPublic),
+    older: ids.length > pageSize && rows.length ? cursorOf(rows[rows.length - 1]) : null,
+    ...(active === null ? {} : { active }),
+  };
 }
 
 export async function revokeApiKey(db: Db, opts: { resellerId: string; keyId: string }): Promise<void> {

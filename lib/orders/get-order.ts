@@ -1,6 +1,6 @@
 import "server-only";
 import type Database from "better-sqlite3";
-import { type Db, driverOf, emptySql, type Order, type OrderEvent, providerOf, queryOnPool, sql } from "@/lib/db/client";
+import { type Db, dateParam, driverOf, emptySql, type Order, type OrderEvent, providerOf, queryOnPool, sql } from "@/lib/db/client";
 import { sqliteDate, statementOf } from "@/lib/db/sqlite-direct";
 import { ID_PREFIX_MIN } from "@/lib/domain/order-ids";
 import { AppError } from "@/lib/errors";
@@ -143,10 +143,6 @@ function listConditions(db: Db, opts: ListOrdersOptions, search: string) {
     ${opts.channel ? sql`AND "channel" = ${opts.channel}` : emptySql}
     ${search ? (wholeId ? sql`AND "id" = ${search}` : sql`AND "id" >= ${search} AND "id" < ${`${search}g`}`) : emptySql}`;
 }
-
-/** A Date as the column holds it: ISO text on SQLite (as Prisma writes it), timestamp(3) on PostgreSQL. */
-const dateParam = (db: Db, d: Date) =>
-  providerOf(db) === "sqlite" ? sql`${d.toISOString().replace("Z", "+00:00")}` : sql`${d.toISOString().slice(0, 23)}::timestamp`;
 
 /**
  * The reseller's orders, a keyset page at a time, newest first: the page after a cursor is the

@@ -1,12 +1,13 @@
 import "server-only";
 import { getConfig } from "@/lib/config";
-import type { Db } from "@/lib/db/client";
+import { type Db, dateParam, emptySql, sql } from "@/lib/db/client";
+import { lockReseller } from "@/lib/db/reseller-lock";
 import { AppError } from "@/lib/errors";
 import { newId } from "@/lib/ids";
 import { TEST_EVENT_TYPE, WEBHOOK_EVENT_TYPES } from "./events";
 import { enqueueEvent, newWebhookSecret, parseEventFilter } from "./outbox";
 import { checkWebhookUrl } from "./ssrf";
-import type { DeliveryView, EndpointView } from "./types";
+import type { DeliveryPage, DeliveryView, EndpointView } from "./types";
 
 // A reseller's webhook endpoints, as the dashboard manages them: add (the secret is shown
 // once), rotate the secret, disable and enable, send a test event, read the delivery log.
@@ -54,11 +55,15 @@ export async function createEndpoint(
 ): Promise<{ endpoint: EndpointView; secret: string }> {
   const url = checkWebhookUrl(String(opts.url ?? ""), opts.allowPrivate ?? getConfig().WEBHOOK_ALLOW_PRIVATE);
   const events = checkEvents(opts.events);
-  if ((await db.webhookEndpoint.count({ where: { resellerId: opts.resellerId } })) >= MAX_ENDPOINTS)
-    throw new AppError("INVALID_REQUEST", `At most ${MAX_ENDPOINTS} webhook endpoints.`);
   const secret = newWebhookSecret();
-  const e = await db.webhookEndpoint.create({
-    data: { id: `ep_${newId()}`, resellerId: opts.resellerId, url: url.toString(), events: JSON.stringify(events), secret },
+  // The count and the insert behind the reseller's row lock: creations at once never pass MAX_ENDPOINTS.
+  const e = await db.$transaction(async (tx) => {
+    if (!(await lockReseller(tx, opts.resellerId))) throw new AppError("NOT_FOUND", "No such reseller.");
+    if ((await tx.webhookEndpoint.count({ where: { resellerId: opts.resellerId } })) >= MAX_ENDPOINTS)
+      throw new AppError("INVALID_REQUEST", `At most ${MAX_ENDPOINTS} webhook endpoints.`);
+    return tx.webhookEndpoint.create({
+      data: { id: `ep_${newId()}`, resellerId: opts.resellerId, url: url.toString(), events: JSON.stringify(events), secret },
+    });
   });
   return { endpoint: view(e), secret };
 }
@@ -102,13 +107,32 @@ export async function sendTestEvent(db: Db, opts: { resellerId: string; endpoint
   return id;
 }
 
-/** The newest deliveries to an endpoint, each with its attempts. */
-export async function listDeliveries(db: Db, opts: { resellerId: string; endpointId: string; limit?: number }): Promise<DeliveryView[]> {
+/** Deliveries the dashboard's log shows a page at a time. */
+export const DELIVERIES_PAGE = 20;
+
+/** A page's cursor: its last delivery's createdAt in epoch milliseconds and its id. */
+const DELIVERY_CURSOR_RE = /^(\d{1,15})_(\d{1,15})$/;
+
+/**
+ * An endpoint's deliveries, newest first, each with its attempts: `limit` of them (50 unless
+ * given, at most 200) from the cursor `older` on (the createdAt and id of the delivery before
+ * them). The page is a range of the (endpointId, createdAt) index, whose entries end with the id
+ * on both databases: no sort, and nothing read past the page however long the log.
+ */
+export async function listDeliveries(
+  db: Db,
+  opts: { resellerId: string; endpointId: string; limit?: number; older?: string | null },
+): Promise<DeliveryView[]> {
   const e = await ownEndpoint(db, opts.resellerId, opts.endpointId);
+  const c = opts.older ? DELIVERY_CURSOR_RE.exec(opts.older) : null;
+  if (opts.older && (!c || Number(c[1]) > 253_402_300_799_999)) throw new AppError("INVALID_REQUEST", "Not a page of this delivery log.");
+  const keyset = c ? sql`AND ("createdAt", "id") < (${dateParam(db, new Date(Number(c[1])))}, ${Number(c[2])})` : emptySql;
+  const ids = await db.$queryRaw<{ id: number | bigint }[]>(sql`
+    SELECT "id" FROM "WebhookDelivery" WHERE "endpointId" = ${e.id} ${keyset}
+    ORDER BY "createdAt" DESC, "id" DESC LIMIT ${Math.min(Math.max(opts.limit ?? 50, 1), 200)}`);
   const rows = await db.webhookDelivery.findMany({
-    where: { endpointId: e.id },
-    orderBy: { id: "desc" },
-    take: Math.min(Math.max(opts.limit ?? 50, 1), 200),
+    where: { id: { in: ids.map((r) => Number(r.id)) } },
+    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
     include: { message: { select: { type: true, subject: true } }, log: { orderBy: { id: "asc" } } },
   });
   return rows.map((d) => ({
@@ -126,4 +150,12 @@ export async function listDeliveries(db: Db, opts: { resellerId: string; endpoin
     createdAt: d.createdAt.toISOString(),
     log: d.log.map((a) => ({ at: a.at.toISOString(), statusCode: a.statusCode, latencyMs: a.latencyMs, error: a.error })),
   }));
+}
+
+/** The dashboard's delivery log: DELIVERIES_PAGE deliveries from the cursor `older` on, and the next page's cursor. */
+export async function deliveryPage(db: Db, opts: { resellerId: string; endpointId: string; older?: string | null }): Promise<DeliveryPage> {
+  const rows = await listDeliveries(db, { ...opts, limit: DELIVERIES_PAGE + 1 });
+  const items = rows.slice(0, DELIVERIES_PAGE);
+  const last = items[items.length - 1];
+  return { items, older: rows.length > DELIVERIES_PAGE && last ? `${Date.parse(last.createdAt)}_${last.id}` : null };
 }

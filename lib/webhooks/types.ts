@@ -31,3 +31,9 @@ export interface DeliveryView {
   createdAt: string;
   log: { at: string; statusCode: number | null; latencyMs: number; error: string | null }[];
 }
+
+/** A page of an endpoint's deliveries, newest first: `older` is the cursor of the next page, null on the last. */
+export interface DeliveryPage {
+  items: DeliveryView[];
+  older: string | null;
+}

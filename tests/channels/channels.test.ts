@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   createWidget,
+  MAX_WIDGETS,
   parseChannel,
   resolveHostedChannel,
   setKeyMarkup,
@@ -166,5 +167,16 @@ describe("channels", () => {
     await revokeReseller(db, { resellerId: r.id });
     expect(await code(resolveHostedChannel(db, { widget: own.id }))).toBe("NOT_FOUND");
     expect(await code(resolveHostedChannel(db, { reseller: r.id }))).toBe("NOT_FOUND");
+  });
+
+  it(`at most ${MAX_WIDGETS} widgets, also when they are created at once`, async () => {
+    const r = await getOrCreateReseller(db, { walletAddress: "0x00000000000000000000000000000000000000c5" });
+    for (let i = 0; i < MAX_WIDGETS - 2; i++) await createWidget(db, { resellerId: r.id, input: { name: `w${i}` } });
+    const results = await Promise.all(
+      Array.from({ length: 6 }, (_, i) => code(createWidget(db, { resellerId: r.id, input: { name: `at once ${i}` } }))),
+    );
+    expect(results.filter((c) => c === null)).toHaveLength(2);
+    expect(results.filter((c) => c === "INVALID_REQUEST")).toHaveLength(4);
+    expect(await db.widget.count({ where: { resellerId: r.id } })).toBe(MAX_WIDGETS);
   });
 });

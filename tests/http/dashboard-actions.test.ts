@@ -15,7 +15,7 @@ const READS: [name: string, args: unknown[]][] = [
   ["getEarningsAction", [30]],
   ["listOrdersAction", [{}]],
   ["getOrderAction", ["0123456789abcdef01234567"]],
-  ["listKeysAction", [{ includeRevoked: true }]],
+  ["listKeysAction", [{ revoked: true }]],
   ["getSettingsAction", []],
   ["listWebhookEndpointsAction", []],
 ];
@@ -76,8 +76,10 @@ describe("dashboard read actions", () => {
     expect((await call("listOrdersAction", [{ status: "finished" }])).data.items.map((o: { id: string }) => o.id)).toEqual([finishedId]);
     const detail = await call("getOrderAction", [finishedId]);
     expect(detail.data).toMatchObject({ id: finishedId, status: "finished", profitState: "available", markupBps: 150 });
-    const keys = await call("listKeysAction", [{ includeRevoked: true }]);
-    expect(keys.data.map((k: { prefix: string }) => k.prefix)).toEqual([keyPrefix]);
+    const keys = await call("listKeysAction", [{}]);
+    expect(keys.data.items.map((k: { prefix: string }) => k.prefix)).toEqual([keyPrefix]);
+    expect([keys.data.older, keys.data.active]).toEqual([null, 1]);
+    expect(await call("listKeysAction", [{ revoked: true }])).toEqual({ ok: true, data: { items: [], older: null, active: null } });
     expect((await call("getSettingsAction", [])).data.markupBps).toBe(150);
   });
 
@@ -98,7 +100,8 @@ describe("dashboard read actions", () => {
     expect((await call("listOrdersAction", [{ q: finishedId }])).data).toMatchObject({ items: [], total: 0 });
     for (const id of [finishedId, waitingId, finishedId.toUpperCase()])
       expect(await call("getOrderAction", [id])).toEqual({ ok: false, error: { code: "NOT_FOUND", message: "Not found." } });
-    expect(await call("listKeysAction", [{ includeRevoked: true }])).toEqual({ ok: true, data: [] });
+    expect(await call("listKeysAction", [{}])).toEqual({ ok: true, data: { items: [], older: null, active: 0 } });
+    expect(await call("listKeysAction", [{ revoked: true }])).toEqual({ ok: true, data: { items: [], older: null, active: null } });
     expect((await call("getSettingsAction", [])).data.markupBps).toBe(0);
     // Not even in passing: no answer to B mentions A's orders or key.
     for (const text of seen) for (const secret of [finishedId, waitingId, keyPrefix]) expect(text).not.toContain(secret);
@@ -112,7 +115,10 @@ describe("dashboard read actions", () => {
       ["listOrdersAction", [{ before: "1".repeat(200) }]],
       ["listOrdersAction", [{ resellerId: "someone-else" }]],
       ["getOrderAction", [{ id: finishedId }]],
-      ["listKeysAction", [{ includeRevoked: "yes" }]],
+      ["listKeysAction", [{ revoked: "yes" }]],
+      ["listKeysAction", [{ includeRevoked: true }]],
+      ["listKeysAction", [{ revoked: true, older: "not a cursor" }]],
+      ["listKeysAction", [{ older: "x".repeat(101) }]],
     ];
     for (const [name, args] of bad) {
       const r = await callServerAction(origin(), cookieA, name, args);

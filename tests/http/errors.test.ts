@@ -21,6 +21,7 @@ const ELSEWHERE = {
   PAYOUT_ASSET_UNAVAILABLE: "dashboard only (tests/withdrawals/withdrawals.test.ts)",
   PAYOUT_CHAIN_UNAVAILABLE: "dashboard only (tests/withdrawals/contract-wallet.test.ts)",
   PRICE_UNAVAILABLE: "dashboard only (tests/prices/live-prices.test.ts)",
+  API_KEY_LIMIT_REACHED: "dashboard and CLI only (tests/http/dashboard-key-cap.test.ts)",
 } as const satisfies Partial<Record<ErrorCode, string>>;
 
 const order = (over: Record<string, unknown> = {}) => ({ from: "btc", to: "eth", amount: "0.01", address: addressFor("eth"), ...over });

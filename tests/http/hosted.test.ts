@@ -265,7 +265,8 @@ describe("channels", () => {
     expect(csv.map((r) => [r.id, r.channel, r.markup_bps])).toEqual([[byWidget.order.id, `widget:${w.id}`, "300"]]);
 
     // Per channel: orders and profit; the profits add up to the ledger's credited profit exactly.
-    const stats = await getChannelStats(db, { resellerId: reseller.id, days: 7 });
+    const { channels: stats, others } = await getChannelStats(db, { resellerId: reseller.id, days: 7 });
+    expect(others).toBeNull();
     const of = (channel: string) => stats.find((s) => s.channel === channel)!;
     expect(of(`widget:${w.id}`)).toMatchObject({ type: "widget", label: "Forum", markupBps: 300, orders: 1, finished: 1 });
     expect(of(`key:${apiKey.id}`)).toMatchObject({ type: "key", markupBps: 100, orders: 1, finished: 1 });

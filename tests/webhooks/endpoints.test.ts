@@ -2,13 +2,15 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "@/lib/db/client";
 import {
   createEndpoint,
+  DELIVERIES_PAGE,
+  deliveryPage,
   listDeliveries,
   listEndpoints,
   rotateEndpointSecret,
   sendTestEvent,
   setEndpointEnabled,
 } from "@/lib/webhooks/endpoints";
-import { type TempDb, tempDatabase } from "../support/sqlite-db";
+import { queryPlan, type TempDb, tempDatabase, tracedStatements } from "../support/sqlite-db";
 
 // The dashboard's webhook management, scoped by reseller: another reseller's endpoint is
 // NOT_FOUND for every operation; the secret is returned at creation and rotation only.
@@ -63,5 +65,53 @@ describe("webhook endpoints", () => {
       await expect(createEndpoint(db, { resellerId: a.id, url, events: ["*"], allowPrivate: false })).rejects.toMatchObject({
         code: "INVALID_REQUEST",
       });
+  });
+
+  it("the delivery log comes a page at a time, newest first, each delivery once, by an index range", async () => {
+    const r = await db.reseller.create({ data: { id: "rc", walletAddress: `0x${"c".repeat(40)}` } });
+    const { endpoint } = await createEndpoint(db, { resellerId: r.id, url: "https://example.com/log", events: ["*"] });
+    const other = await createEndpoint(db, { resellerId: r.id, url: "https://example.com/other", events: ["*"] });
+    const made: string[] = [];
+    for (let i = 0; i < 2 * DELIVERIES_PAGE + 5; i++) {
+      made.push(await sendTestEvent(db, { resellerId: r.id, endpointId: endpoint.id }));
+      if (i % 4 === 0) await sendTestEvent(db, { resellerId: r.id, endpointId: other.endpoint.id });
+    }
+    const seen: string[] = [];
+    const sizes: number[] = [];
+    let older: string | null = null;
+    do {
+      const page = await deliveryPage(db, { resellerId: r.id, endpointId: endpoint.id, older });
+      sizes.push(page.items.length);
+      seen.push(...page.items.map((d) => d.messageId));
+      older = page.older;
+    } while (older);
+    expect(sizes).toEqual([DELIVERIES_PAGE, DELIVERIES_PAGE, 5]);
+    expect(seen).toEqual([...made].reverse());
+    // Another reseller's endpoint, or a cursor that is not one, is refused.
+    await expect(deliveryPage(db, { resellerId: "ra", endpointId: endpoint.id })).rejects.toMatchObject({ code: "NOT_FOUND" });
+    await expect(deliveryPage(db, { resellerId: r.id, endpointId: endpoint.id, older: "x" })).rejects.toMatchObject({
+      code: "INVALID_REQUEST",
+    });
+    // Each page is a range of the (endpointId, createdAt) index (its entries end with the id): no scan, no sort.
+    const first = await deliveryPage(db, { resellerId: r.id, endpointId: endpoint.id });
+    const statements = await tracedStatements(t.url, (traced) =>
+      listDeliveries(traced, { resellerId: r.id, endpointId: endpoint.id, older: first.older }),
+    );
+    const page = statements.filter((q) => /^\s*SELECT "id" FROM "WebhookDelivery"/.test(q));
+    expect(page).toHaveLength(1);
+    const plan = queryPlan(t.url, page[0]);
+    expect(plan).toMatch(/USING COVERING INDEX WebhookDelivery_endpointId_createdAt_idx/);
+    expect(plan).not.toMatch(/TEMP B-TREE|SCAN/);
+  });
+
+  it("at most 10 endpoints, also when they are created at once", async () => {
+    const r = await db.reseller.create({ data: { id: "rd", walletAddress: `0x${"d".repeat(40)}` } });
+    for (let i = 0; i < 8; i++) await createEndpoint(db, { resellerId: r.id, url: `https://example.com/${i}`, events: ["*"] });
+    const results = await Promise.allSettled(
+      Array.from({ length: 6 }, (_, i) => createEndpoint(db, { resellerId: r.id, url: `https://example.com/at-once/${i}`, events: ["*"] })),
+    );
+    expect(results.filter((x) => x.status === "fulfilled")).toHaveLength(2);
+    for (const x of results.filter((y) => y.status === "rejected")) expect(x.reason).toMatchObject({ code: "INVALID_REQUEST" });
+    expect(await db.webhookEndpoint.count({ where: { resellerId: r.id } })).toBe(10);
   });
 });

@@ -1,6 +1,6 @@
 "use client";
 
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useId, useRef, useState } from "react";
 import { createKeyAction, type NewKey, revokeKeyAction, rotateKeyAction, setKeyMarkupAction } from "@/app/dashboard/actions";
 import { callAction } from "@/app/dashboard/call-action";
@@ -10,24 +10,50 @@ import { formatDateTime } from "@/components/format";
 import { Alert, Button, Card, CardHeader, EmptyState, PageHeader, TextLink } from "@/components/ui";
 import { ConfirmDialog } from "@/components/ui/ConfirmDialog";
 import { CopyButton } from "@/components/ui/CopyButton";
-import type { ApiKeyRow } from "@/lib/dashboard/types";
+import type { ApiKeyRow, KeyPage } from "@/lib/dashboard/types";
 
 type Pending = { kind: "rotate" | "revoke"; key: ApiKeyRow } | null;
 
-export function KeysView({ initial }: { initial: ApiKeyRow[] }) {
+/**
+ * A list of keys a page at a time (lib/keys: listApiKeys): the active ones, 50 a page, or the
+ * revoked ones, 20 a page. `cursors` is the way back: the cursor of each page
+ * shown since the first.
+ */
+function useKeyPages(revoked: boolean, opts: { initial?: KeyPage; enabled?: boolean } = {}) {
+  const [cursors, setCursors] = useState<string[]>([]);
+  const older = cursors.at(-1) ?? "";
+  const q = useQuery({
+    queryKey: revoked ? queryKeys.keys.revoked(older) : queryKeys.keys.active(older),
+    queryFn: () => callAction(listKeysAction({ revoked, older: older || null })),
+    initialData: older === "" ? opts.initial : undefined,
+    placeholderData: keepPreviousData,
+    refetchInterval: 30_000,
+    enabled: opts.enabled ?? true,
+  });
+  const next = q.data?.older;
+  return {
+    q,
+    rows: q.data?.items ?? [],
+    page: cursors.length + 1,
+    newer: cursors.length > 0 ? () => setCursors(cursors.slice(0, -1)) : null,
+    older: next ? () => setCursors([...cursors, next]) : null,
+    first: () => setCursors([]),
+  };
+}
+
+export function KeysView({ initial, maxActiveKeys }: { initial: KeyPage; maxActiveKeys: number }) {
   const qc = useQueryClient();
   const [showRevoked, setShowRevoked] = useState(false);
-  const keys = useQuery({
-    queryKey: queryKeys.keys.list(showRevoked),
-    queryFn: () => callAction(listKeysAction({ includeRevoked: showRevoked })),
-    initialData: showRevoked ? undefined : initial,
-    refetchInterval: 30_000,
-  });
+  const active = useKeyPages(false, { initial });
+  const revoked = useKeyPages(true, { enabled: showRevoked });
   const [fresh, setFresh] = useState<{ key: NewKey; rotatedFrom?: string } | null>(null);
   const [pending, setPending] = useState<Pending>(null);
   const [name, setName] = useState("");
   const nameId = useId();
   const revokedId = useId();
+  // At the cap (or past it, with keys made before it): the server refuses another (API_KEY_LIMIT_REACHED).
+  const activeCount = active.q.data?.active ?? active.rows.length;
+  const atCap = activeCount >= maxActiveKeys;
 
   const refresh = () => qc.invalidateQueries({ queryKey: queryKeys.keys.all });
   const create = useMutation({
@@ -53,8 +79,6 @@ export function KeysView({ initial }: { initial: ApiKeyRow[] }) {
       void refresh();
     },
   });
-  const rows = keys.data ?? [];
-
   return (
     <>
       <PageHeader
@@ -74,7 +98,7 @@ export function KeysView({ initial }: { initial: ApiKeyRow[] }) {
         <CardHeader
           id="create-title"
           title="Create a key"
-          description="Use one key per app or site, so you can rotate or revoke it on its own."
+          description={`Use one key per app or site, so you can rotate or revoke it on its own. You can have up to ${maxActiveKeys} active keys; rotating a key replaces it.`}
         />
         <form
           className="flex flex-col gap-3 px-4 py-4 sm:flex-row sm:items-end sm:px-5"
@@ -98,7 +122,7 @@ export function KeysView({ initial }: { initial: ApiKeyRow[] }) {
               className="mt-1 block w-full rounded-md border border-zinc-300 px-3 py-2 text-sm shadow-sm placeholder:text-zinc-400"
             />
           </div>
-          <Button type="submit" disabled={create.isPending || !name.trim()}>
+          <Button type="submit" disabled={create.isPending || !name.trim() || atCap}>
             {create.isPending ? "Creating…" : "Create key"}
           </Button>
         </form>
@@ -106,6 +130,10 @@ export function KeysView({ initial }: { initial: ApiKeyRow[] }) {
           <div className="px-4 pb-4 sm:px-5">
             <Alert>{create.error.message}</Alert>
           </div>
+        ) : atCap ? (
+          <p className="px-4 pb-4 text-sm text-zinc-600 sm:px-5" data-testid="key-cap">
+            You have {maxActiveKeys} active keys, the most you can have: revoke one to create another.
+          </p>
         ) : null}
       </Card>
 
@@ -113,99 +141,56 @@ export function KeysView({ initial }: { initial: ApiKeyRow[] }) {
         <CardHeader
           id="list-title"
           title="Your keys"
-          description={showRevoked ? "Active and revoked keys" : "Active keys"}
+          description={`Active keys: ${activeCount} of at most ${maxActiveKeys}${active.older || active.newer ? ", 50 a page" : ""}`}
           actions={
             <label htmlFor={revokedId} className="inline-flex items-center gap-2 text-sm text-zinc-600">
               <input
                 id={revokedId}
                 type="checkbox"
                 checked={showRevoked}
-                onChange={(e) => setShowRevoked(e.target.checked)}
+                onChange={(e) => {
+                  setShowRevoked(e.target.checked);
+                  revoked.first();
+                }}
                 className="size-4 rounded border-zinc-300"
               />
               Show revoked keys
             </label>
           }
         />
-        {keys.isError ? (
+        {active.q.isError ? (
           <div className="px-4 py-3">
-            <Alert>Could not load keys: {keys.error.message}</Alert>
+            <Alert>Could not load keys: {active.q.error.message}</Alert>
           </div>
         ) : null}
-        {rows.length === 0 ? (
+        {active.rows.length === 0 ? (
           <EmptyState title="No API keys yet">Create one above to start calling the API.</EmptyState>
         ) : (
-          <>
-            <ul className="divide-y divide-zinc-100 md:hidden" aria-label="API keys">
-              {rows.map((k) => (
-                <li key={k.id} className="px-4 py-3" data-testid="key-row" data-prefix={k.prefix}>
-                  <div className="flex items-start justify-between gap-2">
-                    <div className="min-w-0">
-                      <p className="truncate font-medium">{k.name}</p>
-                      <p className="font-mono text-sm break-all text-zinc-600">{k.prefix}…</p>
-                    </div>
-                    {k.revokedAt ? <RevokedBadge /> : null}
-                  </div>
-                  <dl className="mt-2 grid grid-cols-2 gap-2 text-xs text-zinc-500">
-                    <div>
-                      <dt>Created</dt>
-                      <dd className="text-zinc-700">{formatDateTime(k.createdAt)}</dd>
-                    </div>
-                    <div>
-                      <dt>{k.revokedAt ? "Revoked" : "Last used"}</dt>
-                      <dd className="text-zinc-700">
-                        {k.revokedAt ? formatDateTime(k.revokedAt) : k.lastUsedAt ? formatDateTime(k.lastUsedAt) : "Never"}
-                      </dd>
-                    </div>
-                  </dl>
-                  {!k.revokedAt ? <KeyMarkup k={k} /> : null}
-                  {!k.revokedAt ? <KeyActions k={k} onAsk={setPending} /> : null}
-                </li>
-              ))}
-            </ul>
-            <div className="hidden overflow-x-auto md:block">
-              <table className="w-full text-left text-sm">
-                <thead className="bg-zinc-50 text-zinc-500">
-                  <tr>
-                    <th scope="col" className="px-5 py-2 font-medium">
-                      Name
-                    </th>
-                    <th scope="col" className="px-5 py-2 font-medium">
-                      Key
-                    </th>
-                    <th scope="col" className="px-5 py-2 font-medium">
-                      Created
-                    </th>
-                    <th scope="col" className="px-5 py-2 font-medium">
-                      Last used
-                    </th>
-                    <th scope="col" className="px-5 py-2 font-medium">
-                      Markup
-                    </th>
-                    <th scope="col" className="px-5 py-2 text-right font-medium">
-                      <span className="sr-only">Actions</span>
-                    </th>
-                  </tr>
-                </thead>
-                <tbody className="divide-y divide-zinc-100">
-                  {rows.map((k) => (
-                    <tr key={k.id} data-testid="key-row" data-prefix={k.prefix} className={k.revokedAt ? "text-zinc-400" : undefined}>
-                      <td className="px-5 py-3 font-medium">{k.name}</td>
-                      <td className="px-5 py-3 font-mono whitespace-nowrap">{k.prefix}…</td>
-                      <td className="px-5 py-3 whitespace-nowrap">{formatDateTime(k.createdAt)}</td>
-                      <td className="px-5 py-3 whitespace-nowrap">{k.lastUsedAt ? formatDateTime(k.lastUsedAt) : "Never"}</td>
-                      <td className="px-5 py-3 whitespace-nowrap">{k.revokedAt ? (k.markupBps ?? "default") : <KeyMarkup k={k} />}</td>
-                      <td className="px-5 py-3 text-right whitespace-nowrap">
-                        {k.revokedAt ? <RevokedBadge /> : <KeyActions k={k} onAsk={setPending} />}
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
-          </>
+          <KeyList rows={active.rows} label="API keys" onAsk={setPending} />
         )}
+        {active.older || active.newer ? <Pager list={active} label="Pages of active keys" /> : null}
       </Card>
+
+      {showRevoked ? (
+        <Card className="mt-6" aria-labelledby="revoked-title">
+          <CardHeader
+            id="revoked-title"
+            title="Revoked keys"
+            description="The last revoked first, 20 a page. Their orders stay, under their channel."
+          />
+          {revoked.q.isError ? (
+            <div className="px-4 py-3">
+              <Alert>Could not load revoked keys: {revoked.q.error.message}</Alert>
+            </div>
+          ) : null}
+          {revoked.rows.length === 0 ? (
+            <EmptyState title={revoked.q.isPending ? "Loading…" : "No revoked keys"}>Keys you revoke or rotate are listed here.</EmptyState>
+          ) : (
+            <KeyList rows={revoked.rows} label="Revoked API keys" onAsk={setPending} />
+          )}
+          {revoked.older || revoked.newer ? <Pager list={revoked} label="Pages of revoked keys" /> : null}
+        </Card>
+      ) : null}
 
       <ConfirmDialog
         open={pending?.kind === "rotate"}
@@ -268,7 +253,7 @@ function KeyMarkup({ k }: { k: ApiKeyRow }) {
   });
   return (
     <form
-      className="mt-2 flex flex-wrap items-center gap-2 md:mt-0"
+      className="mt-2 flex flex-wrap items-center gap-2 md:mt-0 md:flex-nowrap"
       onSubmit={(e) => {
         e.preventDefault();
         save.mutate();
@@ -301,6 +286,125 @@ function KeyMarkup({ k }: { k: ApiKeyRow }) {
         </span>
       ) : null}
     </form>
+  );
+}
+
+type KeyPages = ReturnType<typeof useKeyPages>;
+
+/**
+ * Keys as rows of one table, laid out as a table from md up and as stacked cards below it (one
+ * markup for both: with 100 keys the page carried every key twice, 400 KB). Active keys have
+ * their markup and actions; revoked ones a link to their orders.
+ */
+function KeyList({ rows, label, onAsk }: { rows: ApiKeyRow[]; label: string; onAsk: (p: Pending) => void }) {
+  const cell = "block md:table-cell md:px-4 md:py-3 md:first:pl-5 md:last:pr-5";
+  return (
+    <div className="md:overflow-x-auto">
+      <table className="block w-full text-left text-sm md:table" aria-label={label}>
+        <thead className="hidden bg-zinc-50 text-zinc-500 md:table-header-group">
+          <tr>
+            <th scope="col" className="px-4 py-2 font-medium first:pl-5">
+              Name
+            </th>
+            <th scope="col" className="px-4 py-2 font-medium first:pl-5">
+              Key
+            </th>
+            <th scope="col" className="px-4 py-2 font-medium first:pl-5">
+              Created
+            </th>
+            <th scope="col" className="px-4 py-2 font-medium first:pl-5">
+              Last used
+            </th>
+            <th scope="col" className="px-4 py-2 font-medium first:pl-5">
+              Markup
+            </th>
+            <th scope="col" className="px-4 py-2 pr-5 text-right font-medium">
+              <span className="sr-only">Actions</span>
+            </th>
+          </tr>
+        </thead>
+        <tbody className="block divide-y divide-zinc-100 md:table-row-group">
+          {rows.map((k) => (
+            <tr
+              key={k.id}
+              data-testid="key-row"
+              data-prefix={k.prefix}
+              className={`block px-4 py-3 md:table-row md:p-0${k.revokedAt ? " text-zinc-400" : ""}`}
+            >
+              <td className={`${cell} truncate font-medium`}>{k.name}</td>
+              <td className={`${cell} font-mono break-all md:whitespace-nowrap`}>{k.prefix}…</td>
+              <td className={`${cell} mt-1 text-xs md:mt-0 md:text-sm`}>
+                <span className="md:hidden">Created </span>
+                {formatDateTime(k.createdAt)}
+              </td>
+              <td className={`${cell} text-xs md:text-sm`}>
+                {k.revokedAt ? (
+                  <span className="md:hidden">Revoked {formatDateTime(k.revokedAt)}</span>
+                ) : (
+                  <span className="md:hidden">Last used </span>
+                )}
+                <span className={k.revokedAt ? "hidden md:inline" : undefined}>
+                  {k.lastUsedAt ? formatDateTime(k.lastUsedAt) : "Never"}
+                </span>
+              </td>
+              <td className={`${cell} md:whitespace-nowrap`}>
+                {k.revokedAt ? (
+                  <span className="text-xs md:text-sm">
+                    <span className="md:hidden">Markup </span>
+                    {k.markupBps ?? "default"}
+                  </span>
+                ) : (
+                  <KeyMarkup k={k} />
+                )}
+              </td>
+              <td className={`${cell} md:text-right md:whitespace-nowrap`}>
+                {k.revokedAt ? (
+                  <span className="mt-2 inline-flex items-center gap-3 md:mt-0">
+                    <RevokedBadge />
+                    <KeyOrdersLink k={k} />
+                  </span>
+                ) : (
+                  <KeyActions k={k} onAsk={onAsk} />
+                )}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+/** A revoked key's orders stay: the Orders page filtered by its channel. */
+function KeyOrdersLink({ k }: { k: ApiKeyRow }) {
+  return (
+    <TextLink href={`/dashboard/orders?channel=${encodeURIComponent(`key:${k.id}`)}`} aria-label={`Orders of key ${k.name}`}>
+      Orders
+    </TextLink>
+  );
+}
+
+function Pager({ list, label }: { list: KeyPages; label: string }) {
+  return (
+    <nav
+      aria-label={label}
+      className="flex flex-wrap items-center justify-between gap-2 border-t border-zinc-100 px-4 py-3 text-sm sm:px-5"
+    >
+      <p className="text-zinc-600" aria-live="polite">
+        Page {list.page}
+      </p>
+      <div className="flex gap-2">
+        <Button variant="secondary" size="sm" disabled={!list.newer} onClick={list.first}>
+          Newest
+        </Button>
+        <Button variant="secondary" size="sm" disabled={!list.newer} onClick={() => list.newer?.()}>
+          Newer
+        </Button>
+        <Button variant="secondary" size="sm" disabled={!list.older} onClick={() => list.older?.()}>
+          Older
+        </Button>
+      </div>
+    </nav>
   );
 }
 

@@ -9,7 +9,7 @@ import { listOrdersAction } from "@/app/dashboard/queries";
 import { queryKeys } from "@/app/dashboard/query-keys";
 import { displayAmount, formatDateTime, shortId } from "@/components/format";
 import { Alert, Button, Card, EmptyState, PageHeader, StatusBadge, TextLink } from "@/components/ui";
-import type { OrderList } from "@/lib/dashboard/types";
+import type { ChannelOption, OrderList } from "@/lib/dashboard/types";
 import { ID_PREFIX_MIN } from "@/lib/domain/order-ids";
 import { ORDER_STATES } from "@/lib/domain/order-states";
 import { bpsToPercent } from "@/lib/money/decimal";
@@ -26,11 +26,6 @@ interface Params {
 }
 
 const FIRST_PAGE = { after: "", before: "", oldest: false };
-
-export interface ChannelOption {
-  value: string;
-  label: string;
-}
 
 const toQuery = (p: Params) => {
   const u = new URLSearchParams();

@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { Suspense } from "react";
-import { getDb, listKeyRows, listResellerOrders, listWidgets, parseOrderQuery } from "@/app/_server/lib";
+import { channelOptions, getDb, listResellerOrders, parseOrderQuery } from "@/app/_server/lib";
 import { requireSessionReseller } from "@/app/_server/session";
 import { OrdersView } from "./OrdersView";
 
@@ -11,17 +11,11 @@ export default async function OrdersPage({ searchParams }: { searchParams: Promi
   const sp = await searchParams;
   const flat = Object.fromEntries(Object.entries(sp).map(([k, v]) => [k, Array.isArray(v) ? v[0] : v]));
   const query = parseOrderQuery(me.resellerId, flat);
-  const [initial, keys, widgets] = await Promise.all([
+  // The channel filter's choices are bounded (lib/dashboard/keys.ts): never every key the reseller ever had.
+  const [initial, channels] = await Promise.all([
     listResellerOrders(getDb(), query),
-    listKeyRows(getDb(), { resellerId: me.resellerId, includeRevoked: true }),
-    listWidgets(getDb(), { resellerId: me.resellerId }),
+    channelOptions(getDb(), { resellerId: me.resellerId, selected: query.channel }),
   ]);
-  // Every channel (lib/channels): the hosted page, each widget, each key (revoked ones too: their orders stay).
-  const channels = [
-    { value: "page", label: "Hosted page" },
-    ...widgets.map((w) => ({ value: `widget:${w.id}`, label: `Widget: ${w.name}` })),
-    ...keys.map((k) => ({ value: `key:${k.id}`, label: `Key: ${k.name} (${k.prefix}…)${k.revokedAt ? ", revoked" : ""}` })),
-  ];
   return (
     <Suspense>
       <OrdersView

@@ -1,6 +1,6 @@
 "use client";
 
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useId, useState } from "react";
 import {
   createWebhookEndpointAction,
@@ -205,18 +205,25 @@ export function WebhooksView({ initial }: { initial: EndpointView[] }) {
         )}
       </Card>
 
-      {selected && rows.some((e) => e.id === selected) ? <DeliveryLog endpoint={rows.find((e) => e.id === selected)!} /> : null}
+      {selected && rows.some((e) => e.id === selected) ? (
+        <DeliveryLog key={selected} endpoint={rows.find((e) => e.id === selected)!} />
+      ) : null}
     </>
   );
 }
 
+/** An endpoint's deliveries, 20 a page (lib/webhooks: deliveryPage); `cursors` is the way back to the newer pages. */
 function DeliveryLog({ endpoint }: { endpoint: EndpointView }) {
+  const [cursors, setCursors] = useState<string[]>([]);
+  const older = cursors.at(-1) ?? "";
   const log = useQuery({
-    queryKey: queryKeys.webhookDeliveries(endpoint.id),
-    queryFn: () => callAction(listWebhookDeliveriesAction(endpoint.id)),
+    queryKey: queryKeys.webhookDeliveries(endpoint.id, older),
+    queryFn: () => callAction(listWebhookDeliveriesAction(endpoint.id, older || null)),
+    placeholderData: keepPreviousData,
     refetchInterval: 2_000,
   });
-  const rows: DeliveryView[] = log.data ?? [];
+  const rows: DeliveryView[] = log.data?.items ?? [];
+  const next = log.data?.older ?? null;
   return (
     <Card aria-labelledby="delivery-log-title">
       <CardHeader id="delivery-log-title" title="Delivery log" description={`The newest deliveries to ${endpoint.url}`} />
@@ -262,6 +269,27 @@ function DeliveryLog({ endpoint }: { endpoint: EndpointView }) {
           </table>
         </div>
       )}
+      {next || cursors.length ? (
+        <nav
+          aria-label="Pages of the delivery log"
+          className="flex flex-wrap items-center justify-between gap-2 border-t border-zinc-100 px-4 py-3 text-sm sm:px-5"
+        >
+          <p className="text-zinc-600" aria-live="polite">
+            Page {cursors.length + 1}
+          </p>
+          <div className="flex gap-2">
+            <Button variant="secondary" size="sm" disabled={!cursors.length} onClick={() => setCursors([])}>
+              Newest
+            </Button>
+            <Button variant="secondary" size="sm" disabled={!cursors.length} onClick={() => setCursors(cursors.slice(0, -1))}>
+              Newer
+            </Button>
+            <Button variant="secondary" size="sm" disabled={!next} onClick={() => next && setCursors([...cursors, next])}>
+              Older
+            </Button>
+          </div>
+        </nav>
+      ) : null}
     </Card>
   );
 }

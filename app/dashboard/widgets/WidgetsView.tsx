@@ -11,7 +11,9 @@ import { Alert, Button, Card, CardHeader, EmptyState, PageHeader } from "@/compo
 import type { WidgetView } from "@/lib/dashboard/types";
 
 // Widgets (docs/widgets.md): each is a channel with its own look, defaults, markup and the
-// sites allowed to frame it; the page gives its iframe and resize snippets and a live preview.
+// sites allowed to frame it; the page lists them (at most 50) and opens one at a time, with its
+// form, its iframe and resize snippets and a live preview (every widget open at once made the
+// page 350 KB and 50 framed previews at 50 widgets).
 
 interface Form {
   name: string;
@@ -214,25 +216,31 @@ export function WidgetsView({
   origin,
   resellerId,
   capBps,
+  maxWidgets,
 }: {
   initial: WidgetView[];
   origin: string;
   resellerId: string;
   capBps: number;
+  maxWidgets: number;
 }) {
   const qc = useQueryClient();
   const widgets = useQuery({ queryKey: queryKeys.widgets, queryFn: () => callAction(listWidgetsAction()), initialData: initial });
   const [form, setForm] = useState<Form>(EMPTY);
   const [adding, setAdding] = useState(false);
+  const [open, setOpen] = useState<string | null>(null);
   const create = useMutation({
     mutationFn: () => callAction(createWidgetAction(inputOf(form))),
-    onSuccess: () => {
+    onSuccess: (made) => {
       setForm(EMPTY);
       setAdding(false);
+      setOpen(made.id);
       void qc.invalidateQueries({ queryKey: queryKeys.widgets });
     },
   });
   const rows = widgets.data ?? [];
+  const opened = rows.find((w) => w.id === open) ?? null;
+  const listId = useId();
   return (
     <>
       <PageHeader
@@ -285,9 +293,39 @@ export function WidgetsView({
             <EmptyState title="No widgets yet">Create one to get its iframe snippet.</EmptyState>
           </Card>
         ) : null}
-        {rows.map((w) => (
-          <WidgetCard key={w.id} w={w} origin={origin} resellerId={resellerId} capBps={capBps} />
-        ))}
+        {rows.length ? (
+          <Card aria-labelledby={listId}>
+            <CardHeader
+              id={listId}
+              title="Your widgets"
+              description={`${rows.length} of at most ${maxWidgets}. Open one to edit it, get its snippets and see it live.`}
+            />
+            <ul className="divide-y divide-zinc-100">
+              {rows.map((w) => (
+                <li
+                  key={w.id}
+                  className="flex flex-wrap items-center justify-between gap-2 px-4 py-3 sm:px-5"
+                  data-testid="widget-row"
+                  data-widget-id={w.id}
+                >
+                  <div className="min-w-0">
+                    <p className="truncate font-medium">{w.name}</p>
+                    <p className="text-xs text-zinc-500">
+                      {w.markupBps === null ? "Your default markup" : `${w.markupBps} bps markup`} · {w.allowedOrigins.length} site(s)
+                      allowed
+                      {w.disabled ? " · disabled" : ""}
+                    </p>
+                  </div>
+                  <Button variant="secondary" size="sm" aria-expanded={open === w.id} onClick={() => setOpen(open === w.id ? null : w.id)}>
+                    {open === w.id ? "Close" : "Open"}
+                    <span className="sr-only"> {w.name}</span>
+                  </Button>
+                </li>
+              ))}
+            </ul>
+          </Card>
+        ) : null}
+        {opened ? <WidgetCard key={opened.id} w={opened} origin={origin} resellerId={resellerId} capBps={capBps} /> : null}
       </div>
     </>
   );

@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { getAppOrigin, getConfig, getDb, listWidgets } from "@/app/_server/lib";
+import { getAppOrigin, getConfig, getDb, listWidgets, MAX_WIDGETS } from "@/app/_server/lib";
 import { requireSessionReseller } from "@/app/_server/session";
 import { WidgetsView } from "./WidgetsView";
 
@@ -13,6 +13,7 @@ export default async function WidgetsPage() {
       origin={getAppOrigin().origin}
       resellerId={me.resellerId}
       capBps={getConfig().MARKUP_CAP_BPS}
+      maxWidgets={MAX_WIDGETS}
     />
   );
 }
