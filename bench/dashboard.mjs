@@ -91,7 +91,8 @@ function reads(lib, db) {
       `channels ${days}d`,
       async () => {
         const c = await lib.getChannelStats(db, { resellerId: "me", days, now: NOW });
-        return `${c.length} channels, ${c.reduce((n, x) => n + x.orders, 0)} orders`;
+        const shown = c.channels.reduce((n, x) => n + x.orders, 0);
+        return `${c.channels.length} channels${c.others ? ` and ${c.others.channels} others` : ""}, ${shown + (c.others?.orders ?? 0)} orders`;
       },
     ]);
   }
@@ -111,7 +112,7 @@ function reads(lib, db) {
     ["order detail", async () => (await lib.getResellerOrder(db, { resellerId: "me", orderId: orderId(mid) }))?.profitState],
     ["statements", async () => `${(await lib.getStatements(db, { resellerId: "me", now: NOW })).months.length} months`],
     ["withdrawals", async () => `${(await lib.getWithdrawalsView(db, { resellerId: "me" })).balances.length} balances`],
-    ["keys", async () => `${(await lib.listKeyRows(db, { resellerId: "me", includeRevoked: true })).length} keys`],
+    ["keys", async () => `${(await lib.listKeyRows(db, { resellerId: "me", revoked: true })).items.length} revoked keys (a page)`],
     ["export orders (first 1000 rows)", () => readCsv(lib.ordersCsv(db, { resellerId: "me" }), 1001)],
     ["export ledger (first 1000 rows)", () => readCsv(lib.ledgerCsv(db, { resellerId: "me" }), 1001)],
     ["export statements", () => readCsv(lib.statementsCsv(db, { resellerId: "me", now: NOW }), Number.POSITIVE_INFINITY)],

@@ -1,7 +1,7 @@
 // The limit servers of bench/production.mjs, one per process (as the app is): bare node:http,
 // no router, no limiter, no validation. LIMIT selects what each request does:
 //   static        send the currencies bytes (BODY_B64)
-//   prisma-insert insert one order row through the app's own Prisma client (lib's getDb())
+//   prisma-insert insert one order row through the app's own Prisma client (createApp(...).db())
 //   prisma-read   read one order by primary key through it
 //   raw-insert    the same insert through the bare driver (better-sqlite3 / pg), for information
 //   raw-read      the same read through the bare driver, for information
@@ -33,8 +33,8 @@ if (LIMIT === "static") {
   const row = () => ({ ...template, id: crypto.randomBytes(12).toString("hex"), idempotencyScope: null, idempotencyKey: null });
   const url = process.env.DATABASE_URL;
   if (LIMIT.startsWith("prisma")) {
-    const { getDb } = await import("../lib/dist/index.mjs");
-    const db = getDb();
+    const { createApp } = await import("../lib/dist/index.mjs");
+    const db = createApp({ settings: process.env, name: "limit" }).db();
     template = await db.order.findUnique({ where: { id: ids[0] } });
     handle =
       LIMIT === "prisma-insert"

@@ -144,22 +144,23 @@ function load(opts) {
 }
 
 /**
- * Resellers with an API key each, made through lib in a child process (lib reads its settings
- * once per process): their keys. Each has a markup, as a reseller selling has, so that its
+ * Resellers with an API key each, made through lib in a child process (an app of its own on
+ * that database): their keys. Each has a markup, as a reseller selling has, so that its
  * orders book a pending profit (the journal, its Balance and rollup rows), as in production.
  */
 function makeKeys(databaseUrl, count) {
   const src = `
-    const { getDb, createApiKey } = await import(${JSON.stringify(path.join(ROOT, "lib/dist/index.mjs"))});
+    const { createApp, createApiKey } = await import(${JSON.stringify(path.join(ROOT, "lib/dist/index.mjs"))});
     const { randomBytes } = await import("node:crypto");
-    const db = getDb();
+    const app = createApp({ settings: process.env, name: "bench-keys" }).install();
+    const db = app.db();
     for (let i = 0; i < ${count}; i++) {
       const id = "bench" + randomBytes(6).toString("hex");
       await db.reseller.create({ data: { id, walletAddress: "0x" + randomBytes(20).toString("hex"), markupBps: 100 } });
       const { key } = await createApiKey(db, { resellerId: id, name: "bench" });
       console.log(key);
     }
-    await db.$disconnect();`;
+    await app.close();`;
   const r = spawnSync(process.execPath, ["--input-type=module", "-e", src], {
     env: { ...process.env, DATABASE_URL: databaseUrl },
     encoding: "utf8",

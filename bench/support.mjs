@@ -134,6 +134,10 @@ export async function runPerDatabase({ script, dbs, what, fill, measure }) {
   try {
     process.env.DATABASE_URL = created.url;
     const lib = await import(path.join(ROOT, "lib/dist/index.mjs"));
+    // The app is a value (lib/app/create-app.ts): one for this database, installed so that the
+    // library's functions called below find their config and client.
+    const app = lib.createApp({ settings: { ...process.env, DATABASE_URL: created.url }, name: "bench" });
+    app.install();
     await lib.migrate(created.url);
     let filled = null;
     if (reuse) console.log(`${kind}: measuring ${reuse} as it is (BENCH_DB_URL)`);
@@ -142,8 +146,8 @@ export async function runPerDatabase({ script, dbs, what, fill, measure }) {
       filled = await fill(kind, created.url);
       console.log(`${kind}: ${what} loaded in ${((performance.now() - t0) / 1000).toFixed(0)} s`);
     }
-    await measure({ kind, lib, db: lib.getDb(), filled });
-    await lib.closeDb();
+    await measure({ kind, lib, db: app.db(), filled });
+    await app.close();
   } finally {
     if (keep) console.log(`${kind}: database kept: BENCH_DB=${kind} BENCH_DB_URL=${created.url}`);
     else await created.drop();
