@@ -1,7 +1,7 @@
 import { Writable } from "node:stream";
 import { type App, createApp } from "@/lib/app/create-app";
 import { createLogger } from "@/lib/log";
-import { freePort, TEST_ENV } from "./server";
+import { freePort, testAppSettings } from "./server";
 
 // The app under test, in this process (issue 49): built with createApp from the settings the
 // test needs, started as server.ts starts it (migrations, stores, key cache, worker) on a port
@@ -21,20 +21,9 @@ export interface RunningApp {
   stop(): Promise<void>;
 }
 
-/** Settings every in-process test app has, as startServer gives a spawned one (TEST_ENV, a port, APP_URL). */
-export function appSettings(port: number, databaseUrl: string, env: Record<string, string | undefined> = {}) {
-  return {
-    ...process.env,
-    ...TEST_ENV,
-    NODE_ENV: "production",
-    PORT: String(port),
-    HOST: "127.0.0.1",
-    APP_URL: `http://localhost:${port}`,
-    DATABASE_URL: databaseUrl,
-    SERVE_DASHBOARD: "false",
-    ...env,
-  };
-}
+/** Settings every in-process test app has: a spawned server's (testAppSettings), without Next. */
+export const appSettings = (port: number, databaseUrl: string, env: Record<string, string | undefined> = {}) =>
+  testAppSettings(port, databaseUrl, { SERVE_DASHBOARD: "false", ...env });
 
 /** Starts an app in this process on a free port; rejects as a start would fail (bad settings, no database). */
 export async function startApp(opts: {

@@ -217,6 +217,23 @@ export async function startServer(opts: { databaseUrl: string; env?: Record<stri
   }
 }
 
+/**
+ * The settings of an app under test, spawned or in process (tests/support/app.ts): the test
+ * process's environment, TEST_ENV, the production mode, and its port, URL and database; `env` last.
+ */
+export function testAppSettings(port: number, databaseUrl: string, env: Record<string, string | undefined> = {}) {
+  return {
+    ...process.env,
+    ...TEST_ENV,
+    NODE_ENV: "production" as const,
+    PORT: String(port),
+    HOST: "127.0.0.1",
+    APP_URL: `http://localhost:${port}`,
+    DATABASE_URL: databaseUrl,
+    ...env,
+  };
+}
+
 async function startOnFreePort(
   opts: { databaseUrl: string; env?: Record<string, string> },
   apiOnly: boolean,
@@ -225,17 +242,7 @@ async function startOnFreePort(
   let out = "";
   const child: ChildProcess = spawn(process.execPath, ["dist/server.mjs"], {
     cwd: ROOT,
-    env: {
-      ...process.env,
-      ...TEST_ENV,
-      NODE_ENV: "production",
-      PORT: String(port),
-      HOST: "127.0.0.1",
-      APP_URL: `http://localhost:${port}`,
-      DATABASE_URL: opts.databaseUrl,
-      ...(apiOnly ? { SERVE_DASHBOARD: "false" } : {}),
-      ...(opts.env ?? {}),
-    },
+    env: testAppSettings(port, opts.databaseUrl, { ...(apiOnly ? { SERVE_DASHBOARD: "false" } : {}), ...(opts.env ?? {}) }),
     stdio: ["ignore", "pipe", "pipe"],
   });
   child.stdout?.on("data", (d) => (out += d));
