@@ -9,8 +9,9 @@
 /** lib/'s layers, lowest first: each entry is a layer, its folders (or top-level modules) by name. */
 const LAYERS = [
   // The base: errors, ids, money, settings, logging, and the shared vocabulary (lib/domain:
-  // order states and reasons, rate types, the markup and rate maths).
-  ["errors", "ids", "money", "config", "log", "native-date", "root", "instance", "domain", "scope", "clock"],
+  // order states and reasons, rate types, the markup and rate maths). lib/providers is here
+  // because config reads the providers' definitions (their settings are part of the one config).
+  ["errors", "ids", "money", "config", "settings", "providers", "log", "native-date", "root", "instance", "domain", "scope", "clock"],
   ["db"],
   // Leaf helpers of background work: leases, backoff, heartbeats.
   ["jobs"],

@@ -2,12 +2,13 @@ import "server-only";
 import { isIP } from "node:net";
 import path from "node:path";
 import { z } from "zod";
+import { PROVIDER_SETTINGS, PROVIDERS, type ProviderSettings } from "./providers/registry";
 import { provide, type Scope, type Settings as SettingsEnv, slot } from "./scope";
+import { bool, int } from "./settings";
 
-// Every setting the product reads, in one place, validated once. docs/configuration.md's settings
+// Every setting the product reads, in one place, validated once: the providers' own settings
+// come from their definitions (lib/providers/registry.ts). docs/configuration.md's settings
 // table mirrors this schema.
-const bool = z.enum(["true", "false", "1", "0", "yes", "no"]).transform((v) => v === "true" || v === "1" || v === "yes");
-const int = (def: number, min = 0) => z.coerce.number().int().min(min).default(def);
 
 export type TrustProxy = { hops: number } | { addresses: string[] };
 
@@ -129,7 +130,7 @@ const schema = z.object({
   SIM_AUTO_DEPOSIT_SECONDS: z.coerce.number().min(0).default(0),
   /** Simulated engine: how long each engine call takes, like an upstream API's latency (0 = instant). */
   SIM_STEP_DELAY_MS: int(0, 0),
-  // ENGINE=providers (docs/providers.md). Each provider: enabled, credentials, base URL.
+  // ENGINE=providers (docs/providers.md).
   /** How long an estimate waits for the providers' quotes; those not in by then are skipped. */
   PROVIDERS_QUOTE_DEADLINE_MS: int(2500, 50),
   /** Longest wait for any one upstream HTTP request. */
@@ -159,39 +160,8 @@ const schema = z.object({
   PROVIDERS_EXPIRY_GRACE_SECONDS: int(3600, 0),
   /** How often each process reloads the providers' currency lists. */
   PROVIDERS_SYNC_SECONDS: int(3600, 1),
-  CHANGENOW_ENABLED: bool.default(false),
-  CHANGENOW_API_KEY: z.string().optional(),
-  CHANGENOW_API_URL: z.string().url().default("https://api.changenow.io/v2"),
-  /** The partner share set on the ChangeNOW account (bps); orders go there only when it covers fee + markup. */
-  CHANGENOW_ACCOUNT_COMMISSION_BPS: int(0, 0),
-  CHANGENOW_QUOTES_PER_MINUTE: int(1500, 1),
-  SIDESHIFT_ENABLED: bool.default(false),
-  SIDESHIFT_SECRET: z.string().optional(),
-  SIDESHIFT_AFFILIATE_ID: z.string().optional(),
-  SIDESHIFT_API_URL: z.string().url().default("https://sideshift.ai/api/v2"),
-  SIDESHIFT_QUOTES_PER_MINUTE: int(20, 1),
-  FIXEDFLOAT_ENABLED: bool.default(false),
-  FIXEDFLOAT_API_KEY: z.string().optional(),
-  FIXEDFLOAT_API_SECRET: z.string().optional(),
-  FIXEDFLOAT_REFCODE: z.string().optional(),
-  FIXEDFLOAT_API_URL: z.string().url().default("https://ff.io/api/v2"),
-  /** Highest afftax (fee + markup, bps) sent to FixedFloat; its allowed range is undocumented. */
-  FIXEDFLOAT_MAX_AFFTAX_BPS: int(300, 0),
-  FIXEDFLOAT_QUOTES_PER_MINUTE: int(200, 1),
-  EXOLIX_ENABLED: bool.default(false),
-  EXOLIX_API_KEY: z.string().optional(),
-  EXOLIX_API_URL: z.string().url().default("https://exolix.com/api/v2"),
-  /** The partner share set on the Exolix account (bps); orders go there only when it covers fee + markup. */
-  EXOLIX_ACCOUNT_COMMISSION_BPS: int(0, 0),
-  /** Exolix documents no rate limit: a client-side budget all the same. */
-  EXOLIX_QUOTES_PER_MINUTE: int(300, 1),
-  SIMPLESWAP_ENABLED: bool.default(false),
-  SIMPLESWAP_API_KEY: z.string().optional(),
-  SIMPLESWAP_API_URL: z.string().url().default("https://api.simpleswap.io/v3"),
-  /** The reward set on the SimpleSwap key (bps, 40 to 200 as SimpleSwap allows); orders go there only when it covers fee + markup. */
-  SIMPLESWAP_ACCOUNT_COMMISSION_BPS: int(0, 0),
-  /** SimpleSwap documents no rate limit: a client-side budget all the same. */
-  SIMPLESWAP_QUOTES_PER_MINUTE: int(300, 1),
+  // Each provider's: enabled, credentials, base URL, commission, quote budget.
+  ...PROVIDER_SETTINGS,
   /** Run the order worker inside the app process. */
   WORKER_IN_PROCESS: bool.default(true),
   WORKER_POLL_MS: int(500, 10),
@@ -374,9 +344,6 @@ export function provideConfig(scope: Scope, config: Config): void {
   provide(scope, configSlot, config);
 }
 
-/** SideShift's maximum commissionRate (2%, the platform fee included): fixed by SideShift, not a setting. */
-export const SIDESHIFT_MAX_COMMISSION_BPS = 200;
-
 /**
  * What an enabled provider accepts as commission (platform fee + markup, bps), and the
  * setting that decides it. Per-request providers take up to a cap; per-account ones take
@@ -393,35 +360,15 @@ export interface ProviderCommissionCap {
   maxMarkupBps: number;
 }
 
-type Settings = Pick<
-  z.infer<typeof schema>,
-  | "ENGINE"
-  | "PLATFORM_FEE_BPS"
-  | "MARKUP_CAP_BPS"
-  | "CHANGENOW_ENABLED"
-  | "CHANGENOW_ACCOUNT_COMMISSION_BPS"
-  | "SIDESHIFT_ENABLED"
-  | "FIXEDFLOAT_ENABLED"
-  | "FIXEDFLOAT_MAX_AFFTAX_BPS"
-  | "EXOLIX_ENABLED"
-  | "EXOLIX_ACCOUNT_COMMISSION_BPS"
-  | "SIMPLESWAP_ENABLED"
-  | "SIMPLESWAP_ACCOUNT_COMMISSION_BPS"
->;
+type Settings = Pick<z.infer<typeof schema>, "ENGINE" | "PLATFORM_FEE_BPS" | "MARKUP_CAP_BPS"> & ProviderSettings;
 
 /** Each enabled provider's commission cap (ENGINE=providers; empty otherwise). */
 export function providerCommissionCaps(c: Settings): ProviderCommissionCap[] {
   if (c.ENGINE !== "providers") return [];
-  const out: ProviderCommissionCap[] = [];
-  const add = (enabled: boolean, provider: string, label: string, capBps: number, setting: string) => {
-    if (enabled) out.push({ provider, label, capBps, setting, maxMarkupBps: capBps - c.PLATFORM_FEE_BPS });
-  };
-  add(c.CHANGENOW_ENABLED, "changenow", "ChangeNOW", c.CHANGENOW_ACCOUNT_COMMISSION_BPS, "CHANGENOW_ACCOUNT_COMMISSION_BPS");
-  add(c.SIDESHIFT_ENABLED, "sideshift", "SideShift", SIDESHIFT_MAX_COMMISSION_BPS, "SideShift's commissionRate cap (200 bps)");
-  add(c.FIXEDFLOAT_ENABLED, "fixedfloat", "FixedFloat", c.FIXEDFLOAT_MAX_AFFTAX_BPS, "FIXEDFLOAT_MAX_AFFTAX_BPS");
-  add(c.EXOLIX_ENABLED, "exolix", "Exolix", c.EXOLIX_ACCOUNT_COMMISSION_BPS, "EXOLIX_ACCOUNT_COMMISSION_BPS");
-  add(c.SIMPLESWAP_ENABLED, "simpleswap", "SimpleSwap", c.SIMPLESWAP_ACCOUNT_COMMISSION_BPS, "SIMPLESWAP_ACCOUNT_COMMISSION_BPS");
-  return out;
+  return PROVIDERS.filter((p) => c[p.enabledBy]).map((p) => {
+    const { capBps, setting } = p.commissionCap(c);
+    return { provider: p.name, label: p.label, capBps, setting, maxMarkupBps: capBps - c.PLATFORM_FEE_BPS };
+  });
 }
 
 export interface MarkupRange {
@@ -467,43 +414,29 @@ export function describeMarkupRange(r: MarkupRange): string {
  * instead, naming the setting (docs/providers.md, "Settings that refuse to start").
  */
 function providerTraps(c: z.infer<typeof schema>): string[] {
-  // SimpleSwap's reward per key is 0.4% to 2% [D]: any other stated value cannot be the key's.
-  const simpleswap =
-    c.ENGINE === "providers" &&
-    c.SIMPLESWAP_ENABLED &&
-    (c.SIMPLESWAP_ACCOUNT_COMMISSION_BPS < 40 || c.SIMPLESWAP_ACCOUNT_COMMISSION_BPS > 200)
-      ? [
-          `SIMPLESWAP_ENABLED=true with SIMPLESWAP_ACCOUNT_COMMISSION_BPS=${c.SIMPLESWAP_ACCOUNT_COMMISSION_BPS}: SimpleSwap sets a key's reward between 40 and 200 bps; state the one set on your key, or set SIMPLESWAP_ENABLED=false`,
-        ]
-      : [];
+  if (c.ENGINE !== "providers") return [];
+  const enabled = PROVIDERS.filter((p) => c[p.enabledBy]);
   return [
-    ...simpleswap,
-    ...providerCommissionCaps(c)
-      .filter((p) => p.maxMarkupBps < 0)
-      .map((p) => {
-        const enable = `${p.provider.toUpperCase()}_ENABLED`;
-        if (p.setting.startsWith(p.provider.toUpperCase()))
-          return `${enable}=true with ${p.setting}=${p.capBps}, below PLATFORM_FEE_BPS=${c.PLATFORM_FEE_BPS}: ${p.label} could not take a single order. Set ${p.setting} to the commission ${p.provider === "fixedfloat" ? "FixedFloat accepts for your refcode" : `share set on your ${p.label} partner account`} (at least ${c.PLATFORM_FEE_BPS}), or set ${enable}=false`;
-        return `${enable}=true with PLATFORM_FEE_BPS=${c.PLATFORM_FEE_BPS}, above ${p.setting}: ${p.label} could not take a single order. Lower PLATFORM_FEE_BPS to ${p.capBps} or less, or set ${enable}=false`;
-      }),
+    ...enabled.flatMap((p) => p.traps?.(c) ?? []),
+    ...enabled.flatMap((p) => {
+      const cap = p.commissionCap(c);
+      if (cap.capBps >= c.PLATFORM_FEE_BPS) return [];
+      const enable = p.enabledBy;
+      if (cap.states)
+        return `${enable}=true with ${cap.setting}=${cap.capBps}, below PLATFORM_FEE_BPS=${c.PLATFORM_FEE_BPS}: ${p.label} could not take a single order. Set ${cap.setting} to the commission ${cap.states} (at least ${c.PLATFORM_FEE_BPS}), or set ${enable}=false`;
+      return `${enable}=true with PLATFORM_FEE_BPS=${c.PLATFORM_FEE_BPS}, above ${cap.setting}: ${p.label} could not take a single order. Lower PLATFORM_FEE_BPS to ${cap.capBps} or less, or set ${enable}=false`;
+    }),
   ];
 }
 
 /** ENGINE=providers needs at least one enabled provider, each with its credentials. */
 function checkProviders(c: z.infer<typeof schema>) {
-  const missing: string[] = [];
-  const need = (enabled: boolean, names: (keyof typeof c)[]) => {
-    if (enabled) for (const n of names) if (!c[n]) missing.push(n);
-  };
-  need(c.CHANGENOW_ENABLED, ["CHANGENOW_API_KEY"]);
-  need(c.SIDESHIFT_ENABLED, ["SIDESHIFT_SECRET", "SIDESHIFT_AFFILIATE_ID"]);
-  need(c.FIXEDFLOAT_ENABLED, ["FIXEDFLOAT_API_KEY", "FIXEDFLOAT_API_SECRET"]);
-  need(c.EXOLIX_ENABLED, ["EXOLIX_API_KEY"]);
-  need(c.SIMPLESWAP_ENABLED, ["SIMPLESWAP_API_KEY"]);
+  const enabled = PROVIDERS.filter((p) => c[p.enabledBy]);
+  const missing = enabled.flatMap((p) => p.credentials.filter((n) => !c[n]));
   if (missing.length) throw new Error(`invalid settings:\n  ENGINE=providers: set ${missing.join(", ")}`);
-  if (!c.CHANGENOW_ENABLED && !c.SIDESHIFT_ENABLED && !c.FIXEDFLOAT_ENABLED && !c.EXOLIX_ENABLED && !c.SIMPLESWAP_ENABLED)
+  if (!enabled.length)
     throw new Error(
-      "invalid settings:\n  ENGINE=providers: enable at least one provider (CHANGENOW_ENABLED, SIDESHIFT_ENABLED, FIXEDFLOAT_ENABLED, EXOLIX_ENABLED, SIMPLESWAP_ENABLED)",
+      `invalid settings:\n  ENGINE=providers: enable at least one provider (${PROVIDERS.map((p) => p.enabledBy).join(", ")})`,
     );
   const traps = providerTraps(c);
   if (traps.length) throw new Error(`invalid settings:\n${traps.map((t) => `  ${t}`).join("\n")}`);

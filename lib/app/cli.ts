@@ -4,13 +4,13 @@ import { describeMarkupRange, getConfig, markupRange } from "@/lib/config";
 import { closeDb, getDb } from "@/lib/db/client";
 import { migrate } from "@/lib/db/migrate";
 import { createAdapters } from "@/lib/engine/providers/engine";
-import { getMapping } from "@/lib/engine/providers/mapping";
 import { syncProvider } from "@/lib/engine/providers/sync";
 import { createApiKey, listApiKeys, revokeApiKey } from "@/lib/keys/api-keys";
 import { checkLedger } from "@/lib/ledger/check";
 import { getBalances } from "@/lib/ledger/ledger";
 import { listOrphanIntents } from "@/lib/orders/intents";
 import { flagStuckOrders, listStuckOrders } from "@/lib/orders/stuck";
+import { getMapping } from "@/lib/providers/mapping";
 import {
   createReseller,
   endAllSessions,

@@ -1,8 +1,8 @@
 import "server-only";
 import { type RateLimiterAbstract, RateLimiterMemory, RateLimiterRedis } from "rate-limiter-flexible";
 import { D, type Dec } from "@/lib/money/decimal";
-import { isProviderError, ProviderError } from "./providers/http";
-import type { ProviderAdapter, ProviderAsset, ProviderQuote } from "./providers/types";
+import { isProviderError, ProviderError } from "@/lib/providers/http";
+import type { ProviderAdapter, ProviderAsset, ProviderQuote } from "@/lib/providers/types";
 import { amountBand, type OutcomeCodec, QuoteCache, scaleQuote } from "./quote-cache";
 import type { SharedStore } from "./shared-store";
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { getMapping } from "@/lib/engine/providers/mapping";
+import { getMapping } from "@/lib/providers/mapping";
 import { runCli } from "../support/cli";
 import { FakeFixedFloat } from "../support/fake-providers/fixedfloat";
 import { FakeSideShift } from "../support/fake-providers/sideshift";

@@ -2,11 +2,12 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { applyRate, termsForUserAmount } from "@/lib/domain/quote-math";
 import { BestRate, type Candidate } from "@/lib/engine/best-rate";
-import { ProviderError } from "@/lib/engine/providers/http";
-import { getMapping } from "@/lib/engine/providers/mapping";
-import type { ProviderAdapter, ProviderName, ProviderQuote, QuoteInput, SwapReading } from "@/lib/engine/providers/types";
 import { amountBand, QuoteCache } from "@/lib/engine/quote-cache";
 import { amountPlaces, ceilAmount, D, floorAmount, formatAmount, MAX_SIGNIFICANT_DIGITS } from "@/lib/money/decimal";
+import { ProviderError } from "@/lib/providers/http";
+import { getMapping } from "@/lib/providers/mapping";
+import type { ProviderName } from "@/lib/providers/registry";
+import type { ProviderAdapter, ProviderQuote, QuoteInput, SwapReading } from "@/lib/providers/types";
 import { cur, engineWith, snapshot } from "./providers/helpers";
 
 // The pieces of best-rate routing on their own: the cache's single flight, ranking with a

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { getMapping } from "@/lib/engine/providers/mapping";
+import { getMapping } from "@/lib/providers/mapping";
 import { newIp, sleep } from "../support/api";
 import { type RunningApp, startApp } from "../support/app";
 import { type Fakes, startFakes } from "../support/fake-providers";

@@ -15,6 +15,10 @@ import { AppError } from "@/lib/errors";
 import { getLogger } from "@/lib/log";
 import { ceilAmount, D, type Dec, floorAmount, formatAmount } from "@/lib/money/decimal";
 import { num } from "@/lib/money/json-number";
+import { isProviderError, ProviderError } from "@/lib/providers/http";
+import { getMapping } from "@/lib/providers/mapping";
+import { PROVIDERS } from "@/lib/providers/registry";
+import type { CreatedSwap, ProviderAdapter, ProviderQuote, StatusReason, SwapReading } from "@/lib/providers/types";
 import { BestRate, type Candidate, type RankedQuote } from "../best-rate";
 import { type SharedStore, sharedStore } from "../shared-store";
 import type {
@@ -29,15 +33,7 @@ import type {
   SwapSnapshot,
   UpstreamStatus,
 } from "../types";
-import { ChangeNowAdapter } from "./changenow";
-import { ExolixAdapter } from "./exolix";
-import { FixedFloatAdapter } from "./fixedfloat";
-import { isProviderError, ProviderError } from "./http";
-import { getMapping } from "./mapping";
-import { SideShiftAdapter } from "./sideshift";
-import { SimpleSwapAdapter } from "./simpleswap";
 import { syncProvider } from "./sync";
-import type { CreatedSwap, ProviderAdapter, ProviderName, ProviderQuote, StatusReason, SwapReading } from "./types";
 
 // ENGINE=providers: quotes, orders and status from upstream instant-exchange providers
 // (docs/providers.md). The engine keeps no order state of its own: the order row carries the
@@ -66,71 +62,14 @@ function depositAmount(swap: SwapSnapshot, x: Dec): string {
   return formatAmount(floorAmount(x, getCurrency(swap.fromCurrency)?.precision ?? 8));
 }
 
+/** The adapter of every registered provider whose credentials are set (lib/providers/registry.ts). */
 export function createAdapters(cfg: Config): ProviderAdapter[] {
-  const timeoutMs = cfg.PROVIDERS_HTTP_TIMEOUT_MS;
-  const out: ProviderAdapter[] = [];
-  if (cfg.CHANGENOW_API_KEY)
-    out.push(
-      new ChangeNowAdapter({
-        baseUrl: cfg.CHANGENOW_API_URL,
-        apiKey: cfg.CHANGENOW_API_KEY,
-        accountCommissionBps: cfg.CHANGENOW_ACCOUNT_COMMISSION_BPS,
-        quotesPerMinute: cfg.CHANGENOW_QUOTES_PER_MINUTE,
-        timeoutMs,
-      }),
-    );
-  if (cfg.SIDESHIFT_SECRET && cfg.SIDESHIFT_AFFILIATE_ID)
-    out.push(
-      new SideShiftAdapter({
-        baseUrl: cfg.SIDESHIFT_API_URL,
-        secret: cfg.SIDESHIFT_SECRET,
-        affiliateId: cfg.SIDESHIFT_AFFILIATE_ID,
-        quotesPerMinute: cfg.SIDESHIFT_QUOTES_PER_MINUTE,
-        timeoutMs,
-      }),
-    );
-  if (cfg.FIXEDFLOAT_API_KEY && cfg.FIXEDFLOAT_API_SECRET)
-    out.push(
-      new FixedFloatAdapter({
-        baseUrl: cfg.FIXEDFLOAT_API_URL,
-        apiKey: cfg.FIXEDFLOAT_API_KEY,
-        apiSecret: cfg.FIXEDFLOAT_API_SECRET,
-        refcode: cfg.FIXEDFLOAT_REFCODE ?? null,
-        maxAfftaxBps: cfg.FIXEDFLOAT_MAX_AFFTAX_BPS,
-        quotesPerMinute: cfg.FIXEDFLOAT_QUOTES_PER_MINUTE,
-        timeoutMs,
-      }),
-    );
-  if (cfg.EXOLIX_API_KEY)
-    out.push(
-      new ExolixAdapter({
-        baseUrl: cfg.EXOLIX_API_URL,
-        apiKey: cfg.EXOLIX_API_KEY,
-        accountCommissionBps: cfg.EXOLIX_ACCOUNT_COMMISSION_BPS,
-        quotesPerMinute: cfg.EXOLIX_QUOTES_PER_MINUTE,
-        timeoutMs,
-      }),
-    );
-  if (cfg.SIMPLESWAP_API_KEY)
-    out.push(
-      new SimpleSwapAdapter({
-        baseUrl: cfg.SIMPLESWAP_API_URL,
-        apiKey: cfg.SIMPLESWAP_API_KEY,
-        accountCommissionBps: cfg.SIMPLESWAP_ACCOUNT_COMMISSION_BPS,
-        quotesPerMinute: cfg.SIMPLESWAP_QUOTES_PER_MINUTE,
-        timeoutMs,
-      }),
-    );
-  return out;
+  const http = { timeoutMs: cfg.PROVIDERS_HTTP_TIMEOUT_MS };
+  return PROVIDERS.flatMap((p) => p.create(cfg, http) ?? []);
 }
 
-const enabledIn = (cfg: Config): Record<ProviderName, boolean> => ({
-  changenow: cfg.CHANGENOW_ENABLED,
-  sideshift: cfg.SIDESHIFT_ENABLED,
-  fixedfloat: cfg.FIXEDFLOAT_ENABLED,
-  exolix: cfg.EXOLIX_ENABLED,
-  simpleswap: cfg.SIMPLESWAP_ENABLED,
-});
+/** Which providers take new orders (the others still answer about orders they hold). */
+const enabledIn = (cfg: Config): ReadonlySet<string> => new Set(PROVIDERS.filter((p) => cfg[p.enabledBy]).map((p) => p.name));
 
 export class ProvidersEngine implements Engine {
   readonly name = "providers";
@@ -138,7 +77,7 @@ export class ProvidersEngine implements Engine {
   private readonly cfg: Config;
   private readonly adapters: Map<string, ProviderAdapter>;
   /** Providers that take new orders (the others still answer about orders they hold). */
-  private readonly enabled: Record<ProviderName, boolean>;
+  private readonly enabled: ReadonlySet<string>;
   private readonly best: BestRate;
   /** Registry tickers each provider offers now, from its live list; absent until the first sync. */
   private readonly offered = new Map<string, { tickers: Set<string>; at: number }>();
@@ -169,20 +108,13 @@ export class ProvidersEngine implements Engine {
    * prefix of the providers' endpoints (two deployments on one Redis never read each other's quotes).
    */
   private sharedStore(cfg: Config): { store: SharedStore; lockMs: number } | null {
-    const scope = [
-      cfg.CHANGENOW_API_URL,
-      cfg.SIDESHIFT_API_URL,
-      cfg.FIXEDFLOAT_API_URL,
-      cfg.EXOLIX_API_URL,
-      cfg.SIMPLESWAP_API_URL,
-      String(cfg.PLATFORM_FEE_BPS),
-    ].join("|");
+    const scope = [...PROVIDERS.map((p) => p.baseUrl(cfg)), String(cfg.PLATFORM_FEE_BPS)].join("|");
     const store = sharedStore(cfg.REDIS_URL, scope);
     return store ? { store, lockMs: cfg.PROVIDERS_HTTP_TIMEOUT_MS + 1000 } : null;
   }
 
   private routable(): ProviderAdapter[] {
-    return [...this.adapters.values()].filter((a) => this.enabled[a.name]);
+    return [...this.adapters.values()].filter((a) => this.enabled.has(a.name));
   }
 
   // ---- currencies -------------------------------------------------------------------------

@@ -1,7 +1,7 @@
 import "server-only";
 import { listCurrencies } from "@/lib/currencies";
-import type { ProviderMapping } from "./mapping";
-import type { ProviderAdapter, ProviderAsset } from "./types";
+import type { ProviderMapping } from "@/lib/providers/mapping";
+import type { ProviderAdapter, ProviderAsset } from "@/lib/providers/types";
 
 // Marks which mapped currencies a provider offers now, from its live currency list. The
 // engine runs it per process (at start and every PROVIDERS_SYNC_SECONDS); the operator runs

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ChangeNowAdapter } from "@/lib/engine/providers/changenow";
-import { ProviderError } from "@/lib/engine/providers/http";
 import { D } from "@/lib/money/decimal";
+import { ChangeNowAdapter } from "@/lib/providers/changenow";
+import { ProviderError } from "@/lib/providers/http";
 import { FakeChangeNow } from "../../support/fake-providers/changenow";
 import { codeOf, cur, engineWith, snapshot } from "./helpers";
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ExolixAdapter } from "@/lib/engine/providers/exolix";
-import { ProviderError } from "@/lib/engine/providers/http";
 import { D } from "@/lib/money/decimal";
+import { ExolixAdapter } from "@/lib/providers/exolix";
+import { ProviderError } from "@/lib/providers/http";
 import { FakeExolix } from "../../support/fake-providers/exolix";
 import { codeOf, cur, engineWith, snapshot } from "./helpers";
 

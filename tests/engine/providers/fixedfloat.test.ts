@@ -1,7 +1,7 @@
 import crypto from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { FixedFloatAdapter } from "@/lib/engine/providers/fixedfloat";
 import { D } from "@/lib/money/decimal";
+import { FixedFloatAdapter } from "@/lib/providers/fixedfloat";
 import { FakeFixedFloat } from "../../support/fake-providers/fixedfloat";
 import { codeOf, cur, engineWith, snapshot } from "./helpers";
 

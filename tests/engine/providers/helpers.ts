@@ -3,9 +3,9 @@ import { getCurrency } from "@/lib/currencies";
 import type { Currency } from "@/lib/currencies/types";
 import type { OrderState } from "@/lib/domain/order-states";
 import { ProvidersEngine } from "@/lib/engine/providers/engine";
-import type { ProviderAdapter } from "@/lib/engine/providers/types";
 import type { SwapSnapshot } from "@/lib/engine/types";
 import { AppError } from "@/lib/errors";
+import type { ProviderAdapter } from "@/lib/providers/types";
 import { withSettings } from "../../support/settings";
 
 export const cur = (t: string): Currency => getCurrency(t)!;

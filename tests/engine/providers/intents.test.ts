@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SideShiftAdapter } from "@/lib/engine/providers/sideshift";
 import type { IntentHooks, OpenedSwap } from "@/lib/engine/types";
 import { D } from "@/lib/money/decimal";
+import { SideShiftAdapter } from "@/lib/providers/sideshift";
 import { FakeSideShift } from "../../support/fake-providers/sideshift";
 import { cur, engineWith } from "./helpers";
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SideShiftAdapter } from "@/lib/engine/providers/sideshift";
 import { D } from "@/lib/money/decimal";
+import { SideShiftAdapter } from "@/lib/providers/sideshift";
 import { FakeSideShift } from "../../support/fake-providers/sideshift";
 import { codeOf, cur, engineWith, snapshot } from "./helpers";
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ProviderError } from "@/lib/engine/providers/http";
-import { SimpleSwapAdapter } from "@/lib/engine/providers/simpleswap";
 import { D } from "@/lib/money/decimal";
+import { ProviderError } from "@/lib/providers/http";
+import { SimpleSwapAdapter } from "@/lib/providers/simpleswap";
 import { FakeSimpleSwap } from "../../support/fake-providers/simpleswap";
 import { codeOf, cur, engineWith, snapshot } from "./helpers";
 

@@ -1,5 +1,6 @@
 import Decimal from "decimal.js";
 import {
+  type FakeProvider,
   FakeServer,
   type Fault,
   fakeId,
@@ -264,3 +265,15 @@ export class FakeChangeNow extends FakeServer {
     };
   }
 }
+
+/** For startFakes (index.ts): how the server is pointed at this fake. */
+export const fake: FakeProvider<FakeChangeNow> = {
+  create: () => new FakeChangeNow(),
+  env: (f) => ({
+    CHANGENOW_ENABLED: "true",
+    CHANGENOW_API_KEY: f.apiKey,
+    CHANGENOW_API_URL: f.baseUrl,
+    CHANGENOW_ACCOUNT_COMMISSION_BPS: "200",
+  }),
+  byDefault: true,
+};

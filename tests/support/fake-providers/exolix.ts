@@ -1,5 +1,6 @@
 import Decimal from "decimal.js";
 import {
+  type FakeProvider,
   FakeServer,
   type Fault,
   fakeId,
@@ -216,3 +217,15 @@ export class FakeExolix extends FakeServer {
     };
   }
 }
+
+/** For startFakes (index.ts): how the server is pointed at this fake. */
+export const fake: FakeProvider<FakeExolix> = {
+  create: () => new FakeExolix(),
+  env: (f) => ({
+    EXOLIX_ENABLED: "true",
+    EXOLIX_API_KEY: f.apiKey,
+    EXOLIX_API_URL: f.baseUrl,
+    EXOLIX_ACCOUNT_COMMISSION_BPS: "200",
+  }),
+  byDefault: false,
+};

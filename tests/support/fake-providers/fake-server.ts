@@ -199,3 +199,16 @@ export async function faultReply(fault: Fault): Promise<Reply> {
 let seq = 0;
 export const fakeId = (prefix: string) => `${prefix}${(++seq).toString(36)}${Math.random().toString(36).slice(2, 8)}`;
 export const fakeHash = () => Array.from({ length: 64 }, () => "0123456789abcdef"[Math.floor(Math.random() * 16)]).join("");
+
+/**
+ * What tests/support/fake-providers/index.ts needs of a provider's fake, exported by its file
+ * as `fake`: every registered provider has one (tests/providers/registry.test.ts).
+ */
+export interface FakeProvider<F extends FakeServer = FakeServer> {
+  /** A new fake, not started. */
+  create(): F & { setPair(from: string, to: string, p: { rate: string; min: string; max: string }): void };
+  /** Settings that enable the provider against this fake. */
+  env(fake: F): Record<string, string>;
+  /** Whether `startFakes().env()` enables it without `{ all: true }`. */
+  byDefault: boolean;
+}

@@ -1,6 +1,7 @@
 import crypto from "node:crypto";
 import Decimal from "decimal.js";
 import {
+  type FakeProvider,
   FakeServer,
   type Fault,
   fakeId,
@@ -275,3 +276,16 @@ export class FakeFixedFloat extends FakeServer {
     return this.ok(true);
   }
 }
+
+/** For startFakes (index.ts): how the server is pointed at this fake. */
+export const fake: FakeProvider<FakeFixedFloat> = {
+  create: () => new FakeFixedFloat(),
+  env: (f) => ({
+    FIXEDFLOAT_ENABLED: "true",
+    FIXEDFLOAT_API_KEY: f.apiKey,
+    FIXEDFLOAT_API_SECRET: f.apiSecret,
+    FIXEDFLOAT_REFCODE: "testref",
+    FIXEDFLOAT_API_URL: f.baseUrl,
+  }),
+  byDefault: true,
+};

@@ -1,100 +1,57 @@
-import { getMapping } from "@/lib/engine/providers/mapping";
-import { FakeChangeNow } from "./changenow";
-import { FakeExolix } from "./exolix";
-import { FakeFixedFloat } from "./fixedfloat";
-import { FakeSideShift } from "./sideshift";
-import { FakeSimpleSwap } from "./simpleswap";
+import { getMapping } from "@/lib/providers/mapping";
+import { PROVIDER_NAMES, PROVIDERS, type ProviderName } from "@/lib/providers/registry";
+import { fake as changenow } from "./changenow";
+import { fake as exolix } from "./exolix";
+import type { FakeProvider } from "./fake-server";
+import { fake as fixedfloat } from "./fixedfloat";
+import { fake as sideshift } from "./sideshift";
+import { fake as simpleswap } from "./simpleswap";
 
-// The five fakes together, for tests of ENGINE=providers: pairs are set by registry ticker
-// (through the mapping files), and `env()` gives the server the fakes' URLs and credentials
-// (ChangeNOW, SideShift and FixedFloat enabled; `env({ all: true })` enables Exolix and
-// SimpleSwap too).
+// Every provider's fake together, for tests of ENGINE=providers: pairs are set by registry
+// ticker (through the mapping files and each definition's assetKey), and `env()` gives the
+// server the fakes' URLs and credentials (those a fake enables by default: ChangeNOW, SideShift
+// and FixedFloat; `env({ all: true })` enables every registered provider).
 
-export interface Fakes {
-  changenow: FakeChangeNow;
-  sideshift: FakeSideShift;
-  fixedfloat: FakeFixedFloat;
-  exolix: FakeExolix;
-  simpleswap: FakeSimpleSwap;
-  /** Sets a pair on every fake: each provider's rate (to per from) and the deposit limits. */
-  setPair(
-    from: string,
-    to: string,
-    rates: { changenow?: string; sideshift?: string; fixedfloat?: string; exolix?: string; simpleswap?: string },
-    limits?: { min: string; max: string },
-  ): void;
+// One entry per registered provider (its fake's file exports `fake`).
+const BY_NAME = { changenow, sideshift, fixedfloat, exolix, simpleswap } satisfies Record<ProviderName, FakeProvider>;
+
+/** Each registered provider's fake, by name (tests/providers/registry.test.ts: none missing). */
+export const FAKES: Readonly<Record<string, FakeProvider | undefined>> = BY_NAME;
+
+type Started = { [K in keyof typeof BY_NAME]: ReturnType<(typeof BY_NAME)[K]["create"]> };
+
+export type Fakes = Started & {
+  /** Sets a pair on every fake given a rate: each provider's rate (to per from) and the deposit limits. */
+  setPair(from: string, to: string, rates: Partial<Record<ProviderName, string>>, limits?: { min: string; max: string }): void;
   env(opts?: { all?: boolean }): Record<string, string>;
   stop(): Promise<void>;
+};
+
+function fakeOf(name: string): FakeProvider {
+  const f = FAKES[name];
+  if (!f) throw new Error(`provider ${name} has no fake in tests/support/fake-providers`);
+  return f;
 }
 
 export async function startFakes(): Promise<Fakes> {
-  const changenow = await new FakeChangeNow().start();
-  const sideshift = await new FakeSideShift().start();
-  const fixedfloat = await new FakeFixedFloat().start();
-  const exolix = await new FakeExolix().start();
-  const simpleswap = await new FakeSimpleSwap().start();
-  const asset = (provider: "changenow" | "sideshift" | "fixedfloat" | "exolix" | "simpleswap", ticker: string) => {
+  const started: Record<string, ReturnType<FakeProvider["create"]>> = {};
+  for (const name of PROVIDER_NAMES) started[name] = await fakeOf(name).create().start();
+  const asset = (provider: string, ticker: string) => {
     const a = getMapping(provider).assets.get(ticker);
     if (!a) throw new Error(`${provider} has no mapping for ${ticker}`);
     return a;
   };
   return {
-    changenow,
-    sideshift,
-    fixedfloat,
-    exolix,
-    simpleswap,
+    ...(started as Started),
     setPair(from, to, rates, limits = { min: "0.001", max: "1000" }) {
-      if (rates.changenow) {
-        const f = asset("changenow", from);
-        const t = asset("changenow", to);
-        changenow.setPair(`${f.ticker}@${f.network}`, `${t.ticker}@${t.network}`, { rate: rates.changenow, ...limits });
-      }
-      if (rates.sideshift) {
-        const f = asset("sideshift", from);
-        const t = asset("sideshift", to);
-        sideshift.setPair(`${f.coin}-${f.network}`, `${t.coin}-${t.network}`, { rate: rates.sideshift, ...limits });
-      }
-      if (rates.fixedfloat)
-        fixedfloat.setPair(asset("fixedfloat", from).code, asset("fixedfloat", to).code, { rate: rates.fixedfloat, ...limits });
-      if (rates.exolix) {
-        const f = asset("exolix", from);
-        const t = asset("exolix", to);
-        exolix.setPair(`${f.coin}@${f.network}`, `${t.coin}@${t.network}`, { rate: rates.exolix, ...limits });
-      }
-      if (rates.simpleswap) {
-        const f = asset("simpleswap", from);
-        const t = asset("simpleswap", to);
-        simpleswap.setPair(`${f.ticker}@${f.network}`, `${t.ticker}@${t.network}`, { rate: rates.simpleswap, ...limits });
+      for (const p of PROVIDERS) {
+        const rate = rates[p.name];
+        if (rate) started[p.name].setPair(p.assetKey(asset(p.name, from)), p.assetKey(asset(p.name, to)), { rate, ...limits });
       }
     },
     env: (opts = {}) => ({
-      ...(opts.all
-        ? {
-            EXOLIX_ENABLED: "true",
-            EXOLIX_API_KEY: exolix.apiKey,
-            EXOLIX_API_URL: exolix.baseUrl,
-            EXOLIX_ACCOUNT_COMMISSION_BPS: "200",
-            SIMPLESWAP_ENABLED: "true",
-            SIMPLESWAP_API_KEY: simpleswap.apiKey,
-            SIMPLESWAP_API_URL: simpleswap.baseUrl,
-            SIMPLESWAP_ACCOUNT_COMMISSION_BPS: "200",
-          }
-        : {}),
+      ...Object.assign({}, ...PROVIDER_NAMES.filter((n) => opts.all || fakeOf(n).byDefault).map((n) => fakeOf(n).env(started[n]))),
       ENGINE: "providers",
-      CHANGENOW_ENABLED: "true",
-      CHANGENOW_API_KEY: changenow.apiKey,
-      CHANGENOW_API_URL: changenow.baseUrl,
-      CHANGENOW_ACCOUNT_COMMISSION_BPS: "200",
-      SIDESHIFT_ENABLED: "true",
-      SIDESHIFT_SECRET: sideshift.secret,
-      SIDESHIFT_AFFILIATE_ID: sideshift.affiliateId,
-      SIDESHIFT_API_URL: sideshift.baseUrl,
-      FIXEDFLOAT_ENABLED: "true",
-      FIXEDFLOAT_API_KEY: fixedfloat.apiKey,
-      FIXEDFLOAT_API_SECRET: fixedfloat.apiSecret,
-      FIXEDFLOAT_REFCODE: "testref",
-      FIXEDFLOAT_API_URL: fixedfloat.baseUrl,
       PROVIDERS_POLL_SECONDS: "0.05",
       WORKER_RETRY_BASE_MS: "50",
       WORKER_RETRY_MAX_MS: "200",
@@ -106,7 +63,7 @@ export async function startFakes(): Promise<Fakes> {
       PROVIDERS_HTTP_TIMEOUT_MS: "30000",
     }),
     stop: async () => {
-      await Promise.all([changenow.kill(), sideshift.kill(), fixedfloat.kill(), exolix.kill(), simpleswap.kill()]);
+      await Promise.all(Object.values(started).map((f) => f.kill()));
     },
   };
 }

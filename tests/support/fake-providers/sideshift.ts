@@ -1,5 +1,6 @@
 import Decimal from "decimal.js";
 import {
+  type FakeProvider,
   FakeServer,
   type Fault,
   fakeId,
@@ -253,3 +254,15 @@ export class FakeSideShift extends FakeServer {
     return { status: 200, body: this.shiftBody(s, stepStatus(step), stepFields(step)) };
   }
 }
+
+/** For startFakes (index.ts): how the server is pointed at this fake. */
+export const fake: FakeProvider<FakeSideShift> = {
+  create: () => new FakeSideShift(),
+  env: (f) => ({
+    SIDESHIFT_ENABLED: "true",
+    SIDESHIFT_SECRET: f.secret,
+    SIDESHIFT_AFFILIATE_ID: f.affiliateId,
+    SIDESHIFT_API_URL: f.baseUrl,
+  }),
+  byDefault: true,
+};

@@ -1,5 +1,6 @@
 import Decimal from "decimal.js";
 import {
+  type FakeProvider,
   FakeServer,
   type Fault,
   fakeId,
@@ -191,3 +192,15 @@ export class FakeSimpleSwap extends FakeServer {
     );
   }
 }
+
+/** For startFakes (index.ts): how the server is pointed at this fake. */
+export const fake: FakeProvider<FakeSimpleSwap> = {
+  create: () => new FakeSimpleSwap(),
+  env: (f) => ({
+    SIMPLESWAP_ENABLED: "true",
+    SIMPLESWAP_API_KEY: f.apiKey,
+    SIMPLESWAP_API_URL: f.baseUrl,
+    SIMPLESWAP_ACCOUNT_COMMISSION_BPS: "200",
+  }),
+  byDefault: false,
+};

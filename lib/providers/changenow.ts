@@ -1,24 +1,29 @@
 import "server-only";
+import { z } from "zod";
 import { type Dec, formatAmount } from "@/lib/money/decimal";
-import { dec, decOrNull, httpJson, messageOf, obj, ProviderError, type ProviderErrorKind, str } from "./http";
-import type {
-  CreatedSwap,
-  CreateInput,
-  MappedStatus,
-  ProviderAdapter,
-  ProviderAsset,
-  ProviderQuote,
-  QuoteInput,
-  SwapReading,
-  SwapRef,
-  UpstreamCurrency,
+import { bool, int } from "@/lib/settings";
+import { checkRange, created, dateOrNull, mapStatus, quoteIdOf } from "./helpers";
+import { call, dec, decOrNull, type Endpoint, messageOf, obj, ProviderError, type ProviderErrorKind, str } from "./http";
+import mapping from "./mappings/changenow.json";
+import {
+  type CreatedSwap,
+  type CreateInput,
+  defineProvider,
+  type MappedStatus,
+  type ProviderAdapter,
+  type ProviderAsset,
+  type ProviderQuote,
+  type QuoteInput,
+  type SwapReading,
+  type SwapRef,
+  type UpstreamCurrency,
 } from "./types";
 
 // ChangeNOW API v2 (reference section 1). Auth: x-changenow-api-key on every call. Assets are
 // ticker + network. Commission is per account. Orders use the fixed-rate flow with a rateId,
 // so the amount shown is the amount ChangeNOW commits to.
 
-export const CHANGENOW_STATUSES: Record<string, MappedStatus> = {
+const STATUSES: Record<string, MappedStatus> = {
   new: { state: "waiting", reason: null, final: false },
   waiting: { state: "waiting", reason: null, final: false },
   confirming: { state: "confirming", reason: null, final: false },
@@ -31,7 +36,7 @@ export const CHANGENOW_STATUSES: Record<string, MappedStatus> = {
   expired: { state: "failed", reason: "expired", final: true },
 };
 
-const UNKNOWN: MappedStatus = { state: "exchanging", reason: "unknown", final: false };
+const assetKey = (a: ProviderAsset): string => `${a.ticker}@${a.network}`;
 
 /** ChangeNOW's error codes (`error` member) -> what they mean for us. */
 function errorKind(code: string, message: string, httpStatus: number): ProviderErrorKind {
@@ -70,40 +75,33 @@ export class ChangeNowAdapter implements ProviderAdapter {
   readonly commission;
   readonly quotesPerMinute: number;
 
-  constructor(
-    private readonly opts: { baseUrl: string; apiKey: string; accountCommissionBps: number; quotesPerMinute: number; timeoutMs: number },
-  ) {
+  constructor(private readonly opts: Endpoint & { apiKey: string; accountCommissionBps: number; quotesPerMinute: number }) {
     this.commission = { kind: "per-account" as const, accountBps: opts.accountCommissionBps };
     this.quotesPerMinute = opts.quotesPerMinute;
   }
 
   assetKey(a: ProviderAsset): string {
-    return `${a.ticker}@${a.network}`;
+    return assetKey(a);
   }
 
-  private async call(method: "GET" | "POST", path: string, query: Record<string, string> | null, body: unknown, signal?: AbortSignal) {
-    const url = new URL(this.opts.baseUrl.replace(/\/$/, "") + path);
-    for (const [k, v] of Object.entries(query ?? {})) url.searchParams.set(k, v);
-    const headers: Record<string, string> = { "x-changenow-api-key": this.opts.apiKey };
-    if (method === "POST") headers["content-type"] = "application/json";
-    const r = await httpJson(this.name, {
-      method,
-      url: url.toString(),
-      headers,
-      body: body === undefined ? undefined : JSON.stringify(body),
-      timeoutMs: this.opts.timeoutMs,
-      signal,
-    });
-    if (r.status >= 200 && r.status < 300) return r.body;
-    const b = obj(r.body);
-    const code = str(b.error) ?? "";
-    const message = messageOf(r.body) || `HTTP ${r.status}`;
-    const kind = errorKind(code, message, r.status);
-    // "Amount is less then minimal: 0.0223925 XMR": the minimum is in the text.
-    const limit = decOrNull(message.match(/(\d+(?:\.\d+)?)/)?.[1]);
-    throw new ProviderError(this.name, kind, `${path}: ${code || r.status} ${message}`, {
-      min: kind === "amount_too_low" ? limit : null,
-      max: kind === "amount_too_high" ? limit : null,
+  private call(
+    method: "GET" | "POST",
+    path: string,
+    query: Record<string, string> | null,
+    body?: Record<string, unknown>,
+    signal?: AbortSignal,
+  ) {
+    const headers = { "x-changenow-api-key": this.opts.apiKey };
+    return call(this.name, this.opts, { method, path, query, headers, body, signal }, (r) => {
+      const code = str(obj(r.body).error) ?? "";
+      const message = messageOf(r.body) || `HTTP ${r.status}`;
+      const kind = errorKind(code, message, r.status);
+      // "Amount is less then minimal: 0.0223925 XMR": the minimum is in the text.
+      const limit = decOrNull(message.match(/(\d+(?:\.\d+)?)/)?.[1]);
+      return new ProviderError(this.name, kind, `${path}: ${code || r.status} ${message}`, {
+        min: kind === "amount_too_low" ? limit : null,
+        max: kind === "amount_too_high" ? limit : null,
+      });
     });
   }
 
@@ -133,8 +131,7 @@ export class ChangeNowAdapter implements ProviderAdapter {
     const range = obj(await this.call("GET", "/exchange/range", this.pairQuery(q.from, q.to), undefined, signal));
     const min = dec(this.name, range.minAmount, "minAmount");
     const max = decOrNull(range.maxAmount);
-    if (q.fromAmount.lt(min)) throw new ProviderError(this.name, "amount_too_low", "below the pair's minimum", { min, max });
-    if (max && q.fromAmount.gt(max)) throw new ProviderError(this.name, "amount_too_high", "above the pair's maximum", { min, max });
+    checkRange(this.name, q.fromAmount, min, max);
     const est = obj(
       await this.call(
         "GET",
@@ -144,18 +141,17 @@ export class ChangeNowAdapter implements ProviderAdapter {
         signal,
       ),
     );
-    const validUntil = str(est.validUntil);
     return {
       toAmount: dec(this.name, est.toAmount, "toAmount"),
       minAmount: min,
       maxAmount: max,
       quoteId: str(est.rateId),
-      expiresAt: validUntil ? new Date(validUntil) : null,
+      expiresAt: dateOrNull(str(est.validUntil)),
     };
   }
 
   async createSwap(input: CreateInput, signal?: AbortSignal): Promise<CreatedSwap> {
-    if (!input.quote.quoteId) throw new ProviderError(this.name, "rejected", "a fixed-rate exchange needs a rateId");
+    const rateId = quoteIdOf(this.name, input.quote, "a fixed-rate exchange needs a rateId");
     const body = {
       fromCurrency: input.from.ticker,
       fromNetwork: input.from.network,
@@ -169,20 +165,17 @@ export class ChangeNowAdapter implements ProviderAdapter {
       refundExtraId: input.refundExtraId ?? "",
       flow: "fixed-rate",
       type: "direct",
-      rateId: input.quote.quoteId,
+      rateId,
     };
     const r = obj(await this.call("POST", "/exchange", null, body, signal));
-    const id = str(r.id);
-    const payinAddress = str(r.payinAddress);
-    if (!id || !payinAddress) throw new ProviderError(this.name, "unavailable", "exchange created without id or payinAddress");
-    const validUntil = str(r.validUntil);
+    const { id, payinAddress } = created(this.name, "exchange", { id: str(r.id), payinAddress: str(r.payinAddress) });
     return {
       id,
       data: null,
       payinAddress,
       payinExtraId: str(r.payinExtraId),
       toAmount: decOrNull(r.toAmount),
-      expiresAt: validUntil ? new Date(validUntil) : (input.quote.expiresAt ?? null),
+      expiresAt: dateOrNull(str(r.validUntil)) ?? input.quote.expiresAt ?? null,
     };
   }
 
@@ -192,7 +185,7 @@ export class ChangeNowAdapter implements ProviderAdapter {
     const amountFrom: Dec | null = decOrNull(r.amountFrom);
     return {
       status,
-      mapped: Object.hasOwn(CHANGENOW_STATUSES, status) ? CHANGENOW_STATUSES[status] : UNKNOWN,
+      mapped: mapStatus(STATUSES, status),
       payinHash: str(r.payinHash),
       payoutHash: str(r.payoutHash),
       refundHash: str(r.refundHash),
@@ -201,3 +194,38 @@ export class ChangeNowAdapter implements ProviderAdapter {
     };
   }
 }
+
+export const changenow = defineProvider({
+  name: "changenow",
+  label: "ChangeNOW",
+  settings: {
+    CHANGENOW_ENABLED: bool.default(false).describe("route new orders to ChangeNOW"),
+    CHANGENOW_API_KEY: z.string().optional().describe("ChangeNOW partner API key (secret)"),
+    CHANGENOW_API_URL: z.string().url().default("https://api.changenow.io/v2").describe("ChangeNOW v2 base URL"),
+    CHANGENOW_ACCOUNT_COMMISSION_BPS: int(0, 0).describe(
+      "the partner share set on the ChangeNOW account; an order goes there only when it covers platform fee + markup; enabled with a share below `PLATFORM_FEE_BPS` (the default 0 included), the server refuses to start",
+    ),
+    CHANGENOW_QUOTES_PER_MINUTE: int(1500, 1).describe("client-side budget of ChangeNOW quotes per minute (its limit is 1,800)"),
+  },
+  enabledBy: "CHANGENOW_ENABLED",
+  credentials: ["CHANGENOW_API_KEY"],
+  statuses: STATUSES,
+  mapping,
+  assetKey,
+  baseUrl: (s) => s.CHANGENOW_API_URL,
+  commissionCap: (s) => ({
+    capBps: s.CHANGENOW_ACCOUNT_COMMISSION_BPS,
+    setting: "CHANGENOW_ACCOUNT_COMMISSION_BPS",
+    states: "share set on your ChangeNOW partner account",
+  }),
+  create: (s, http) =>
+    s.CHANGENOW_API_KEY
+      ? new ChangeNowAdapter({
+          baseUrl: s.CHANGENOW_API_URL,
+          apiKey: s.CHANGENOW_API_KEY,
+          accountCommissionBps: s.CHANGENOW_ACCOUNT_COMMISSION_BPS,
+          quotesPerMinute: s.CHANGENOW_QUOTES_PER_MINUTE,
+          timeoutMs: http.timeoutMs,
+        })
+      : null,
+});

@@ -1,18 +1,22 @@
 import "server-only";
-import { SIDESHIFT_MAX_COMMISSION_BPS } from "@/lib/config";
+import { z } from "zod";
 import { D, type Dec, formatAmount } from "@/lib/money/decimal";
-import { dec, decOrNull, httpJson, jsonBody, messageOf, obj, ProviderError, type ProviderErrorKind, str } from "./http";
-import type {
-  CreatedSwap,
-  CreateInput,
-  MappedStatus,
-  ProviderAdapter,
-  ProviderAsset,
-  ProviderQuote,
-  QuoteInput,
-  SwapReading,
-  SwapRef,
-  UpstreamCurrency,
+import { bool, int } from "@/lib/settings";
+import { checkRange, created, dateOrNull, mapStatus, quoteIdOf } from "./helpers";
+import { call, dec, decOrNull, type Endpoint, messageOf, obj, ProviderError, type ProviderErrorKind, str } from "./http";
+import mapping from "./mappings/sideshift.json";
+import {
+  type CreatedSwap,
+  type CreateInput,
+  defineProvider,
+  type MappedStatus,
+  type ProviderAdapter,
+  type ProviderAsset,
+  type ProviderQuote,
+  type QuoteInput,
+  type SwapReading,
+  type SwapRef,
+  type UpstreamCurrency,
 } from "./types";
 
 // SideShift.ai API v2 (reference section 2). Auth: x-sideshift-secret, plus x-user-ip with
@@ -20,7 +24,10 @@ import type {
 // Commission per request (commissionRate, a fraction, at most 0.02). Orders are a quote
 // followed by a fixed shift created from its id (the quote carries the commission).
 
-export const SIDESHIFT_STATUSES: Record<string, MappedStatus> = {
+/** SideShift's maximum commissionRate (2%, the platform fee included): fixed by SideShift, not a setting. */
+const MAX_COMMISSION_BPS = 200;
+
+const STATUSES: Record<string, MappedStatus> = {
   waiting: { state: "waiting", reason: null, final: false },
   pending: { state: "confirming", reason: null, final: false },
   processing: { state: "exchanging", reason: null, final: false },
@@ -33,7 +40,7 @@ export const SIDESHIFT_STATUSES: Record<string, MappedStatus> = {
   expired: { state: "failed", reason: "expired", final: true },
 };
 
-const UNKNOWN: MappedStatus = { state: "exchanging", reason: "unknown", final: false };
+const assetKey = (a: ProviderAsset): string => `${a.coin}-${a.network}`;
 
 /** The documented error messages (and Edge's amount ones) -> what they mean for us. */
 function errorKind(message: string, code: string | null, httpStatus: number): ProviderErrorKind {
@@ -62,40 +69,30 @@ export const plainIp = (ip: string): string => {
 
 export class SideShiftAdapter implements ProviderAdapter {
   readonly name = "sideshift" as const;
-  readonly commission = { kind: "per-request" as const, maxBps: SIDESHIFT_MAX_COMMISSION_BPS };
+  readonly commission = { kind: "per-request" as const, maxBps: MAX_COMMISSION_BPS };
   readonly sendsExternalId = true;
   readonly quotesPerMinute: number;
 
-  constructor(private readonly opts: { baseUrl: string; secret: string; affiliateId: string; quotesPerMinute: number; timeoutMs: number }) {
+  constructor(private readonly opts: Endpoint & { secret: string; affiliateId: string; quotesPerMinute: number }) {
     this.quotesPerMinute = opts.quotesPerMinute;
   }
 
   assetKey(a: ProviderAsset): string {
-    return `${a.coin}-${a.network}`;
+    return assetKey(a);
   }
 
-  private async call(
+  private call(
     method: "GET" | "POST",
     path: string,
     opts: { query?: Record<string, string>; body?: Record<string, unknown>; userIp?: string; signal?: AbortSignal } = {},
   ) {
-    const url = new URL(this.opts.baseUrl.replace(/\/$/, "") + path);
-    for (const [k, v] of Object.entries(opts.query ?? {})) url.searchParams.set(k, v);
     const headers: Record<string, string> = { "x-sideshift-secret": this.opts.secret };
     if (opts.userIp) headers["x-user-ip"] = plainIp(opts.userIp);
-    if (method === "POST") headers["content-type"] = "application/json";
-    const r = await httpJson(this.name, {
-      method,
-      url: url.toString(),
-      headers,
-      body: opts.body ? jsonBody(opts.body) : undefined,
-      timeoutMs: this.opts.timeoutMs,
-      signal: opts.signal,
+    return call(this.name, this.opts, { method, path, query: opts.query, headers, body: opts.body, signal: opts.signal }, (r) => {
+      const err = obj(obj(r.body).error);
+      const message = messageOf(r.body) || `HTTP ${r.status}`;
+      return new ProviderError(this.name, errorKind(message, str(err.code), r.status), `${path}: ${r.status} ${message}`);
     });
-    if (r.status >= 200 && r.status < 300) return r.body;
-    const err = obj(obj(r.body).error);
-    const message = messageOf(r.body) || `HTTP ${r.status}`;
-    throw new ProviderError(this.name, errorKind(message, str(err.code), r.status), `${path}: ${r.status} ${message}`);
   }
 
   async listCurrencies(signal?: AbortSignal): Promise<UpstreamCurrency[]> {
@@ -133,8 +130,7 @@ export class SideShiftAdapter implements ProviderAdapter {
     );
     const min = dec(this.name, pair.min, "min");
     const max = decOrNull(pair.max);
-    if (q.fromAmount.lt(min)) throw new ProviderError(this.name, "amount_too_low", "below the pair's minimum", { min, max });
-    if (max && q.fromAmount.gt(max)) throw new ProviderError(this.name, "amount_too_high", "above the pair's maximum", { min, max });
+    checkRange(this.name, q.fromAmount, min, max);
     let quote: Record<string, unknown>;
     try {
       quote = obj(
@@ -161,39 +157,35 @@ export class SideShiftAdapter implements ProviderAdapter {
         throw new ProviderError(this.name, e.kind, e.message, { min, max: max && q.fromAmount.gt(max) ? max : null });
       throw e;
     }
-    const expiresAt = str(quote.expiresAt);
     return {
       toAmount: dec(this.name, quote.settleAmount, "settleAmount"),
       minAmount: min,
       maxAmount: max,
       quoteId: str(quote.id),
-      expiresAt: expiresAt ? new Date(expiresAt) : null,
+      expiresAt: dateOrNull(str(quote.expiresAt)),
     };
   }
 
   async createSwap(input: CreateInput, signal?: AbortSignal): Promise<CreatedSwap> {
-    if (!input.quote.quoteId) throw new ProviderError(this.name, "rejected", "a fixed shift needs a quote id");
+    const quoteId = quoteIdOf(this.name, input.quote, "a fixed shift needs a quote id");
     const body: Record<string, unknown> = {
       settleAddress: input.payoutAddress,
       affiliateId: this.opts.affiliateId,
-      quoteId: input.quote.quoteId,
+      quoteId,
       externalId: input.orderId,
     };
     if (input.payoutExtraId) body.settleMemo = input.payoutExtraId;
     if (input.refundAddress) body.refundAddress = input.refundAddress;
     if (input.refundExtraId) body.refundMemo = input.refundExtraId;
     const r = obj(await this.call("POST", "/shifts/fixed", { body, userIp: input.userIp, signal }));
-    const id = str(r.id);
-    const payinAddress = str(r.depositAddress);
-    if (!id || !payinAddress) throw new ProviderError(this.name, "unavailable", "shift created without id or depositAddress");
-    const expiresAt = str(r.expiresAt);
+    const { id, depositAddress } = created(this.name, "shift", { id: str(r.id), depositAddress: str(r.depositAddress) });
     return {
       id,
       data: null,
-      payinAddress,
+      payinAddress: depositAddress,
       payinExtraId: str(r.depositMemo),
       toAmount: decOrNull(r.settleAmount),
-      expiresAt: expiresAt ? new Date(expiresAt) : (input.quote.expiresAt ?? null),
+      expiresAt: dateOrNull(str(r.expiresAt)) ?? input.quote.expiresAt ?? null,
     };
   }
 
@@ -206,7 +198,7 @@ export class SideShiftAdapter implements ProviderAdapter {
       leg = obj(r.deposits[0]);
       status = str(leg.status) ?? status;
     }
-    let mapped = Object.hasOwn(SIDESHIFT_STATUSES, status) ? SIDESHIFT_STATUSES[status] : UNKNOWN;
+    let mapped = mapStatus(STATUSES, status);
     // Queued for refund without a refund address: someone has to give one.
     if (status === "refund" && !str(r.refundAddress)) mapped = { ...mapped, reason: "needs_action" };
     // A fixed shift names its quoted depositAmount from the start: it was received only once a deposit hash exists.
@@ -225,3 +217,32 @@ export class SideShiftAdapter implements ProviderAdapter {
     };
   }
 }
+
+export const sideshift = defineProvider({
+  name: "sideshift",
+  label: "SideShift",
+  settings: {
+    SIDESHIFT_ENABLED: bool.default(false).describe("route new orders to SideShift"),
+    SIDESHIFT_SECRET: z.string().optional().describe("SideShift account private key, sent as `x-sideshift-secret` (secret)"),
+    SIDESHIFT_AFFILIATE_ID: z.string().optional().describe("SideShift account id (`affiliateId`); commission accrues to it"),
+    SIDESHIFT_API_URL: z.string().url().default("https://sideshift.ai/api/v2").describe("SideShift v2 base URL"),
+    SIDESHIFT_QUOTES_PER_MINUTE: int(20, 1).describe("client-side budget of SideShift quotes per minute (its limit per IP)"),
+  },
+  enabledBy: "SIDESHIFT_ENABLED",
+  credentials: ["SIDESHIFT_SECRET", "SIDESHIFT_AFFILIATE_ID"],
+  statuses: STATUSES,
+  mapping,
+  assetKey,
+  baseUrl: (s) => s.SIDESHIFT_API_URL,
+  commissionCap: () => ({ capBps: MAX_COMMISSION_BPS, setting: `SideShift's commissionRate cap (${MAX_COMMISSION_BPS} bps)` }),
+  create: (s, http) =>
+    s.SIDESHIFT_SECRET && s.SIDESHIFT_AFFILIATE_ID
+      ? new SideShiftAdapter({
+          baseUrl: s.SIDESHIFT_API_URL,
+          secret: s.SIDESHIFT_SECRET,
+          affiliateId: s.SIDESHIFT_AFFILIATE_ID,
+          quotesPerMinute: s.SIDESHIFT_QUOTES_PER_MINUTE,
+          timeoutMs: http.timeoutMs,
+        })
+      : null,
+});

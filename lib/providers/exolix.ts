@@ -1,17 +1,22 @@
 import "server-only";
+import { z } from "zod";
 import { formatAmount } from "@/lib/money/decimal";
-import { dec, decOrNull, httpJson, jsonBody, messageOf, obj, ProviderError, type ProviderErrorKind, str } from "./http";
-import type {
-  CreatedSwap,
-  CreateInput,
-  MappedStatus,
-  ProviderAdapter,
-  ProviderAsset,
-  ProviderQuote,
-  QuoteInput,
-  SwapReading,
-  SwapRef,
-  UpstreamCurrency,
+import { bool, int } from "@/lib/settings";
+import { checkRange, created, mapStatus } from "./helpers";
+import { call, dec, decOrNull, type Endpoint, messageOf, obj, ProviderError, type ProviderErrorKind, str } from "./http";
+import mapping from "./mappings/exolix.json";
+import {
+  type CreatedSwap,
+  type CreateInput,
+  defineProvider,
+  type MappedStatus,
+  type ProviderAdapter,
+  type ProviderAsset,
+  type ProviderQuote,
+  type QuoteInput,
+  type SwapReading,
+  type SwapRef,
+  type UpstreamCurrency,
 } from "./types";
 
 // Exolix API v2 (reference section 4). Auth: the raw key in Authorization (no "Bearer"), which
@@ -21,7 +26,7 @@ import type {
 // the network parameters of /rate are sent under both spellings, and the undocumented
 // statuses `deleted` / `error` are read as unknown (logged, never final).
 
-export const EXOLIX_STATUSES: Record<string, MappedStatus> = {
+const STATUSES: Record<string, MappedStatus> = {
   wait: { state: "waiting", reason: null, final: false },
   confirmation: { state: "confirming", reason: null, final: false },
   confirmed: { state: "exchanging", reason: null, final: false },
@@ -33,7 +38,7 @@ export const EXOLIX_STATUSES: Record<string, MappedStatus> = {
   refunded: { state: "failed", reason: "refunded", final: true },
 };
 
-const UNKNOWN: MappedStatus = { state: "exchanging", reason: "unknown", final: false };
+const assetKey = (a: ProviderAsset): string => `${a.coin}@${a.network}`;
 
 /** The documented messages and field errors -> what they mean for us. */
 function errorKind(message: string, fieldErrors: Record<string, unknown>, httpStatus: number): ProviderErrorKind {
@@ -54,45 +59,31 @@ export class ExolixAdapter implements ProviderAdapter {
   readonly commission;
   readonly quotesPerMinute: number;
 
-  constructor(
-    private readonly opts: { baseUrl: string; apiKey: string; accountCommissionBps: number; quotesPerMinute: number; timeoutMs: number },
-  ) {
+  constructor(private readonly opts: Endpoint & { apiKey: string; accountCommissionBps: number; quotesPerMinute: number }) {
     this.commission = { kind: "per-account" as const, accountBps: opts.accountCommissionBps };
     this.quotesPerMinute = opts.quotesPerMinute;
   }
 
   assetKey(a: ProviderAsset): string {
-    return `${a.coin}@${a.network}`;
+    return assetKey(a);
   }
 
-  private async call(
+  private call(
     method: "GET" | "POST",
     path: string,
     query: Record<string, string> | null,
     body?: Record<string, unknown>,
     signal?: AbortSignal,
   ) {
-    const url = new URL(this.opts.baseUrl.replace(/\/$/, "") + path);
-    for (const [k, v] of Object.entries(query ?? {})) url.searchParams.set(k, v);
-    const headers: Record<string, string> = { Authorization: this.opts.apiKey, Accept: "application/json" };
-    if (method === "POST") headers["content-type"] = "application/json";
-    const r = await httpJson(this.name, {
-      method,
-      url: url.toString(),
-      headers,
-      body: body ? jsonBody(body) : undefined,
-      timeoutMs: this.opts.timeoutMs,
-      signal,
-    });
-    if (r.status >= 200 && r.status < 300) return r.body;
-    const b = obj(r.body);
-    const fieldErrors = obj(b.errors);
-    const message = messageOf(r.body) || `HTTP ${r.status}`;
-    const kind = errorKind(message, fieldErrors, r.status);
-    // The amount errors of /rate carry the pair's limits.
-    throw new ProviderError(this.name, kind, `${path}: ${r.status} ${message}`, {
-      min: decOrNull(b.minAmount),
-      max: decOrNull(b.maxAmount),
+    const headers = { Authorization: this.opts.apiKey, Accept: "application/json" };
+    return call(this.name, this.opts, { method, path, query, headers, body, signal }, (r) => {
+      const b = obj(r.body);
+      const message = messageOf(r.body) || `HTTP ${r.status}`;
+      // The amount errors of /rate carry the pair's limits.
+      return new ProviderError(this.name, errorKind(message, obj(b.errors), r.status), `${path}: ${r.status} ${message}`, {
+        min: decOrNull(b.minAmount),
+        max: decOrNull(b.maxAmount),
+      });
     });
   }
 
@@ -153,8 +144,7 @@ export class ExolixAdapter implements ProviderAdapter {
     const max = decOrNull(r.maxAmount);
     const message = str(r.message);
     if (message && r.rate === null) throw new ProviderError(this.name, errorKind(message, {}, 200), `/rate: ${message}`, { min, max });
-    if (min && q.fromAmount.lt(min)) throw new ProviderError(this.name, "amount_too_low", "below the pair's minimum", { min, max });
-    if (max && q.fromAmount.gt(max)) throw new ProviderError(this.name, "amount_too_high", "above the pair's maximum", { min, max });
+    checkRange(this.name, q.fromAmount, min, max);
     // No rate id and no expiry: the fixed rate is locked when the transaction is created.
     return { toAmount: dec(this.name, r.toAmount, "toAmount"), minAmount: min, maxAmount: max, quoteId: null, expiresAt: null };
   }
@@ -173,16 +163,21 @@ export class ExolixAdapter implements ProviderAdapter {
     if (input.refundAddress) body.refundAddress = input.refundAddress;
     if (input.refundExtraId) body.refundExtraId = input.refundExtraId;
     const r = obj(await this.call("POST", "/transactions", null, body, signal));
-    const id = str(r.id);
-    const payinAddress = str(r.depositAddress);
-    if (!id || !payinAddress) throw new ProviderError(this.name, "unavailable", "transaction created without id or depositAddress");
-    return { id, data: null, payinAddress, payinExtraId: str(r.depositExtraId), toAmount: decOrNull(r.amountTo), expiresAt: null };
+    const { id, depositAddress } = created(this.name, "transaction", { id: str(r.id), depositAddress: str(r.depositAddress) });
+    return {
+      id,
+      data: null,
+      payinAddress: depositAddress,
+      payinExtraId: str(r.depositExtraId),
+      toAmount: decOrNull(r.amountTo),
+      expiresAt: null,
+    };
   }
 
   async readSwap(ref: SwapRef, signal?: AbortSignal): Promise<SwapReading> {
     const r = obj(await this.call("GET", `/transactions/${encodeURIComponent(ref.id)}`, null, undefined, signal));
     const status = str(r.status) ?? "";
-    const mapped = Object.hasOwn(EXOLIX_STATUSES, status) ? EXOLIX_STATUSES[status] : UNKNOWN;
+    const mapped = mapStatus(STATUSES, status);
     const hashIn = str(obj(r.hashIn).hash);
     const hashOut = str(obj(r.hashOut).hash);
     const refunded = status === "refunded";
@@ -199,3 +194,41 @@ export class ExolixAdapter implements ProviderAdapter {
     };
   }
 }
+
+export const exolix = defineProvider({
+  name: "exolix",
+  label: "Exolix",
+  settings: {
+    EXOLIX_ENABLED: bool.default(false).describe("route new orders to Exolix"),
+    EXOLIX_API_KEY: z
+      .string()
+      .optional()
+      .describe("Exolix API key (sent raw in `Authorization`; it also attributes the orders to your affiliate account)"),
+    EXOLIX_API_URL: z.string().url().default("https://exolix.com/api/v2").describe("Exolix base URL"),
+    EXOLIX_ACCOUNT_COMMISSION_BPS: int(0, 0).describe(
+      "the partner share set on the Exolix account; an order goes there only when it covers platform fee + markup; enabled with a share below `PLATFORM_FEE_BPS` (the default 0 included), the server refuses to start",
+    ),
+    EXOLIX_QUOTES_PER_MINUTE: int(300, 1).describe("client-side budget of Exolix quotes per minute (Exolix documents no limit)"),
+  },
+  enabledBy: "EXOLIX_ENABLED",
+  credentials: ["EXOLIX_API_KEY"],
+  statuses: STATUSES,
+  mapping,
+  assetKey,
+  baseUrl: (s) => s.EXOLIX_API_URL,
+  commissionCap: (s) => ({
+    capBps: s.EXOLIX_ACCOUNT_COMMISSION_BPS,
+    setting: "EXOLIX_ACCOUNT_COMMISSION_BPS",
+    states: "share set on your Exolix partner account",
+  }),
+  create: (s, http) =>
+    s.EXOLIX_API_KEY
+      ? new ExolixAdapter({
+          baseUrl: s.EXOLIX_API_URL,
+          apiKey: s.EXOLIX_API_KEY,
+          accountCommissionBps: s.EXOLIX_ACCOUNT_COMMISSION_BPS,
+          quotesPerMinute: s.EXOLIX_QUOTES_PER_MINUTE,
+          timeoutMs: http.timeoutMs,
+        })
+      : null,
+});

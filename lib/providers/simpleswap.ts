@@ -1,17 +1,22 @@
 import "server-only";
+import { z } from "zod";
 import { formatAmount } from "@/lib/money/decimal";
-import { dec, decOrNull, httpJson, jsonBody, messageOf, obj, ProviderError, type ProviderErrorKind, str } from "./http";
-import type {
-  CreatedSwap,
-  CreateInput,
-  MappedStatus,
-  ProviderAdapter,
-  ProviderAsset,
-  ProviderQuote,
-  QuoteInput,
-  SwapReading,
-  SwapRef,
-  UpstreamCurrency,
+import { bool, int } from "@/lib/settings";
+import { checkRange, created, dateOrNull, mapStatus, quoteIdOf } from "./helpers";
+import { call, dec, decOrNull, type Endpoint, messageOf, obj, ProviderError, type ProviderErrorKind, str } from "./http";
+import mapping from "./mappings/simpleswap.json";
+import {
+  type CreatedSwap,
+  type CreateInput,
+  defineProvider,
+  type MappedStatus,
+  type ProviderAdapter,
+  type ProviderAsset,
+  type ProviderQuote,
+  type QuoteInput,
+  type SwapReading,
+  type SwapRef,
+  type UpstreamCurrency,
 } from "./types";
 
 // SimpleSwap API v3 (reference section 5). Auth: x-api-key. Every success is wrapped as
@@ -20,7 +25,7 @@ import type {
 // made from an estimate's rateId. The exchange object's names mix snake_case and camelCase and
 // are copied exactly. `customFee` is not sent: its meaning is not documented.
 
-export const SIMPLESWAP_STATUSES: Record<string, MappedStatus> = {
+const STATUSES: Record<string, MappedStatus> = {
   waiting: { state: "waiting", reason: null, final: false },
   confirming: { state: "confirming", reason: null, final: false },
   exchanging: { state: "exchanging", reason: null, final: false },
@@ -32,7 +37,7 @@ export const SIMPLESWAP_STATUSES: Record<string, MappedStatus> = {
   expired: { state: "failed", reason: "expired", final: true },
 };
 
-const UNKNOWN: MappedStatus = { state: "exchanging", reason: "unknown", final: false };
+const assetKey = (a: ProviderAsset): string => `${a.ticker}@${a.network}`;
 
 /** HTTP statuses of the errors page (and Edge's 422) -> what they mean for us; the body's shape is not documented. */
 function errorKind(message: string, httpStatus: number): ProviderErrorKind {
@@ -52,15 +57,13 @@ export class SimpleSwapAdapter implements ProviderAdapter {
   readonly commission;
   readonly quotesPerMinute: number;
 
-  constructor(
-    private readonly opts: { baseUrl: string; apiKey: string; accountCommissionBps: number; quotesPerMinute: number; timeoutMs: number },
-  ) {
+  constructor(private readonly opts: Endpoint & { apiKey: string; accountCommissionBps: number; quotesPerMinute: number }) {
     this.commission = { kind: "per-account" as const, accountBps: opts.accountCommissionBps };
     this.quotesPerMinute = opts.quotesPerMinute;
   }
 
   assetKey(a: ProviderAsset): string {
-    return `${a.ticker}@${a.network}`;
+    return assetKey(a);
   }
 
   private async call(
@@ -70,25 +73,15 @@ export class SimpleSwapAdapter implements ProviderAdapter {
     body?: Record<string, unknown>,
     signal?: AbortSignal,
   ) {
-    const url = new URL(this.opts.baseUrl.replace(/\/$/, "") + path);
-    for (const [k, v] of Object.entries(query ?? {})) url.searchParams.set(k, v);
-    const headers: Record<string, string> = { "x-api-key": this.opts.apiKey };
-    if (method === "POST") headers["content-type"] = "application/json";
-    const r = await httpJson(this.name, {
-      method,
-      url: url.toString(),
-      headers,
-      body: body ? jsonBody(body) : undefined,
-      timeoutMs: this.opts.timeoutMs,
-      signal,
-    });
-    if (r.status >= 200 && r.status < 300) {
-      const b = obj(r.body);
-      if (!("result" in b)) throw new ProviderError(this.name, "unavailable", `${path}: answer without result`);
-      return b.result;
-    }
-    const message = messageOf(r.body) || `HTTP ${r.status}`;
-    throw new ProviderError(this.name, errorKind(message, r.status), `${path}: ${r.status} ${message}`);
+    const headers = { "x-api-key": this.opts.apiKey };
+    const b = obj(
+      await call(this.name, this.opts, { method, path, query, headers, body, signal }, (r) => {
+        const message = messageOf(r.body) || `HTTP ${r.status}`;
+        return new ProviderError(this.name, errorKind(message, r.status), `${path}: ${r.status} ${message}`);
+      }),
+    );
+    if (!("result" in b)) throw new ProviderError(this.name, "unavailable", `${path}: answer without result`);
+    return b.result;
   }
 
   async listCurrencies(signal?: AbortSignal): Promise<UpstreamCurrency[]> {
@@ -118,23 +111,21 @@ export class SimpleSwapAdapter implements ProviderAdapter {
     const range = obj(await this.call("GET", "/ranges", this.pairQuery(q.from, q.to), undefined, signal));
     const min = dec(this.name, range.min, "min");
     const max = decOrNull(range.max);
-    if (q.fromAmount.lt(min)) throw new ProviderError(this.name, "amount_too_low", "below the pair's minimum", { min, max });
-    if (max && q.fromAmount.gt(max)) throw new ProviderError(this.name, "amount_too_high", "above the pair's maximum", { min, max });
+    checkRange(this.name, q.fromAmount, min, max);
     const est = obj(
       await this.call("GET", "/estimates", { ...this.pairQuery(q.from, q.to), amount: formatAmount(q.fromAmount) }, undefined, signal),
     );
-    const validUntil = str(est.validUntil);
     return {
       toAmount: dec(this.name, est.estimatedAmount, "estimatedAmount"),
       minAmount: min,
       maxAmount: max,
       quoteId: str(est.rateId),
-      expiresAt: validUntil ? new Date(validUntil) : null,
+      expiresAt: dateOrNull(str(est.validUntil)),
     };
   }
 
   async createSwap(input: CreateInput, signal?: AbortSignal): Promise<CreatedSwap> {
-    if (!input.quote.quoteId) throw new ProviderError(this.name, "rejected", "a fixed exchange needs a rateId");
+    const rateId = quoteIdOf(this.name, input.quote, "a fixed exchange needs a rateId");
     const body: Record<string, unknown> = {
       tickerFrom: input.from.ticker,
       networkFrom: input.from.network,
@@ -147,27 +138,24 @@ export class SimpleSwapAdapter implements ProviderAdapter {
       extraIdTo: input.payoutExtraId ?? "",
       userRefundAddress: input.refundAddress ?? "",
       userRefundExtraId: input.refundExtraId ?? "",
-      rateId: input.quote.quoteId,
+      rateId,
     };
     const r = obj(await this.call("POST", "/exchanges", null, body, signal));
-    const id = str(r.id);
-    const payinAddress = str(r.addressFrom);
-    if (!id || !payinAddress) throw new ProviderError(this.name, "unavailable", "exchange created without id or addressFrom");
-    const validUntil = str(r.valid_until);
+    const { id, addressFrom } = created(this.name, "exchange", { id: str(r.id), addressFrom: str(r.addressFrom) });
     return {
       id,
       data: null,
-      payinAddress,
+      payinAddress: addressFrom,
       payinExtraId: str(r.extraIdFrom),
       toAmount: decOrNull(r.amountTo) ?? decOrNull(r.expected_amount),
-      expiresAt: validUntil ? new Date(validUntil) : (input.quote.expiresAt ?? null),
+      expiresAt: dateOrNull(str(r.valid_until)) ?? input.quote.expiresAt ?? null,
     };
   }
 
   async readSwap(ref: SwapRef, signal?: AbortSignal): Promise<SwapReading> {
     const r = obj(await this.call("GET", `/exchanges/${encodeURIComponent(ref.id)}`, null, undefined, signal));
     const status = str(r.status) ?? "";
-    const mapped = Object.hasOwn(SIMPLESWAP_STATUSES, status) ? SIMPLESWAP_STATUSES[status] : UNKNOWN;
+    const mapped = mapStatus(STATUSES, status);
     const txFrom = str(r.txFrom);
     const refunded = status === "refunded";
     return {
@@ -183,3 +171,47 @@ export class SimpleSwapAdapter implements ProviderAdapter {
     };
   }
 }
+
+export const simpleswap = defineProvider({
+  name: "simpleswap",
+  label: "SimpleSwap",
+  settings: {
+    SIMPLESWAP_ENABLED: bool.default(false).describe("route new orders to SimpleSwap"),
+    SIMPLESWAP_API_KEY: z.string().optional().describe("SimpleSwap API key (`x-api-key`)"),
+    SIMPLESWAP_API_URL: z.string().url().default("https://api.simpleswap.io/v3").describe("SimpleSwap base URL (v3)"),
+    SIMPLESWAP_ACCOUNT_COMMISSION_BPS: int(0, 0).describe(
+      "the reward set on the SimpleSwap key (SimpleSwap allows 40 to 200); an order goes there only when it covers platform fee + markup; enabled with a value outside 40 to 200 or below `PLATFORM_FEE_BPS`, the server refuses to start",
+    ),
+    SIMPLESWAP_QUOTES_PER_MINUTE: int(300, 1).describe(
+      "client-side budget of SimpleSwap quotes per minute (SimpleSwap documents no limit)",
+    ),
+  },
+  enabledBy: "SIMPLESWAP_ENABLED",
+  credentials: ["SIMPLESWAP_API_KEY"],
+  statuses: STATUSES,
+  mapping,
+  assetKey,
+  baseUrl: (s) => s.SIMPLESWAP_API_URL,
+  commissionCap: (s) => ({
+    capBps: s.SIMPLESWAP_ACCOUNT_COMMISSION_BPS,
+    setting: "SIMPLESWAP_ACCOUNT_COMMISSION_BPS",
+    states: "share set on your SimpleSwap partner account",
+  }),
+  // SimpleSwap's reward per key is 0.4% to 2% [D]: any other stated value cannot be the key's.
+  traps: (s) =>
+    s.SIMPLESWAP_ACCOUNT_COMMISSION_BPS < 40 || s.SIMPLESWAP_ACCOUNT_COMMISSION_BPS > 200
+      ? [
+          `SIMPLESWAP_ENABLED=true with SIMPLESWAP_ACCOUNT_COMMISSION_BPS=${s.SIMPLESWAP_ACCOUNT_COMMISSION_BPS}: SimpleSwap sets a key's reward between 40 and 200 bps; state the one set on your key, or set SIMPLESWAP_ENABLED=false`,
+        ]
+      : [],
+  create: (s, http) =>
+    s.SIMPLESWAP_API_KEY
+      ? new SimpleSwapAdapter({
+          baseUrl: s.SIMPLESWAP_API_URL,
+          apiKey: s.SIMPLESWAP_API_KEY,
+          accountCommissionBps: s.SIMPLESWAP_ACCOUNT_COMMISSION_BPS,
+          quotesPerMinute: s.SIMPLESWAP_QUOTES_PER_MINUTE,
+          timeoutMs: http.timeoutMs,
+        })
+      : null,
+});

@@ -1,18 +1,23 @@
 import "server-only";
 import crypto from "node:crypto";
+import { z } from "zod";
 import { D, type Dec } from "@/lib/money/decimal";
-import { dec, decOrNull, httpJson, jsonBody, messageOf, obj, ProviderError, type ProviderErrorKind, str } from "./http";
-import type {
-  CreatedSwap,
-  CreateInput,
-  MappedStatus,
-  ProviderAdapter,
-  ProviderAsset,
-  ProviderQuote,
-  QuoteInput,
-  SwapReading,
-  SwapRef,
-  UpstreamCurrency,
+import { bool, int } from "@/lib/settings";
+import { checkRange, created, mapStatus } from "./helpers";
+import { dec, decOrNull, type Endpoint, jsonBody, messageOf, obj, ProviderError, type ProviderErrorKind, request, str } from "./http";
+import mapping from "./mappings/fixedfloat.json";
+import {
+  type CreatedSwap,
+  type CreateInput,
+  defineProvider,
+  type MappedStatus,
+  type ProviderAdapter,
+  type ProviderAsset,
+  type ProviderQuote,
+  type QuoteInput,
+  type SwapReading,
+  type SwapRef,
+  type UpstreamCurrency,
 } from "./types";
 
 // FixedFloat API v2 (reference section 3). Every method is a POST with a JSON body, signed:
@@ -21,7 +26,7 @@ import type {
 // There is no refund address at creation: a refund is the `emergency` choice REFUND, which
 // this adapter makes with the order's refund address when FixedFloat asks for a choice.
 
-export const FIXEDFLOAT_STATUSES: Record<string, MappedStatus> = {
+const STATUSES: Record<string, MappedStatus> = {
   NEW: { state: "waiting", reason: null, final: false },
   PENDING: { state: "confirming", reason: null, final: false },
   EXCHANGE: { state: "exchanging", reason: null, final: false },
@@ -31,7 +36,7 @@ export const FIXEDFLOAT_STATUSES: Record<string, MappedStatus> = {
   EMERGENCY: { state: "exchanging", reason: "needs_action", final: false },
 };
 
-const UNKNOWN: MappedStatus = { state: "exchanging", reason: "unknown", final: false };
+const assetKey = (a: ProviderAsset): string => a.code;
 const REFUNDED: MappedStatus = { state: "failed", reason: "refunded", final: true };
 
 /** The numeric codes are undocumented: only `code != 0` is reliable, the message says the rest. */
@@ -57,14 +62,12 @@ export class FixedFloatAdapter implements ProviderAdapter {
   readonly quotesPerMinute: number;
 
   constructor(
-    private readonly opts: {
-      baseUrl: string;
+    private readonly opts: Endpoint & {
       apiKey: string;
       apiSecret: string;
       refcode: string | null;
       maxAfftaxBps: number;
       quotesPerMinute: number;
-      timeoutMs: number;
     },
   ) {
     this.commission = { kind: "per-request" as const, maxBps: opts.maxAfftaxBps };
@@ -72,19 +75,18 @@ export class FixedFloatAdapter implements ProviderAdapter {
   }
 
   assetKey(a: ProviderAsset): string {
-    return a.code;
+    return assetKey(a);
   }
 
   /** Signs and sends one method call; returns `data` of a code-0 answer. */
   private async call(method: string, params: Record<string, unknown>, signal?: AbortSignal): Promise<unknown> {
     const body = jsonBody(params); // serialised once: the signature is over these bytes
     const sign = crypto.createHmac("sha256", this.opts.apiSecret).update(body, "utf8").digest("hex");
-    const r = await httpJson(this.name, {
+    const r = await request(this.name, this.opts, {
       method: "POST",
-      url: `${this.opts.baseUrl.replace(/\/$/, "")}/${method}`,
+      path: `/${method}`,
       headers: { "content-type": "application/json; charset=UTF-8", "x-api-key": this.opts.apiKey, "x-api-sign": sign },
       body,
-      timeoutMs: this.opts.timeoutMs,
       signal,
     });
     const b = obj(r.body);
@@ -136,8 +138,7 @@ export class FixedFloatAdapter implements ProviderAdapter {
     const max = decOrNull(from.max);
     const errors = Array.isArray(data.errors) ? data.errors.map(String) : [];
     if (errors.length) {
-      if (min && q.fromAmount.lt(min)) throw new ProviderError(this.name, "amount_too_low", errors.join(", "), { min, max });
-      if (max && q.fromAmount.gt(max)) throw new ProviderError(this.name, "amount_too_high", errors.join(", "), { min, max });
+      checkRange(this.name, q.fromAmount, min, max, errors.join(", "));
       throw new ProviderError(this.name, "pair_unavailable", `price: ${errors.join(", ")}`);
     }
     // No rate id: the fixed rate is locked when the order is created.
@@ -156,11 +157,12 @@ export class FixedFloatAdapter implements ProviderAdapter {
     };
     if (input.payoutExtraId) params.tag = input.payoutExtraId;
     const o = obj(await this.call("create", params, signal));
-    const id = str(o.id);
-    const token = str(o.token);
     const from = obj(o.from);
-    const payinAddress = str(from.address);
-    if (!id || !token || !payinAddress) throw new ProviderError(this.name, "unavailable", "order created without id, token or address");
+    const {
+      id,
+      token,
+      address: payinAddress,
+    } = created(this.name, "order", { id: str(o.id), token: str(o.token), address: str(from.address) });
     const expiration = decOrNull(obj(o.time).expiration);
     const data: FixedFloatData = { token, refundAddress: input.refundAddress, refundExtraId: input.refundExtraId };
     return {
@@ -190,7 +192,7 @@ export class FixedFloatAdapter implements ProviderAdapter {
     const payinHash = str(obj(from.tx).id);
     const payoutHash = str(obj(to.tx).id);
     const refundHash = str(obj(back.tx).id);
-    let mapped = Object.hasOwn(FIXEDFLOAT_STATUSES, status) ? FIXEDFLOAT_STATUSES[status] : UNKNOWN;
+    let mapped = mapStatus(STATUSES, status);
     // DONE with only the refund leg's transaction: the deposit went back.
     if (status === "DONE" && !payoutHash && refundHash) mapped = REFUNDED;
     const emergency = obj(o.emergency);
@@ -220,3 +222,42 @@ export class FixedFloatAdapter implements ProviderAdapter {
     return true;
   }
 }
+
+export const fixedfloat = defineProvider({
+  name: "fixedfloat",
+  label: "FixedFloat",
+  settings: {
+    FIXEDFLOAT_ENABLED: bool.default(false).describe("route new orders to FixedFloat"),
+    FIXEDFLOAT_API_KEY: z.string().optional().describe("FixedFloat API key (secret)"),
+    FIXEDFLOAT_API_SECRET: z.string().optional().describe("FixedFloat API secret, signs every request (secret)"),
+    FIXEDFLOAT_REFCODE: z.string().optional().describe("FixedFloat affiliate code; with it, fee + markup is sent as `afftax`"),
+    FIXEDFLOAT_API_URL: z.string().url().default("https://ff.io/api/v2").describe("FixedFloat v2 base URL"),
+    FIXEDFLOAT_MAX_AFFTAX_BPS: int(300, 0).describe(
+      "highest fee + markup sent as FixedFloat's `afftax`; orders above it go elsewhere; below `PLATFORM_FEE_BPS` with FixedFloat enabled, the server refuses to start",
+    ),
+    FIXEDFLOAT_QUOTES_PER_MINUTE: int(200, 1).describe("client-side budget of FixedFloat quotes per minute (of its 250 weight units)"),
+  },
+  enabledBy: "FIXEDFLOAT_ENABLED",
+  credentials: ["FIXEDFLOAT_API_KEY", "FIXEDFLOAT_API_SECRET"],
+  statuses: STATUSES,
+  mapping,
+  assetKey,
+  baseUrl: (s) => s.FIXEDFLOAT_API_URL,
+  commissionCap: (s) => ({
+    capBps: s.FIXEDFLOAT_MAX_AFFTAX_BPS,
+    setting: "FIXEDFLOAT_MAX_AFFTAX_BPS",
+    states: "FixedFloat accepts for your refcode",
+  }),
+  create: (s, http) =>
+    s.FIXEDFLOAT_API_KEY && s.FIXEDFLOAT_API_SECRET
+      ? new FixedFloatAdapter({
+          baseUrl: s.FIXEDFLOAT_API_URL,
+          apiKey: s.FIXEDFLOAT_API_KEY,
+          apiSecret: s.FIXEDFLOAT_API_SECRET,
+          refcode: s.FIXEDFLOAT_REFCODE ?? null,
+          maxAfftaxBps: s.FIXEDFLOAT_MAX_AFFTAX_BPS,
+          quotesPerMinute: s.FIXEDFLOAT_QUOTES_PER_MINUTE,
+          timeoutMs: http.timeoutMs,
+        })
+      : null,
+});

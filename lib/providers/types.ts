@@ -1,12 +1,12 @@
+import type { z } from "zod";
 import type { OrderState } from "@/lib/domain/order-states";
 import type { Dec } from "@/lib/money/decimal";
 
 // What every provider adapter offers the providers engine: plain values in our units
 // (decimals, registry-independent asset ids from the mapping file), and one error type whose
-// kind says what the engine should do about it.
-
-export const PROVIDER_NAMES = ["changenow", "sideshift", "fixedfloat", "exolix", "simpleswap"] as const;
-export type ProviderName = (typeof PROVIDER_NAMES)[number];
+// kind says what the engine should do about it. And what a provider is to the rest of the
+// code: a definition (its settings, commission cap, adapter, status map and mapping data),
+// listed once in registry.ts.
 
 /** A provider's id of an asset, as its mapping file writes it (e.g. {ticker, network} for ChangeNOW). */
 export type ProviderAsset = Readonly<Record<string, string>>;
@@ -100,7 +100,7 @@ export interface SwapRef {
 }
 
 export interface ProviderAdapter {
-  readonly name: ProviderName;
+  readonly name: string;
   readonly commission: CommissionModel;
   /** The create carries our order id as the provider's external/client id (SideShift externalId). */
   readonly sendsExternalId?: boolean;
@@ -115,3 +115,44 @@ export interface ProviderAdapter {
   /** Makes the provider's pending choice (FixedFloat: refund to the order's refund address); false when it cannot. */
   resolveChoice?(ref: SwapRef, signal?: AbortSignal): Promise<boolean>;
 }
+
+/** A provider's commission cap: the highest fee + markup (bps) it routes, and what sets it. */
+export interface CommissionCap {
+  capBps: number;
+  /** The setting that sets capBps, or a sentence saying it is the provider's own rule. */
+  setting: string;
+  /** When `setting` is the operator's: what it must state ("share set on your X partner account"). */
+  states?: string;
+}
+
+/**
+ * One provider, as config, the engine, the mapping loader and the docs' test see it. Its
+ * settings become part of lib/config.ts's one schema; the functions get the parsed settings.
+ */
+export interface ProviderDefinition<N extends string = string, S extends z.ZodRawShape = z.ZodRawShape> {
+  readonly name: N;
+  /** As people write it: "ChangeNOW". */
+  readonly label: string;
+  /** Its settings: environment variable -> schema (with its default), documented in docs/configuration.md. */
+  readonly settings: S;
+  /** The setting that routes new orders to it. */
+  readonly enabledBy: keyof S & string;
+  /** Settings that must be set when it is enabled (ENGINE=providers). */
+  readonly credentials: readonly (keyof S & string)[];
+  /** Provider status string -> our state; a string not in it reads as unknown (helpers.ts, mapStatus). */
+  readonly statuses: Readonly<Record<string, MappedStatus>>;
+  /** Its mapping file (mappings/<name>.json), as imported: mapping.ts checks and loads it. */
+  readonly mapping: unknown;
+  /** A stable string for one of its asset ids (availability sets, cache keys, the fakes' pairs). */
+  assetKey(asset: ProviderAsset): string;
+  /** Its base URL: instances sharing a Redis share quotes only for the same endpoints. */
+  baseUrl(s: z.output<z.ZodObject<S>>): string;
+  commissionCap(s: z.output<z.ZodObject<S>>): CommissionCap;
+  /** Settings it could never take an order with, besides a cap below the fee (refused at start). */
+  traps?(s: z.output<z.ZodObject<S>>): string[];
+  /** Its adapter, when its credentials are set (it still reads the orders it holds when not enabled); else null. */
+  create(s: z.output<z.ZodObject<S>>, http: { timeoutMs: number }): ProviderAdapter | null;
+}
+
+/** A definition, its functions typed by its own settings. */
+export const defineProvider = <const N extends string, S extends z.ZodRawShape>(d: ProviderDefinition<N, S>): ProviderDefinition<N, S> => d;

@@ -1,7 +1,6 @@
 import "server-only";
 import { LosslessNumber, parse, stringify } from "lossless-json";
 import { D, type Dec, parseNumberText } from "@/lib/money/decimal";
-import type { ProviderName } from "./types";
 
 // The one way adapters talk HTTP: a deadline on every request, JSON read with every number
 // kept as its exact text (lossless-json; JSON.parse would turn amounts into binary floats),
@@ -26,12 +25,12 @@ export type ProviderErrorKind =
 const OUTAGES: ReadonlySet<ProviderErrorKind> = new Set(["rate_limited", "unavailable"]);
 
 export class ProviderError extends Error {
-  readonly provider: ProviderName;
+  readonly provider: string;
   readonly kind: ProviderErrorKind;
   readonly minAmount: Dec | null;
   readonly maxAmount: Dec | null;
 
-  constructor(provider: ProviderName, kind: ProviderErrorKind, message: string, limits: { min?: Dec | null; max?: Dec | null } = {}) {
+  constructor(provider: string, kind: ProviderErrorKind, message: string, limits: { min?: Dec | null; max?: Dec | null } = {}) {
     super(`${provider}: ${message}`);
     this.name = "ProviderError";
     this.provider = provider;
@@ -53,8 +52,47 @@ export interface HttpAnswer {
   body: unknown;
 }
 
-export async function httpJson(
-  provider: ProviderName,
+/** Where an adapter's requests go, and the longest wait for each. */
+export interface Endpoint {
+  baseUrl: string;
+  timeoutMs: number;
+}
+
+export interface ProviderRequest {
+  method: "GET" | "POST";
+  /** Appended to the base URL. */
+  path: string;
+  query?: Record<string, string> | null;
+  headers: Record<string, string>;
+  /** JSON: an object (serialised by jsonBody, decimals exact) or the exact bytes (signed bodies). */
+  body?: Record<string, unknown> | string;
+  signal?: AbortSignal;
+}
+
+/** One request to a provider: base URL + path + query, a JSON content type on POST (unless given). */
+export function request(provider: string, at: Endpoint, req: ProviderRequest): Promise<HttpAnswer> {
+  const url = new URL(at.baseUrl.replace(/\/$/, "") + req.path);
+  for (const [k, v] of Object.entries(req.query ?? {})) url.searchParams.set(k, v);
+  const headers =
+    req.method === "POST" && !("content-type" in req.headers) ? { ...req.headers, "content-type": "application/json" } : req.headers;
+  const body = req.body === undefined ? undefined : typeof req.body === "string" ? req.body : jsonBody(req.body);
+  return httpJson(provider, { method: req.method, url: url.toString(), headers, body, timeoutMs: at.timeoutMs, signal: req.signal });
+}
+
+/** A request whose 2xx answer's body is returned; any other answer is thrown as the error `refused` reads from it. */
+export async function call(
+  provider: string,
+  at: Endpoint,
+  req: ProviderRequest,
+  refused: (answer: HttpAnswer) => ProviderError,
+): Promise<unknown> {
+  const r = await request(provider, at, req);
+  if (r.status >= 200 && r.status < 300) return r.body;
+  throw refused(r);
+}
+
+async function httpJson(
+  provider: string,
   req: { method: "GET" | "POST"; url: string; headers?: Record<string, string>; body?: string; timeoutMs: number; signal?: AbortSignal },
 ): Promise<HttpAnswer> {
   const timeout = AbortSignal.timeout(req.timeoutMs);
@@ -100,7 +138,7 @@ export function decOrNull(v: unknown): Dec | null {
   return typeof v === "string" ? parseNumberText(v.trim()) : null;
 }
 
-export function dec(provider: ProviderName, v: unknown, field: string): Dec {
+export function dec(provider: string, v: unknown, field: string): Dec {
   const d = decOrNull(v);
   if (!d) throw new ProviderError(provider, "unavailable", `answer has no readable ${field}`);
   return d;
