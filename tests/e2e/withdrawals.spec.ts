@@ -295,7 +295,7 @@ test("a withdrawal is confirmed while the Overview and Orders views poll, their 
 
   await overview.goto(`${base}/dashboard`);
   await orders.goto(`${base}/dashboard/orders`);
-  await expect(orders.locator(`a[href="/dashboard/orders/${order.id}"]`).first()).toBeVisible();
+  await expect(orders.locator(`a[href="/dashboard/orders/${order.id}"]:visible`)).toHaveCount(1);
   // Each view has asked again (its refetchInterval) and is waiting for its answer.
   const heldPaths = () => [...new Set(held.map((h) => `${h.tab} ${h.path}`))].sort();
   await expect
