@@ -1,3 +1,4 @@
+import http from "node:http";
 import fc from "fast-check";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { beforeAll, describe, expect, inject, it } from "vitest";
@@ -188,9 +189,33 @@ describe("dashboard reads and writes", () => {
     );
   });
 
-  it("a read takes GET only: a POST to its URL is refused (405)", async () => {
+  it("reads pass server.ts's guards for Next as GETs: HEAD answers, a body is bounded, a POST is refused", async () => {
     const r = await fetch(`${origin()}/dashboard/api/settings`, { method: "POST", headers: { cookie: cookieA }, body: "" });
     expect(r.status).toBe(405);
+    const head = await fetch(`${origin()}/dashboard/api/settings`, { method: "HEAD", headers: { cookie: cookieA } });
+    expect([head.status, head.headers.get("cache-control")]).toEqual([200, "private, no-store"]);
+    // A GET with a body (fetch sends none): a small one is read and ignored, one declared over MAX_BODY_BYTES is a 413.
+    const raw = (length: number, body: string) =>
+      new Promise<{ status: number; text: string }>((resolve, reject) => {
+        const req = http.request(`${origin()}/dashboard/api/settings`, {
+          method: "GET",
+          headers: { cookie: cookieA, "content-length": String(length) },
+        });
+        req.on("response", (res) => {
+          let text = "";
+          res.setEncoding("utf8");
+          res.on("data", (c: string) => {
+            text += c;
+          });
+          res.on("end", () => resolve({ status: res.statusCode ?? 0, text }));
+        });
+        req.on("error", reject);
+        req.end(body);
+      });
+    const small = await raw(2, "{}");
+    expect([small.status, JSON.parse(small.text).markupBps]).toEqual([200, 150]);
+    const big = await raw(100_000_000, "");
+    expect([big.status, JSON.parse(big.text).error.code]).toEqual([413, "PAYLOAD_TOO_LARGE"]);
   });
 
   it("writes check the session before their arguments, and a wrong shape gets the service's own refusal", async () => {
