@@ -20,8 +20,12 @@ interface Violation {
   via: string[];
 }
 
-const isUseServer = (sf: ts.SourceFile) =>
-  sf.statements.some((s) => ts.isExpressionStatement(s) && ts.isStringLiteral(s.expression) && s.expression.text === "use server");
+const hasUseServer = (statements: ts.NodeArray<ts.Statement>) =>
+  statements.some((s) => ts.isExpressionStatement(s) && ts.isStringLiteral(s.expression) && s.expression.text === "use server");
+const isUseServer = (sf: ts.SourceFile) => hasUseServer(sf.statements);
+/** A function with its own "use server" directive: an inline server action. */
+const isInlineAction = (n: ts.Node) =>
+  ts.isFunctionLike(n) && "body" in n && !!n.body && ts.isBlock(n.body) && hasUseServer(n.body.statements);
 
 /** The file an import names, among `files` (the "@/" alias and relative paths; packages: null). */
 function resolve(from: string, spec: string, files: Files): string | null {
@@ -74,6 +78,7 @@ function checkQueryFns(files: Files): { queryFns: number; violations: Violation[
   /** Walks `node` (in file `f`) for server actions, following the helpers it names. */
   const scan = (f: string, node: ts.Node, origin: { file: string; line: number }, via: string[], seen: Set<string>) => {
     const visit = (n: ts.Node) => {
+      if (isInlineAction(n)) violations.push({ ...origin, action: `${f}: an inline "use server" function`, via });
       if (ts.isIdentifier(n)) {
         const { imports, decls } = scope(f);
         const imp = imports.get(n.text);
@@ -167,6 +172,16 @@ describe("react-query reads never call server actions", () => {
         file: view,
         line: expect.any(Number),
         action: "app/dashboard/queries.ts: getSettingsAction",
+        via: ["app/dashboard/helper.ts#settings"],
+      },
+    ]);
+    // An inline server action (a function with its own "use server") the same.
+    files.set("app/dashboard/helper.ts", `export async function settings() {\n  "use server";\n  return 1;\n}\n`);
+    expect(checkQueryFns(files).violations).toEqual([
+      {
+        file: view,
+        line: expect.any(Number),
+        action: 'app/dashboard/helper.ts: an inline "use server" function',
         via: ["app/dashboard/helper.ts#settings"],
       },
     ]);
