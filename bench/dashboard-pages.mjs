@@ -9,8 +9,8 @@
 // the script signs in with Sign-In with Ethereum through the server's own endpoints, as the
 // browser does.
 //
-// Each page, and each read its client code calls (the server actions of app/dashboard/queries.ts,
-// called as Next's client calls them), is fetched BENCH_CALLS times in a row after two warm-up
+// Each page, and each read its client code makes (GET /dashboard/api/<read>, lib/dashboard/reads.ts),
+// is fetched BENCH_CALLS times in a row after two warm-up
 // calls, and the script prints its bytes (uncompressed) and its p50 / p95 / max time to the
 // last byte, against the targets (under 200 KB, p95 under 100 ms). Then the Keys page three at a
 // time for BENCH_SECONDS while /api/v1/range is asked once every 20 ms: its p50 / p95 / max.
@@ -252,50 +252,23 @@ async function signIn(base) {
 }
 
 /** A server action's id and a page that serves it, from the build's manifest (as tests/support/dashboard.ts finds them). */
-function findAction(name) {
-  const manifest = JSON.parse(fs.readFileSync(path.join(ROOT, ".next/server/server-reference-manifest.json"), "utf8"));
-  const hit = Object.entries(manifest.node).find(([, e]) => e.exportedName === name && e.filename.startsWith("app/dashboard/"));
-  if (!hit) throw new Error(`no server action ${name} in the build`);
-  const worker = Object.keys(hit[1].workers)[0];
-  return { id: hit[0], page: `/${worker.replace(/^app\//, "").replace(/\/page$/, "")}`.replace(/\[[^\]]+\]/g, "x") };
-}
-
 /** One request: its status, its bytes (uncompressed: identity encoding) and its time to the last byte. */
 async function timed(base, cookie, target) {
   const t = performance.now();
-  const res = target.action
-    ? await fetch(base + target.action.page, {
-        method: "POST",
-        headers: {
-          "next-action": target.action.id,
-          "content-type": "text/plain;charset=UTF-8",
-          accept: "text/x-component",
-          origin: base,
-          cookie,
-          "accept-encoding": "identity",
-        },
-        body: JSON.stringify(target.args),
-        redirect: "manual",
-      })
-    : await fetch(base + target.path, { headers: { cookie, "accept-encoding": "identity" }, redirect: "manual" });
+  const res = await fetch(base + target.path, { headers: { cookie, "accept-encoding": "identity" }, redirect: "manual" });
   const body = Buffer.from(await res.arrayBuffer());
   const ms = performance.now() - t;
   if (res.status !== 200) throw new Error(`${target.label}: HTTP ${res.status}: ${body.toString("utf8", 0, 300)}`);
-  if (target.action && !body.includes('"ok":true')) throw new Error(`${target.label}: ${body.toString("utf8", 0, 300)}`);
   if (process.env.BENCH_DUMP)
     fs.writeFileSync(path.join(process.env.BENCH_DUMP, `${target.label.replace(/[^a-zA-Z0-9]+/g, "_")}.txt`), body);
-  return { bytes: body.length, ms, text: target.action ? body.toString("utf8") : "" };
+  return { bytes: body.length, ms, text: target.read ? body.toString("utf8") : "" };
 }
 
 const pct = (xs, p) => xs[Math.min(xs.length - 1, Math.ceil((p / 100) * xs.length) - 1)];
 
 async function measure(kind, base, cookie) {
   const endpoint = b58("ep_", 0);
-  const action = (name, args, label) => ({
-    label: label ?? `${name}(${JSON.stringify(args).slice(1, -1)})`,
-    action: findAction(name),
-    args,
-  });
+  const read = (name, query = "", label) => ({ label: label ?? `${name}?${query}`, path: `/dashboard/api/${name}?${query}`, read: true });
   const pages = [
     "/dashboard",
     "/dashboard/keys",
@@ -309,28 +282,28 @@ async function measure(kind, base, cookie) {
   ];
   const targets = [
     ...pages.map((p) => ({ label: p, path: p })),
-    action("getOverviewAction", [30]),
-    action("getEarningsAction", [30]),
-    action("getChannelStatsAction", [30]),
-    action("listKeysAction", [{}]),
-    action("listKeysAction", [{ revoked: true }]),
-    action("listOrdersAction", [{}]),
-    action("listWidgetsAction", []),
-    action("listWebhookEndpointsAction", []),
-    action("listWebhookDeliveriesAction", [endpoint]),
-    action("getWithdrawalsAction", []),
-    action("getStatementsAction", []),
-    action("getSettingsAction", []),
+    read("overview", "days=30"),
+    read("earnings", "days=30"),
+    read("channels", "days=30"),
+    read("keys"),
+    read("keys", "revoked=1"),
+    read("orders"),
+    read("widgets"),
+    read("webhook-endpoints"),
+    read("webhook-deliveries", `endpoint=${endpoint}`),
+    read("withdrawals"),
+    read("statements"),
+    read("settings"),
   ];
   // A deep page of the revoked keys and of a delivery log: the cursor of the first page's last row, walked 100 pages down.
   let older = null;
   for (let i = 0; i < 100; i++) {
-    const r = await timed(base, cookie, action("listKeysAction", [{ revoked: true, older }]));
+    const r = await timed(base, cookie, read("keys", `revoked=1${older ? `&older=${encodeURIComponent(older)}` : ""}`));
     const next = /"older":"([^"]+)"/.exec(r.text);
     if (!next) break;
     older = next[1];
   }
-  if (older) targets.push(action("listKeysAction", [{ revoked: true, older }], "listKeysAction(revoked, page 101)"));
+  if (older) targets.push(read("keys", `revoked=1&older=${encodeURIComponent(older)}`, "keys?revoked=1 (page 101)"));
 
   console.log(`${kind}: ${CALLS} calls each after 2 warm-up calls; bytes uncompressed; ms to the last byte`);
   console.log(

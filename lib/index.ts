@@ -23,6 +23,7 @@ export { ledgerCsv, ordersCsv, statementsCsv } from "./dashboard/export";
 export { channelOptions, listKeyRows, toKeyRow } from "./dashboard/keys";
 export { getResellerOrder, listResellerOrders, parseOrderQuery } from "./dashboard/orders";
 export { getOverview } from "./dashboard/overview";
+export { serveDashboardRead } from "./dashboard/reads";
 export { csvDownload, dashboardError, jsonResponse, nextAuthRefusal, unauthorizedResponse } from "./dashboard/route";
 export { getSettingsView } from "./dashboard/settings";
 export { getStatements } from "./dashboard/statements";

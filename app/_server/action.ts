@@ -4,8 +4,9 @@ import type { ActionResult } from "@/lib/dashboard/types";
 import { parseInput } from "./lib";
 import { forSessionReseller, type SessionReseller } from "./session";
 
-// How every dashboard server action (app/dashboard/queries.ts, actions.ts) is made: its
-// arguments' schema first, then what it does for the session's reseller.
+// How every dashboard server action (the writes, app/dashboard/actions.ts) is made: its
+// arguments' schema first, then what it does for the session's reseller. The reads are GET
+// route handlers (lib/dashboard/reads.ts), never actions: tests/dashboard/reads-not-actions.test.ts.
 
 /** The schema of an action's arguments, one per parameter; arguments past them are ignored, as a function ignores them. */
 export const args = <const T extends [z.ZodType, ...z.ZodType[]]>(...params: T) => z.tuple(params, z.unknown());

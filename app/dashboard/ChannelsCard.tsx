@@ -2,9 +2,8 @@
 
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import Link from "next/link";
-import { callAction } from "@/app/dashboard/call-action";
-import { getChannelStatsAction } from "@/app/dashboard/queries";
 import { queryKeys } from "@/app/dashboard/query-keys";
+import { fetchRead } from "@/app/dashboard/read";
 import { displayAmount, formatUsd } from "@/components/format";
 import { Card, CardHeader, EmptyState } from "@/components/ui";
 import type { ChannelStat, ChannelStats } from "@/lib/dashboard/types";
@@ -18,7 +17,7 @@ const TYPE: Record<ChannelStat["type"], string> = { key: "API key", widget: "Wid
 export function ChannelsCard({ days, initial }: { days: number; initial: { days: number; stats: ChannelStats } }) {
   const q = useQuery({
     queryKey: queryKeys.channels(days),
-    queryFn: () => callAction(getChannelStatsAction(days)),
+    queryFn: ({ signal }) => fetchRead("channels", { days }, signal),
     initialData: days === initial.days ? initial.stats : undefined,
     placeholderData: keepPreviousData,
     refetchInterval: 10_000,

@@ -3,9 +3,8 @@
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useId, useState } from "react";
-import { callAction } from "@/app/dashboard/call-action";
-import { getEarningsAction, getOverviewAction } from "@/app/dashboard/queries";
 import { queryKeys } from "@/app/dashboard/query-keys";
+import { fetchRead } from "@/app/dashboard/read";
 import { displayAmount, formatDay, formatUsd, priceNote } from "@/components/format";
 import { Alert, Card, CardHeader, cx, EmptyState, PageHeader, StatusBadge } from "@/components/ui";
 import { type ChannelStats, type EarningsSeries, type Overview, PERIODS, type PeriodDays } from "@/lib/dashboard/types";
@@ -21,13 +20,13 @@ export function OverviewView({ initial }: { initial: { overview: Overview; earni
   const query = { placeholderData: keepPreviousData, refetchInterval: 10_000 } as const;
   const overview = useQuery({
     queryKey: queryKeys.overview.period(days),
-    queryFn: () => callAction(getOverviewAction(days)),
+    queryFn: ({ signal }) => fetchRead("overview", { days }, signal),
     initialData: isInitial ? initial.overview : undefined,
     ...query,
   });
   const earnings = useQuery({
     queryKey: queryKeys.earnings(days),
-    queryFn: () => callAction(getEarningsAction(days)),
+    queryFn: ({ signal }) => fetchRead("earnings", { days }, signal),
     initialData: isInitial ? initial.earnings : undefined,
     ...query,
   });

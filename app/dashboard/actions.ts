@@ -26,7 +26,7 @@ import type { ApiKeyRow } from "@/lib/dashboard/types";
 // The dashboard's writes. Each action re-checks the session (an action is a public POST
 // endpoint, whatever page shows its button), checks its arguments against their schema,
 // passes only the session's reseller id to the service layer, and answers errors as data.
-// The reads are in queries.ts. Ids and names of a wrong type reach the service as "" (text()),
+// The reads are GET route handlers (lib/dashboard/reads.ts, fetched by read.ts), not actions. Ids and names of a wrong type reach the service as "" (text()),
 // which refuses them with its own error, as it does any wrong id.
 
 export interface NewKey {

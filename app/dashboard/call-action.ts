@@ -1,7 +1,7 @@
 import type { ActionResult } from "@/lib/dashboard/types";
 
 /**
- * Awaits a dashboard server action for react-query: its data, or an Error with the message
+ * Awaits a dashboard write (a server action) for react-query's mutations (reads: read.ts): its data, or an Error with the message
  * to show. A lost session (UNAUTHORIZED) sends the browser to the sign-in page, back here after.
  */
 export async function callAction<T>(result: Promise<ActionResult<T>>): Promise<T> {

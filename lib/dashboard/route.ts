@@ -3,13 +3,13 @@ import { AppError } from "@/lib/errors";
 import { errorAnswer } from "@/lib/http/errors";
 import { SERVICE_INSTANCE_ID } from "@/lib/instance";
 
-// Responses of the dashboard's few route handlers (the sign-in nonce, the CSV downloads).
-// Reads and writes of the pages are server actions; a download needs a plain GET. Errors
+// Responses of the dashboard's route handlers: its reads (lib/dashboard/reads.ts), the sign-in
+// nonce, the CSV downloads. Its writes are server actions (app/dashboard/actions.ts). Errors
 // have the v1 API's shape and statuses (one builder: lib/http/errors.ts). Every answer
 // names the copy of lib/ that made it (Service-Instance; see lib/instance.ts).
 
 /** Answers private to the signed-in user, never cached by anything in between. */
-const PRIVATE = { "Cache-Control": "private, no-store", Vary: "Cookie" };
+export const PRIVATE = { "Cache-Control": "private, no-store", Vary: "Cookie" };
 
 export function jsonResponse(data: unknown, init: { status?: number; headers?: Record<string, string> } = {}): Response {
   return new Response(JSON.stringify(data), {

@@ -1,16 +1,19 @@
-// Plain shapes the dashboard's server actions (and its pages' first render) return. Plain data only
+// Plain shapes the dashboard's reads (GET /dashboard/api/<read>), writes (server actions) and its
+// pages' first render return. Plain data only
 // (dates as ISO strings, money as decimal strings) so the same object can be rendered on the
 // server, sent to the browser, and cached by react-query. Imported by client code: no
 // server-only imports here.
 
+import type { ChannelStats, WidgetView } from "@/lib/channels/types";
 import type { CurrencyInfo } from "@/lib/currencies/types";
 import type { FailureReason, OrderState } from "@/lib/domain/order-states";
+import type { DeliveryPage, EndpointView } from "@/lib/webhooks/types";
 import type { WithdrawalRow } from "@/lib/withdrawals/types";
 
 // Shapes of the layers below, shown by the dashboard as they are.
 export type { ChannelStat, ChannelStats, WidgetView } from "@/lib/channels/types";
 export type { CurrencyInfo } from "@/lib/currencies/types";
-export type { DeliveryView, EndpointView } from "@/lib/webhooks/types";
+export type { DeliveryPage, DeliveryView, EndpointView } from "@/lib/webhooks/types";
 export type { WithdrawalQuote, WithdrawalRow } from "@/lib/withdrawals/types";
 
 export const PERIODS = [7, 30, 90] as const;
@@ -261,3 +264,37 @@ export interface Statements {
   /** Per currency (by ticker), every month from its first entry to the current one, oldest first. */
   months: StatementMonth[];
 }
+
+/**
+ * The dashboard's reads: `GET /dashboard/api/<name>?<query>` answers `result` as JSON, for the
+ * session's reseller only. lib/dashboard/reads.ts serves each one (its query-string schema
+ * must parse to `query`, its read must give `result`: the compiler holds both to this map);
+ * app/dashboard/read.ts fetches them for react-query. Query values in the URL: a number as
+ * its digits, `true` as "1" (false and undefined are left out).
+ */
+export interface DashboardReads {
+  overview: { query: { days: number }; result: Overview };
+  earnings: { query: { days: number }; result: EarningsSeries };
+  channels: { query: { days: number }; result: ChannelStats };
+  widgets: { query: NoQuery; result: WidgetView[] };
+  /** The Orders page's list: its filters and the page's cursor (lib/dashboard/orders.ts, parseOrderQuery). */
+  orders: {
+    query: { status?: string; q?: string; channel?: string; after?: string; before?: string; oldest?: boolean };
+    result: OrderList;
+  };
+  /** One order; another reseller's is NOT_FOUND, like one that does not exist. */
+  order: { query: { id: string }; result: OrderDetail };
+  /** The active keys, or a page of the revoked ones (`older`: the cursor the previous page answered). */
+  keys: { query: { revoked?: boolean; older?: string }; result: KeyPage };
+  "webhook-endpoints": { query: NoQuery; result: EndpointView[] };
+  /** A page of an endpoint's delivery log (`older`: the cursor the previous page answered; none for the newest). */
+  "webhook-deliveries": { query: { endpoint: string; older?: string }; result: DeliveryPage };
+  settings: { query: NoQuery; result: SettingsView };
+  withdrawals: { query: NoQuery; result: WithdrawalsView };
+  statements: { query: NoQuery; result: Statements };
+}
+
+/** A read without parameters. */
+export type NoQuery = Record<string, never>;
+
+export type DashboardReadName = keyof DashboardReads;

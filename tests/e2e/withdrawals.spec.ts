@@ -258,3 +258,80 @@ test("the reseller picks the payout chain: the wallet is moved to that chain and
   expect(await nodeB.publicClient.getBalance({ address: wallet.account.address })).toBe(parseEther(shown));
   expect(await node.publicClient.getBalance({ address: wallet.account.address })).toBe(0n);
 });
+
+test("a withdrawal is confirmed while the Overview and Orders views poll, their polls plain GETs still unanswered", async ({ page }) => {
+  // The dashboard reads over GET (lib/dashboard/reads.ts), not with server actions, which React
+  // runs one at a time per client and which queued the writes behind the polls. Here the
+  // Overview and the Orders views poll in two more tabs of the same signed-in browser, their
+  // polls are held unanswered at the network, and the withdrawal is confirmed all the same.
+  test.setTimeout(240_000);
+  const wallet = newWallet();
+  await signInAt(page, wallet);
+  const key = await newKey(page);
+  const api = await request.newContext({ baseURL: base });
+  const order = await createOrder(api, key, { from: "btc", to: "eth", amount: "0.05", address: ethAddress() });
+  await driveToFinished(api, key, order.id);
+  await api.dispose();
+
+  const context = page.context();
+  const overview = await context.newPage();
+  const orders = await context.newPage();
+  const tabOf = (p: Page) => (p === overview ? "overview" : p === orders ? "orders" : p === page ? "withdrawals" : "other");
+  /** Every request of the three tabs to the dashboard: tab, method, path, whether it is a server action. */
+  const seen: { tab: string; method: string; path: string; action: boolean }[] = [];
+  context.on("request", (r) => {
+    const url = new URL(r.url());
+    if (!url.pathname.startsWith("/dashboard")) return;
+    seen.push({ tab: tabOf(r.frame().page()), method: r.method(), path: url.pathname, action: r.headers()["next-action"] !== undefined });
+  });
+  // The polling tabs' reads are held here (not answered) until the withdrawal has been confirmed.
+  let holding = true;
+  const held: { tab: string; path: string; release: () => Promise<void> }[] = [];
+  await context.route("**/dashboard/api/**", async (route) => {
+    const tab = tabOf(route.request().frame().page());
+    if (!holding || tab === "withdrawals") return route.continue();
+    held.push({ tab, path: new URL(route.request().url()).pathname, release: () => route.continue() });
+  });
+
+  await overview.goto(`${base}/dashboard`);
+  await orders.goto(`${base}/dashboard/orders`);
+  await expect(orders.locator(`a[href="/dashboard/orders/${order.id}"]:visible`)).toHaveCount(1);
+  // Each view has asked again (its refetchInterval) and is waiting for its answer.
+  const heldPaths = () => [...new Set(held.map((h) => `${h.tab} ${h.path}`))].sort();
+  await expect
+    .poll(heldPaths, { timeout: 120_000 })
+    .toEqual(expect.arrayContaining(["orders /dashboard/api/orders", "overview /dashboard/api/overview"]));
+
+  // The withdrawal, in the first tab, while those polls are open.
+  await page.goto(`${base}/dashboard/withdrawals`);
+  await page.getByLabel("Payout asset").selectOption("eth");
+  await page.getByRole("button", { name: "Review withdrawal" }).click();
+  const shown = ((await page.getByTestId("quote-amount").textContent()) ?? "").split(" ")[0];
+  const confirmFrom = seen.length;
+  await page.getByRole("button", { name: "Sign and withdraw" }).click();
+  await expect(page.getByText(/Withdrawal of .* queued/)).toBeVisible();
+  const during = seen.slice(confirmFrom);
+  // The confirmation was the withdrawal tab's one server action; the polling tabs' held polls are still open.
+  expect(during.filter((r) => r.action)).toEqual([{ tab: "withdrawals", method: "POST", path: "/dashboard/withdrawals", action: true }]);
+  expect(held.length).toBeGreaterThanOrEqual(2);
+
+  holding = false;
+  for (const h of held.splice(0)) await h.release();
+  const row = page.getByTestId("withdrawal-row").filter({ hasText: shown });
+  await expect(row.locator("[data-status]")).toHaveText("confirmed", { timeout: 120_000 });
+
+  // Every read of the polling tabs was a GET of /dashboard/api/<read>; they sent no server action at all.
+  const polls = seen.filter((r) => r.tab === "overview" || r.tab === "orders");
+  expect(polls.filter((r) => r.action || r.method !== "GET")).toEqual([]);
+  const reads = polls.filter((r) => r.path.startsWith("/dashboard/api/")).map((r) => `${r.tab} ${r.path}`);
+  expect(new Set(reads)).toEqual(
+    new Set([
+      "orders /dashboard/api/orders",
+      "overview /dashboard/api/overview",
+      "overview /dashboard/api/earnings",
+      "overview /dashboard/api/channels",
+    ]),
+  );
+  await overview.close();
+  await orders.close();
+});

@@ -1,26 +1,38 @@
+import http from "node:http";
+import fc from "fast-check";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { beforeAll, describe, expect, inject, it } from "vitest";
+import { DASHBOARD_READS } from "@/lib/dashboard/reads";
+import type { DashboardReadName, DashboardReads } from "@/lib/dashboard/types";
 import { createApiKey } from "@/lib/keys/api-keys";
 import { getResellerByWallet, setMarkup } from "@/lib/resellers/resellers";
 import { addressFor, api, pollUntil, testDb } from "../support/api";
-import { callServerAction, signInOverHttp } from "../support/dashboard";
+import { callServerAction, readDashboard, signInOverHttp } from "../support/dashboard";
 
-// The dashboard's reads are server actions (app/dashboard/queries.ts). Each is a public POST
-// endpoint, so each must check the session and scope by it: called here against the real
-// server exactly as Next's client calls them (Next-Action header, Flight answer).
+// The dashboard's reads are GET route handlers (GET /dashboard/api/<read>, lib/dashboard/reads.ts)
+// and its writes server actions (app/dashboard/actions.ts). Each is a public endpoint, so each
+// must check the session and scope by it: called here against the real server exactly as the
+// page calls them (its own readUrl for the reads; Next-Action header and Flight answer for the writes).
 
 const origin = () => inject("baseUrl");
-const READS: [name: string, args: unknown[]][] = [
-  ["getOverviewAction", [30]],
-  ["getEarningsAction", [30]],
-  ["listOrdersAction", [{}]],
-  ["getOrderAction", ["0123456789abcdef01234567"]],
-  ["listKeysAction", [{ revoked: true }]],
-  ["getSettingsAction", []],
-  ["listWebhookEndpointsAction", []],
+const READS: [name: DashboardReadName, query: string][] = [
+  ["overview", "days=30"],
+  ["earnings", "days=30"],
+  ["channels", "days=30"],
+  ["widgets", ""],
+  ["orders", ""],
+  ["order", "id=0123456789abcdef01234567"],
+  ["keys", "revoked=1"],
+  ["webhook-endpoints", ""],
+  ["webhook-deliveries", "endpoint=x"],
+  ["settings", ""],
+  ["withdrawals", ""],
+  ["statements", ""],
 ];
+const unauthorized = { error: { code: "UNAUTHORIZED", message: expect.any(String) } };
+const notFound = { error: { code: "NOT_FOUND", message: "Not found." } };
 
-describe("dashboard read actions", () => {
+describe("dashboard reads and writes", () => {
   const walletA = privateKeyToAccount(generatePrivateKey());
   const walletB = privateKeyToAccount(generatePrivateKey());
   let cookieA = "";
@@ -53,80 +65,157 @@ describe("dashboard read actions", () => {
     await pollUntil(finishedId, ["finished"], { key });
   });
 
-  it("without a session, every read answers the unauthorised result and nothing else", async () => {
-    for (const [name, args] of READS) {
+  it("without a session, every read answers 401 in the error shape, private and uncached", async () => {
+    // Every read of the table is in READS.
+    expect(READS.map(([name]) => name).sort()).toEqual(Object.keys(DASHBOARD_READS).sort());
+    for (const [name, query] of READS) {
       for (const cookie of [null, "next-auth.session-token=not-a-session"]) {
-        const r = await callServerAction(origin(), cookie, name, args);
-        expect(r.result, name).toEqual({ ok: false, error: { code: "UNAUTHORIZED", message: expect.any(String) } });
+        const r = await readDashboard(origin(), cookie, name, query);
+        expect([r.status, r.body], name).toEqual([401, unauthorized]);
+        expect(r.headers.get("cache-control"), name).toBe("private, no-store");
       }
     }
   });
 
   it("the first wallet reads its own data", async () => {
-    const call = (name: string, args: unknown[]) => callServerAction(origin(), cookieA, name, args).then((r) => r.result);
-    const overview = await call("getOverviewAction", [30]);
-    expect(overview.ok).toBe(true);
-    expect(overview.data.balances.map((b: { currency: string }) => b.currency)).toEqual(["eth"]);
-    expect(overview.data.orderCounts).toMatchObject({ finished: 1, waiting: 1 });
-    const earnings = await call("getEarningsAction", [7]);
-    expect(earnings.data.days).toHaveLength(7);
-    expect(earnings.data.earned.map((e: { currency: string }) => e.currency)).toEqual(["eth"]);
-    const list = await call("listOrdersAction", [{}]);
-    expect(list.data.items.map((o: { id: string }) => o.id).sort()).toEqual([finishedId, waitingId].sort());
-    expect((await call("listOrdersAction", [{ status: "finished" }])).data.items.map((o: { id: string }) => o.id)).toEqual([finishedId]);
-    const detail = await call("getOrderAction", [finishedId]);
-    expect(detail.data).toMatchObject({ id: finishedId, status: "finished", profitState: "available", markupBps: 150 });
-    const keys = await call("listKeysAction", [{}]);
-    expect(keys.data.items.map((k: { prefix: string }) => k.prefix)).toEqual([keyPrefix]);
-    expect([keys.data.older, keys.data.active]).toEqual([null, 1]);
-    expect(await call("listKeysAction", [{ revoked: true }])).toEqual({ ok: true, data: { items: [], older: null, active: null } });
-    expect((await call("getSettingsAction", [])).data.markupBps).toBe(150);
+    const read = async <K extends DashboardReadName>(name: K, query: DashboardReads[K]["query"]) => {
+      const r = await readDashboard(origin(), cookieA, name, query);
+      expect(r.status, `${name} ${r.text.slice(0, 300)}`).toBe(200);
+      expect(r.headers.get("cache-control")).toBe("private, no-store");
+      expect(r.headers.get("content-type")).toBe("application/json; charset=utf-8");
+      return r.body;
+    };
+    const overview = await read("overview", { days: 30 });
+    expect(overview.balances.map((b: { currency: string }) => b.currency)).toEqual(["eth"]);
+    expect(overview.orderCounts).toMatchObject({ finished: 1, waiting: 1 });
+    const earnings = await read("earnings", { days: 7 });
+    expect(earnings.days).toHaveLength(7);
+    expect(earnings.earned.map((e: { currency: string }) => e.currency)).toEqual(["eth"]);
+    const list = await read("orders", {});
+    expect(list.items.map((o: { id: string }) => o.id).sort()).toEqual([finishedId, waitingId].sort());
+    expect((await read("orders", { status: "finished" })).items.map((o: { id: string }) => o.id)).toEqual([finishedId]);
+    const detail = await read("order", { id: finishedId });
+    expect(detail).toMatchObject({ id: finishedId, status: "finished", profitState: "available", markupBps: 150 });
+    const keys = await read("keys", {});
+    expect(keys.items.map((k: { prefix: string }) => k.prefix)).toEqual([keyPrefix]);
+    expect([keys.older, keys.active]).toEqual([null, 1]);
+    expect(await read("keys", { revoked: true })).toEqual({ items: [], older: null, active: null });
+    expect((await read("settings", {})).markupBps).toBe(150);
   });
 
   it("with another wallet's session, every read answers nothing of the first wallet's", async () => {
     const seen: string[] = [];
-    const call = async (name: string, args: unknown[]) => {
-      const r = await callServerAction(origin(), cookieB, name, args);
+    const read = async <K extends DashboardReadName>(name: K, query: DashboardReads[K]["query"], status = 200) => {
+      const r = await readDashboard(origin(), cookieB, name, query);
+      expect(r.status, name).toBe(status);
       seen.push(r.text);
-      return r.result;
+      return r.body;
     };
-    const overview = await call("getOverviewAction", [90]);
-    expect(overview.data).toMatchObject({ balances: [], currencies: [], ordersInPeriod: 0, markupBps: 0 });
-    expect(Object.values(overview.data.orderCounts)).toEqual([0, 0, 0, 0, 0, 0]);
-    const earnings = await call("getEarningsAction", [90]);
-    expect(earnings.data).toMatchObject({ earned: [], currencies: [], totalUsd: "0" });
-    expect(earnings.data.days.every((d: { amounts: object }) => Object.keys(d.amounts).length === 0)).toBe(true);
-    expect((await call("listOrdersAction", [{}])).data).toMatchObject({ items: [], total: 0 });
-    expect((await call("listOrdersAction", [{ q: finishedId }])).data).toMatchObject({ items: [], total: 0 });
-    for (const id of [finishedId, waitingId, finishedId.toUpperCase()])
-      expect(await call("getOrderAction", [id])).toEqual({ ok: false, error: { code: "NOT_FOUND", message: "Not found." } });
-    expect(await call("listKeysAction", [{}])).toEqual({ ok: true, data: { items: [], older: null, active: 0 } });
-    expect(await call("listKeysAction", [{ revoked: true }])).toEqual({ ok: true, data: { items: [], older: null, active: null } });
-    expect((await call("getSettingsAction", [])).data.markupBps).toBe(0);
+    const overview = await read("overview", { days: 90 });
+    expect(overview).toMatchObject({ balances: [], currencies: [], ordersInPeriod: 0, markupBps: 0 });
+    expect(Object.values(overview.orderCounts)).toEqual([0, 0, 0, 0, 0, 0]);
+    const earnings = await read("earnings", { days: 90 });
+    expect(earnings).toMatchObject({ earned: [], currencies: [], totalUsd: "0" });
+    expect(earnings.days.every((d: { amounts: object }) => Object.keys(d.amounts).length === 0)).toBe(true);
+    expect(await read("orders", {})).toMatchObject({ items: [], total: 0 });
+    expect(await read("orders", { q: finishedId })).toMatchObject({ items: [], total: 0 });
+    // Another reseller's order is NOT_FOUND, exactly like one that does not exist.
+    for (const id of [finishedId, waitingId, finishedId.toUpperCase(), "0123456789abcdef01234567"])
+      expect(await read("order", { id }, 404)).toEqual(notFound);
+    expect(await read("keys", {})).toEqual({ items: [], older: null, active: 0 });
+    expect(await read("keys", { revoked: true })).toEqual({ items: [], older: null, active: null });
+    expect((await read("settings", {})).markupBps).toBe(0);
+    // A reseller id in the query is no parameter of any read: refused, never used.
+    const other = await readDashboard(origin(), cookieB, "orders", `resellerId=${encodeURIComponent(finishedId)}`);
+    expect(other.status).toBe(400);
+    seen.push(other.text);
     // Not even in passing: no answer to B mentions A's orders or key.
     for (const text of seen) for (const secret of [finishedId, waitingId, keyPrefix]) expect(text).not.toContain(secret);
   });
 
-  it("inputs are validated: a wrong shape is INVALID_REQUEST, never a crash", async () => {
-    const bad: [string, unknown[]][] = [
-      ["getOverviewAction", ["30"]],
-      ["getEarningsAction", [10_000]],
-      ["listOrdersAction", [{ after: 5 }]],
-      ["listOrdersAction", [{ before: "1".repeat(200) }]],
-      ["listOrdersAction", [{ resellerId: "someone-else" }]],
-      ["getOrderAction", [{ id: finishedId }]],
-      ["listKeysAction", [{ revoked: "yes" }]],
-      ["listKeysAction", [{ includeRevoked: true }]],
-      ["listKeysAction", [{ revoked: true, older: "not a cursor" }]],
-      ["listKeysAction", [{ older: "x".repeat(101) }]],
+  it("queries are validated: a wrong one is 400 INVALID_REQUEST in the error shape, never a crash", async () => {
+    const bad: [DashboardReadName, string][] = [
+      ["overview", ""],
+      ["overview", "days=30&days=7"],
+      ["overview", "days=thirty"],
+      ["overview", "days=0"],
+      ["earnings", "days=10000"],
+      ["earnings", "days=7.5"],
+      ["channels", "days=-1"],
+      ["orders", `before=${"1".repeat(200)}`],
+      ["orders", "resellerId=someone-else"],
+      ["orders", "oldest=yes"],
+      ["orders", "q=ab%00cd"],
+      ["order", ""],
+      ["order", `id=${"a".repeat(101)}`],
+      ["keys", "revoked=yes"],
+      ["keys", "includeRevoked=1"],
+      ["keys", "revoked=1&older=not%20a%20cursor"],
+      ["keys", `older=${"x".repeat(101)}`],
+      ["webhook-deliveries", ""],
+      ["webhook-deliveries", `endpoint=x&older=${"1".repeat(41)}`],
+      ["settings", "x=1"],
+      ["statements", "month=2026-01"],
     ];
-    for (const [name, args] of bad) {
-      const r = await callServerAction(origin(), cookieA, name, args);
-      expect(r.result, `${name} ${JSON.stringify(args)}`).toEqual({
-        ok: false,
-        error: { code: "INVALID_REQUEST", message: expect.any(String) },
-      });
+    for (const [name, query] of bad) {
+      const r = await readDashboard(origin(), cookieA, name, query);
+      expect([r.status, r.body], `${name}?${query}`).toEqual([400, { error: { code: "INVALID_REQUEST", message: expect.any(String) } }]);
+      expect(r.headers.get("cache-control")).toBe("private, no-store");
     }
+    // A read that does not exist.
+    const r = await fetch(`${origin()}/dashboard/api/nope`, { headers: { cookie: cookieA } });
+    expect([r.status, await r.json()]).toEqual([404, { error: { code: "NOT_FOUND", message: expect.any(String) } }]);
+    // Random query strings: never a 5xx, always the error shape.
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom(...READS.map(([name]) => name)),
+        fc.array(
+          fc.tuple(
+            fc.oneof(
+              fc.constantFrom("days", "id", "q", "status", "older", "after", "before", "oldest", "revoked", "endpoint"),
+              fc.string(),
+            ),
+            fc.oneof(fc.string(), fc.constantFrom("1", "30", "0", "-1", "1e3", "$@0", "\u0000", "%")),
+          ),
+          { maxLength: 4 },
+        ),
+        async (name, pairs) => {
+          const r = await readDashboard(origin(), cookieA, name, new URLSearchParams(pairs).toString());
+          expect(r.status, `${name} ${JSON.stringify(pairs)}: ${r.text.slice(0, 200)}`).toBeLessThan(500);
+          if (r.status !== 200) expect(r.body).toEqual({ error: { code: expect.any(String), message: expect.any(String) } });
+        },
+      ),
+      { numRuns: 60 },
+    );
+  });
+
+  it("reads pass server.ts's guards for Next as GETs: HEAD answers, a body is bounded, a POST is refused", async () => {
+    const r = await fetch(`${origin()}/dashboard/api/settings`, { method: "POST", headers: { cookie: cookieA }, body: "" });
+    expect(r.status).toBe(405);
+    const head = await fetch(`${origin()}/dashboard/api/settings`, { method: "HEAD", headers: { cookie: cookieA } });
+    expect([head.status, head.headers.get("cache-control")]).toEqual([200, "private, no-store"]);
+    // A GET with a body (fetch sends none): a small one is read and ignored, one declared over MAX_BODY_BYTES is a 413.
+    const raw = (length: number, body: string) =>
+      new Promise<{ status: number; text: string }>((resolve, reject) => {
+        const req = http.request(`${origin()}/dashboard/api/settings`, {
+          method: "GET",
+          headers: { cookie: cookieA, "content-length": String(length) },
+        });
+        req.on("response", (res) => {
+          let text = "";
+          res.setEncoding("utf8");
+          res.on("data", (c: string) => {
+            text += c;
+          });
+          res.on("end", () => resolve({ status: res.statusCode ?? 0, text }));
+        });
+        req.on("error", reject);
+        req.end(body);
+      });
+    const small = await raw(2, "{}");
+    expect([small.status, JSON.parse(small.text).markupBps]).toEqual([200, 150]);
+    const big = await raw(100_000_000, "");
+    expect([big.status, JSON.parse(big.text).error.code]).toEqual([413, "PAYLOAD_TOO_LARGE"]);
   });
 
   it("writes check the session before their arguments, and a wrong shape gets the service's own refusal", async () => {
@@ -172,7 +261,6 @@ describe("dashboard read actions", () => {
         error: { code: "INVALID_REQUEST", message: "A key name is 1 to 64 characters." },
       });
     // Arguments past the ones an action takes are ignored.
-    expect((await call("getSettingsAction", ["extra", 1])).ok).toBe(true);
-    expect((await call("getOverviewAction", [30, "extra"])).ok).toBe(true);
+    expect((await call("setMarkupAction", [0, "extra", 1])).ok).toBe(true);
   });
 });

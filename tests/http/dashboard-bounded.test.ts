@@ -2,7 +2,7 @@ import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { beforeAll, describe, expect, inject, it } from "vitest";
 import { getResellerByWallet } from "@/lib/resellers/resellers";
 import { testDb } from "../support/api";
-import { callServerAction, signInOverHttp } from "../support/dashboard";
+import { type ReadCall, readDashboard, signInOverHttp } from "../support/dashboard";
 
 // Issue 48: no dashboard page's cost may grow with a tenant's data beyond one page. A reseller
 // with the cap's 100 active keys, 600 revoked ones and the 50 widgets of the cap (written as rows):
@@ -26,7 +26,6 @@ describe("a tenant with many keys", () => {
     expect(r.status, path).toBe(200);
     return r.text();
   };
-  const action = async (name: string, args: unknown[]) => (await callServerAction(origin(), cookie, name, args)).result;
 
   beforeAll(async () => {
     const signedIn = await signInOverHttp(origin(), wallet);
@@ -69,11 +68,11 @@ describe("a tenant with many keys", () => {
       const sizes: number[] = [];
       let older: string | null = null;
       do {
-        const r = await action("listKeysAction", [{ revoked, older }]);
-        expect(r.ok).toBe(true);
-        sizes.push(r.data.items.length);
-        seen.push(...r.data.items.map((k: { id: string }) => k.id));
-        older = r.data.older;
+        const r: ReadCall = await readDashboard(origin(), cookie, "keys", { revoked, older: older ?? undefined });
+        expect(r.status).toBe(200);
+        sizes.push(r.body.items.length);
+        seen.push(...r.body.items.map((k: { id: string }) => k.id));
+        older = r.body.older;
       } while (older);
       expect(new Set(seen).size).toBe(seen.length);
       return { seen, sizes };
@@ -98,8 +97,8 @@ describe("a tenant with many keys", () => {
   });
 
   it("the Overview's Channels card lists 20 channels and sums the others into one row", async () => {
-    const r = await action("getChannelStatsAction", [30]);
-    expect(r.data.channels).toHaveLength(20);
-    expect(r.data.others).toMatchObject({ channels: ACTIVE + 50 - 20, orders: 0 });
+    const r = (await readDashboard(origin(), cookie, "channels", { days: 30 })).body;
+    expect(r.channels).toHaveLength(20);
+    expect(r.others).toMatchObject({ channels: ACTIVE + 50 - 20, orders: 0 });
   });
 });

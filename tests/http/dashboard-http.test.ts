@@ -29,8 +29,9 @@ describe("dashboard HTTP surface", () => {
     const data = await fetch(`${origin()}/dashboard/export/orders`);
     expect(data.status).toBe(401);
     expect((await data.json()).error.code).toBe("UNAUTHORIZED");
-    // The read endpoints of before are gone: reads are server actions now.
-    expect((await fetch(`${origin()}/dashboard/api/overview`, { redirect: "manual" })).status).not.toBe(200);
+    // The reads (GET /dashboard/api/<read>) need one too: a 401, never a redirect to a page.
+    const read = await fetch(`${origin()}/dashboard/api/overview?days=30`, { redirect: "manual" });
+    expect([read.status, (await read.json()).error.code]).toEqual([401, "UNAUTHORIZED"]);
     const page = await fetch(`${origin()}/dashboard`, { redirect: "manual" });
     expect([302, 303, 307, 308]).toContain(page.status);
     expect(page.headers.get("location")).toMatch(/\/signin/);

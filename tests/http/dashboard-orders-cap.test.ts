@@ -4,7 +4,7 @@ import { LIST_COUNT_CAP } from "@/lib/orders/get-order";
 import { getResellerByWallet } from "@/lib/resellers/resellers";
 import { testDb } from "../support/api";
 import { createOrdersRolledUp } from "../support/channel-rollup";
-import { callServerAction, signInOverHttp } from "../support/dashboard";
+import { readDashboard, signInOverHttp } from "../support/dashboard";
 import { orderRow } from "../support/orders";
 
 // A reseller with more orders than the list counts (lib/orders' LIST_COUNT_CAP): the Orders
@@ -40,18 +40,18 @@ beforeAll(async () => {
 });
 
 it("past the count cap, the Orders page says more than the cap, and its pages reach the oldest order", async () => {
-  const first = await callServerAction(origin(), cookie, "listOrdersAction", [{}]);
-  expect(first.result.data).toMatchObject({ total: LIST_COUNT_CAP, totalCapped: true, newer: null });
-  expect(first.result.data.items[0].id).toBe(newest);
+  const first = await readDashboard(origin(), cookie, "orders", {});
+  expect(first.body).toMatchObject({ total: LIST_COUNT_CAP, totalCapped: true, newer: null });
+  expect(first.body.items[0].id).toBe(newest);
 
-  const last = await callServerAction(origin(), cookie, "listOrdersAction", [{ oldest: true }]);
-  expect(last.result.data).toMatchObject({ totalCapped: true, older: null });
-  expect(last.result.data.items).toHaveLength(20);
-  expect(last.result.data.items.at(-1).id).toBe(oldest);
+  const last = await readDashboard(origin(), cookie, "orders", { oldest: true });
+  expect(last.body).toMatchObject({ totalCapped: true, older: null });
+  expect(last.body.items).toHaveLength(20);
+  expect(last.body.items.at(-1).id).toBe(oldest);
   // Previous from the oldest page: the 20 before it, nothing shown twice.
-  const prev = await callServerAction(origin(), cookie, "listOrdersAction", [{ before: last.result.data.newer }]);
-  expect(prev.result.data.items).toHaveLength(20);
-  const both = [...prev.result.data.items, ...last.result.data.items].map((o: { id: string }) => o.id);
+  const prev = await readDashboard(origin(), cookie, "orders", { before: last.body.newer });
+  expect(prev.body.items).toHaveLength(20);
+  const both = [...prev.body.items, ...last.body.items].map((o: { id: string }) => o.id);
   expect(new Set(both).size).toBe(40);
 
   const cap = LIST_COUNT_CAP.toLocaleString("en-US");
@@ -60,7 +60,7 @@ it("past the count cap, the Orders page says more than the cap, and its pages re
   const oldestPage = await (await fetch(`${origin()}/dashboard/orders?oldest=1`, { headers: { cookie } })).text();
   expect(oldestPage).toContain(oldest);
   // A cursor taken from a page goes in the URL; a malformed one is the first page, never an error.
-  const next = await fetch(`${origin()}/dashboard/orders?after=${first.result.data.older}`, { headers: { cookie } });
+  const next = await fetch(`${origin()}/dashboard/orders?after=${first.body.older}`, { headers: { cookie } });
   expect(next.status).toBe(200);
   expect(await next.text()).not.toContain(newest);
   for (const bad of ["x", "1_%27--", "99999999999999999_0", "-1_ab", "%00"]) {

@@ -4,7 +4,7 @@ import { createApiKey } from "@/lib/keys/api-keys";
 import { getResellerByWallet } from "@/lib/resellers/resellers";
 import { api, testDb, withinKeyChangeBound } from "../support/api";
 import { runCli } from "../support/cli";
-import { callServerAction, signInOverHttp, signOutOverHttp } from "../support/dashboard";
+import { callServerAction, readDashboard, signInOverHttp, signOutOverHttp } from "../support/dashboard";
 
 // Sessions that can be ended: "Sign out everywhere" and the operator's reseller:revoke both
 // end every session of a wallet at once, and an old session cookie then gets the sign-in page.
@@ -40,7 +40,7 @@ describe("ending sessions", () => {
     // drops its cookie; someone who copied the cookie before keeps it.
     await signOutOverHttp(origin(), laptop);
     expect(await dashboardWith(laptop)).toBe("signin");
-    expect((await callServerAction(origin(), laptop, "getSettingsAction")).result.error.code).toBe("UNAUTHORIZED");
+    expect((await readDashboard(origin(), laptop, "settings", {})).body.error.code).toBe("UNAUTHORIZED");
     expect((await fetch(`${origin()}/dashboard/export/orders`, { headers: { cookie: laptop } })).status).toBe(401);
     // Only that session: the same wallet's other one goes on.
     expect(await dashboardWith(phone)).toBe("dashboard");
@@ -57,7 +57,7 @@ describe("ending sessions", () => {
 
     for (const cookie of [laptop, phone]) {
       expect(await dashboardWith(cookie)).toBe("signin");
-      expect((await callServerAction(origin(), cookie, "getSettingsAction")).result.error.code).toBe("UNAUTHORIZED");
+      expect((await readDashboard(origin(), cookie, "settings", {})).body.error.code).toBe("UNAUTHORIZED");
       expect((await fetch(`${origin()}/dashboard/export/orders`, { headers: { cookie } })).status).toBe(401);
       // next-auth's own endpoint agrees, and tells the browser to drop the cookie.
       const s = await fetch(`${origin()}/api/auth/session`, { headers: { cookie } });

@@ -7,7 +7,7 @@ import { D } from "@/lib/money/decimal";
 import { getResellerByWallet } from "@/lib/resellers/resellers";
 import { testDb } from "../support/api";
 import { createOrdersRolledUp } from "../support/channel-rollup";
-import { callServerAction, signInOverHttp } from "../support/dashboard";
+import { readDashboard, signInOverHttp } from "../support/dashboard";
 
 // The Statements page, its server action and its CSV, from the built server: three months of a
 // reseller's traffic booked through the ledger's own posting functions at moved times (orders
@@ -63,10 +63,10 @@ describe("statements over HTTP", () => {
     await order(`stm-c-${tag}`, "0.005", at("2026-08-31T23:59:59.999Z"), { status: "failed", at: at("2026-09-01T00:00:00Z") });
   });
 
-  it("the server action answers the months, each closing the next opening and the last the Balance row", async () => {
-    const { result } = await callServerAction(origin(), cookie, "getStatementsAction");
-    expect(result.ok).toBe(true);
-    const months = result.data.months as {
+  it("the read answers the months, each closing the next opening and the last the Balance row", async () => {
+    const { status, body } = await readDashboard(origin(), cookie, "statements", {});
+    expect(status).toBe(200);
+    const months = body.months as {
       month: string;
       currency: string;
       opening: string;
@@ -86,7 +86,7 @@ describe("statements over HTTP", () => {
     const [b] = await getBalances(testDb(), resellerId);
     expect(months.at(-1)!.closing).toBe(new D(b.pending).plus(b.available).plus(b.reserved).toFixed());
     // Another reseller sees none of it.
-    expect((await callServerAction(origin(), otherCookie, "getStatementsAction")).result.data.months).toEqual([]);
+    expect((await readDashboard(origin(), otherCookie, "statements", {})).body.months).toEqual([]);
   });
 
   it("the page shows the figures, and the CSV has the documented columns", async () => {

@@ -4,7 +4,7 @@ import { createDb, type Db } from "@/lib/db/client";
 import { createApiKey } from "@/lib/keys/api-keys";
 import { getResellerByWallet } from "@/lib/resellers/resellers";
 import { newIp } from "../support/api";
-import { callServerAction, signInOverHttp } from "../support/dashboard";
+import { callServerAction, readDashboard, signInOverHttp } from "../support/dashboard";
 import { type Fakes, startFakes } from "../support/fake-providers";
 import { migratedDatabase, type RunningServer, startServer, type TestDatabase } from "../support/server";
 
@@ -78,8 +78,8 @@ describe("the markup range with SideShift (200 bps) and FixedFloat (100 bps)", (
   });
 
   it("the Settings page's data says 0 to 175 bps, set by the providers, with each one's part", async () => {
-    const r = await callServerAction(server.baseUrl, cookie, "getSettingsAction", []);
-    expect(r.result.data).toMatchObject({
+    const r = await readDashboard(server.baseUrl, cookie, "settings", {});
+    expect(r.body).toMatchObject({
       capBps: 175,
       capLimitedBy: "providers",
       providerCaps: [

@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, inject, it } from "vitest";
 import { getBalances } from "@/lib/ledger/ledger";
 import { getOrCreateReseller } from "@/lib/resellers/resellers";
 import { sleep, testDb } from "../support/api";
-import { callServerAction, signInOverHttp } from "../support/dashboard";
+import { callServerAction, readDashboard, signInOverHttp } from "../support/dashboard";
 import { creditProfit, signTypedDataJson } from "../support/withdrawals";
 
 // Withdrawals over HTTP, through the dashboard's server actions as Next's client calls them:
@@ -71,7 +71,7 @@ describe("withdrawals over HTTP", () => {
     // The in-process worker pays it (simulated sender) to confirmed; the balance is spent.
     let row: { status: string; txHash: string | null } | undefined;
     for (let i = 0; i < 60; i++) {
-      const v = (await callServerAction(origin(), cookie, "getWithdrawalsAction", [])).result.data;
+      const v = (await readDashboard(origin(), cookie, "withdrawals", {})).body;
       row = v.withdrawals.find((w: { id: string }) => w.id === ok.data.id);
       if (row?.status === "confirmed") break;
       await sleep(250);

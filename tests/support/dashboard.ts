@@ -2,13 +2,17 @@ import fs from "node:fs";
 import path from "node:path";
 import type { Hex, LocalAccount } from "viem";
 import { createSiweMessage } from "viem/siwe";
+import { readUrl } from "@/app/dashboard/read";
+import type { DashboardReadName, DashboardReads } from "@/lib/dashboard/types";
 import { newIp } from "./api";
 import { ROOT } from "./server";
 
 // Drives the dashboard of a running server over plain HTTP, as a browser would: signs in
-// with Sign-In with Ethereum through next-auth's own endpoints (a real signature), and calls
-// server actions the way Next's client does (POST with a Next-Action header, answered in
-// React's Flight format). Action ids come from the build's server-reference manifest.
+// with Sign-In with Ethereum through next-auth's own endpoints (a real signature), reads as
+// its react-query hooks do (GET /dashboard/api/<read>, the URL made by the page's own
+// readUrl), and calls the write server actions the way Next's client does (POST with a
+// Next-Action header, answered in React's Flight format). Action ids come from the build's
+// server-reference manifest.
 
 /** Set-Cookie headers of a response, as name=value pairs for a Cookie header. */
 function cookiesOf(res: Response): Record<string, string> {
@@ -180,4 +184,36 @@ export async function callServerAction<T = any>(
   const text = await res.text();
   if (res.status !== 200) throw new Error(`${name}: HTTP ${res.status}: ${text.slice(0, 300)}`);
   return { status: res.status, result: decodeFlight(text) as T, text };
+}
+
+export interface ReadCall<T = any> {
+  status: number;
+  /** The parsed JSON answer: the read's data (200), or the error shape. */
+  body: T;
+  headers: Headers;
+  /** The raw answer, for "contains nothing of" assertions. */
+  text: string;
+}
+
+/**
+ * A dashboard read as its react-query hook makes it: GET /dashboard/api/<name> with `cookie`
+ * (or none). `query` is the read's typed query (made into the URL as the page makes it), or a
+ * raw query string, for the reads that the page would never send.
+ */
+export async function readDashboard<K extends DashboardReadName, T = any>(
+  origin: string,
+  cookie: string | null,
+  name: K,
+  query: DashboardReads[K]["query"] | string,
+): Promise<ReadCall<T>> {
+  const url = typeof query === "string" ? `/dashboard/api/${name}${query ? `?${query}` : ""}` : readUrl(name, query);
+  const res = await fetch(origin + url, { headers: { accept: "application/json", ...(cookie ? { cookie } : {}) }, redirect: "manual" });
+  const text = await res.text();
+  let body: T;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    throw new Error(`GET ${url}: HTTP ${res.status}, not JSON: ${text.slice(0, 300)}`);
+  }
+  return { status: res.status, body, headers: res.headers, text };
 }

@@ -4,8 +4,8 @@ import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tansta
 import { useEffect, useId, useRef, useState } from "react";
 import { createKeyAction, type NewKey, revokeKeyAction, rotateKeyAction, setKeyMarkupAction } from "@/app/dashboard/actions";
 import { callAction } from "@/app/dashboard/call-action";
-import { listKeysAction } from "@/app/dashboard/queries";
 import { queryKeys } from "@/app/dashboard/query-keys";
+import { fetchRead } from "@/app/dashboard/read";
 import { formatDateTime } from "@/components/format";
 import { Alert, Button, Card, CardHeader, EmptyState, PageHeader, TextLink } from "@/components/ui";
 import { ConfirmDialog } from "@/components/ui/ConfirmDialog";
@@ -24,7 +24,7 @@ function useKeyPages(revoked: boolean, opts: { initial?: KeyPage; enabled?: bool
   const older = cursors.at(-1) ?? "";
   const q = useQuery({
     queryKey: revoked ? queryKeys.keys.revoked(older) : queryKeys.keys.active(older),
-    queryFn: () => callAction(listKeysAction({ revoked, older: older || null })),
+    queryFn: ({ signal }) => fetchRead("keys", { revoked, older }, signal),
     initialData: older === "" ? opts.initial : undefined,
     placeholderData: keepPreviousData,
     refetchInterval: 30_000,

@@ -4,9 +4,8 @@ import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
 import { useEffect, useId, useState } from "react";
-import { callAction } from "@/app/dashboard/call-action";
-import { listOrdersAction } from "@/app/dashboard/queries";
 import { queryKeys } from "@/app/dashboard/query-keys";
+import { fetchRead } from "@/app/dashboard/read";
 import { displayAmount, formatDateTime, shortId } from "@/components/format";
 import { Alert, Button, Card, EmptyState, PageHeader, StatusBadge, TextLink } from "@/components/ui";
 import type { ChannelOption, OrderList } from "@/lib/dashboard/types";
@@ -56,17 +55,7 @@ export function OrdersView({ initial, initialParams, channels }: { initial: Orde
   const isInitial = qs === toQuery(initialParams);
   const list = useQuery({
     queryKey: queryKeys.orders(qs),
-    queryFn: () =>
-      callAction(
-        listOrdersAction({
-          status: params.status || undefined,
-          q: params.q || undefined,
-          channel: params.channel || undefined,
-          after: params.after || undefined,
-          before: params.before || undefined,
-          oldest: params.oldest || undefined,
-        }),
-      ),
+    queryFn: ({ signal }) => fetchRead("orders", params, signal),
     initialData: isInitial ? initial : undefined,
     placeholderData: keepPreviousData,
     refetchInterval: 5_000,

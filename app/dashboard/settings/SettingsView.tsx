@@ -4,8 +4,8 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useId, useState } from "react";
 import { setMarkupAction } from "@/app/dashboard/actions";
 import { callAction } from "@/app/dashboard/call-action";
-import { getSettingsAction } from "@/app/dashboard/queries";
 import { queryKeys } from "@/app/dashboard/query-keys";
+import { fetchRead } from "@/app/dashboard/read";
 import { displayAmount, formatUsd, priceNote } from "@/components/format";
 import { Alert, Button, Card, CardHeader, PageHeader } from "@/components/ui";
 import type { SettingsView as Settings } from "@/lib/dashboard/types";
@@ -58,7 +58,7 @@ function MarkupRangeNote({ s, value }: { s: Settings; value: number | null }) {
 
 export function SettingsView({ initial }: { initial: Settings }) {
   const qc = useQueryClient();
-  const q = useQuery({ queryKey: queryKeys.settings, queryFn: () => callAction(getSettingsAction()), initialData: initial });
+  const q = useQuery({ queryKey: queryKeys.settings, queryFn: ({ signal }) => fetchRead("settings", {}, signal), initialData: initial });
   const s = q.data ?? initial;
   const [raw, setRaw] = useState(String(s.markupBps));
   const [saved, setSaved] = useState<number | null>(null);

@@ -1,9 +1,8 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
-import { callAction } from "@/app/dashboard/call-action";
-import { getStatementsAction } from "@/app/dashboard/queries";
 import { queryKeys } from "@/app/dashboard/query-keys";
+import { fetchRead } from "@/app/dashboard/read";
 import { formatDateTime } from "@/components/format";
 import { Button, Card, CardHeader, EmptyState, PageHeader } from "@/components/ui";
 import type { StatementMonth, Statements } from "@/lib/dashboard/types";
@@ -15,7 +14,7 @@ const monthName = (m: string) => MONTH.format(new Date(`${m}-01T00:00:00Z`));
 export function StatementsView({ initial }: { initial: Statements }) {
   const q = useQuery({
     queryKey: queryKeys.statements,
-    queryFn: () => callAction(getStatementsAction()),
+    queryFn: ({ signal }) => fetchRead("statements", {}, signal),
     initialData: initial,
     refetchInterval: 60_000,
   });

@@ -9,8 +9,8 @@ import {
   setWebhookEnabledAction,
 } from "@/app/dashboard/actions";
 import { callAction } from "@/app/dashboard/call-action";
-import { listWebhookDeliveriesAction, listWebhookEndpointsAction } from "@/app/dashboard/queries";
 import { queryKeys } from "@/app/dashboard/query-keys";
+import { fetchRead } from "@/app/dashboard/read";
 import { formatDateTime } from "@/components/format";
 import { Alert, Button, Card, CardHeader, EmptyState, PageHeader, TextLink } from "@/components/ui";
 import { CopyButton } from "@/components/ui/CopyButton";
@@ -23,7 +23,7 @@ export function WebhooksView({ initial }: { initial: EndpointView[] }) {
   const qc = useQueryClient();
   const endpoints = useQuery({
     queryKey: queryKeys.webhookEndpoints,
-    queryFn: () => callAction(listWebhookEndpointsAction()),
+    queryFn: ({ signal }) => fetchRead("webhook-endpoints", {}, signal),
     initialData: initial,
     refetchInterval: 10_000,
   });
@@ -218,7 +218,7 @@ function DeliveryLog({ endpoint }: { endpoint: EndpointView }) {
   const older = cursors.at(-1) ?? "";
   const log = useQuery({
     queryKey: queryKeys.webhookDeliveries(endpoint.id, older),
-    queryFn: () => callAction(listWebhookDeliveriesAction(endpoint.id, older || null)),
+    queryFn: ({ signal }) => fetchRead("webhook-deliveries", { endpoint: endpoint.id, older }, signal),
     placeholderData: keepPreviousData,
     refetchInterval: 2_000,
   });

@@ -4,8 +4,8 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useId, useState } from "react";
 import { createWidgetAction, setWidgetEnabledAction, updateWidgetAction } from "@/app/dashboard/actions";
 import { callAction } from "@/app/dashboard/call-action";
-import { listWidgetsAction } from "@/app/dashboard/queries";
 import { queryKeys } from "@/app/dashboard/query-keys";
+import { fetchRead } from "@/app/dashboard/read";
 import { CodeBlock } from "@/components/dashboard/CodeBlock";
 import { Alert, Button, Card, CardHeader, EmptyState, PageHeader } from "@/components/ui";
 import type { WidgetView } from "@/lib/dashboard/types";
@@ -225,7 +225,11 @@ export function WidgetsView({
   maxWidgets: number;
 }) {
   const qc = useQueryClient();
-  const widgets = useQuery({ queryKey: queryKeys.widgets, queryFn: () => callAction(listWidgetsAction()), initialData: initial });
+  const widgets = useQuery({
+    queryKey: queryKeys.widgets,
+    queryFn: ({ signal }) => fetchRead("widgets", {}, signal),
+    initialData: initial,
+  });
   const [form, setForm] = useState<Form>(EMPTY);
   const [adding, setAdding] = useState(false);
   const [open, setOpen] = useState<string | null>(null);

@@ -5,8 +5,8 @@ import { useEffect, useId, useRef, useState } from "react";
 import { formatUnits } from "viem";
 import { confirmWithdrawalAction, quoteWithdrawalAction } from "@/app/dashboard/actions";
 import { callAction } from "@/app/dashboard/call-action";
-import { getWithdrawalsAction } from "@/app/dashboard/queries";
 import { queryKeys } from "@/app/dashboard/query-keys";
+import { fetchRead } from "@/app/dashboard/read";
 import { displayAmount, formatDateTime, formatUsd, priceNote, shortAddress } from "@/components/format";
 import { Alert, Button, Card, CardHeader, EmptyState, PageHeader, StatusBadge } from "@/components/ui";
 import type { WithdrawalsView as View, WithdrawalQuote, WithdrawalRow } from "@/lib/dashboard/types";
@@ -19,7 +19,7 @@ export function WithdrawalsView({ initial }: { initial: View }) {
   const qc = useQueryClient();
   const q = useQuery({
     queryKey: queryKeys.withdrawals,
-    queryFn: () => callAction(getWithdrawalsAction()),
+    queryFn: ({ signal }) => fetchRead("withdrawals", {}, signal),
     initialData: initial,
     refetchInterval: (query) => (query.state.data?.withdrawals.some((w) => ACTIVE.has(w.status)) ? 2000 : false),
   });

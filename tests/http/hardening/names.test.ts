@@ -1,6 +1,6 @@
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { beforeAll, describe, expect, inject, it } from "vitest";
-import { callServerAction, signInOverHttp } from "../../support/dashboard";
+import { callServerAction, readDashboard, signInOverHttp } from "../../support/dashboard";
 
 // Names people give keys and widgets (issue 48): a NUL made PostgreSQL's insert fail with an
 // INTERNAL_ERROR (and a stack trace logged at error level) where SQLite stored it. Every control
@@ -34,7 +34,9 @@ describe("key and widget names", () => {
     ])
       expect(refusal(r)).toEqual([false, "INVALID_REQUEST"]);
     // The widget kept its name.
-    expect((await call("listWidgetsAction")).data.find((w: { id: string }) => w.id === widget.data.id).name).toBe("Shop");
+    expect((await readDashboard(origin(), cookie, "widgets", {})).body.find((w: { id: string }) => w.id === widget.data.id).name).toBe(
+      "Shop",
+    );
   });
 
   it("names that show nothing, or reorder what follows, are refused with a message that says why", async () => {
@@ -63,10 +65,16 @@ describe("key and widget names", () => {
       ["revokeKeyAction", ["\u0000"]],
       ["rotateKeyAction", ["k\u0000"]],
       ["setWidgetEnabledAction", ["wg\u0000", true]],
-      ["listOrdersAction", [{ q: "ab\u0000cd" }]],
-      ["getOrderAction", ["0123456789abcdef0123456\u0000"]],
       ["createWebhookEndpointAction", [{ url: "https://hooks.example/\u0000", events: ["order.created"] }]],
     ] as const)
       expect(refusal(await call(action, ...args)), action).toEqual([false, "INVALID_REQUEST"]);
+    // The reads (GET) the same.
+    for (const [name, query] of [
+      ["orders", { q: "ab\u0000cd" }],
+      ["order", { id: "0123456789abcdef0123456\u0000" }],
+    ] as const) {
+      const r = await readDashboard(origin(), cookie, name, query);
+      expect([r.status, r.body.error.code], name).toEqual([400, "INVALID_REQUEST"]);
+    }
   });
 });

@@ -2,9 +2,8 @@
 
 import { useQuery } from "@tanstack/react-query";
 import type { ReactNode } from "react";
-import { callAction } from "@/app/dashboard/call-action";
-import { getOrderAction } from "@/app/dashboard/queries";
 import { queryKeys } from "@/app/dashboard/query-keys";
+import { fetchRead } from "@/app/dashboard/read";
 import { displayAmount, formatDateTimeSeconds, formatUsd, priceNote, shortId } from "@/components/format";
 import { Alert, Card, CardHeader, cx, StatusBadge, TextLink } from "@/components/ui";
 import { CopyButton } from "@/components/ui/CopyButton";
@@ -36,7 +35,7 @@ const FAILURE_TEXT: Record<FailureReason, string> = {
 export function OrderDetailView({ initial }: { initial: OrderDetail }) {
   const q = useQuery({
     queryKey: queryKeys.order(initial.id),
-    queryFn: () => callAction(getOrderAction(initial.id)),
+    queryFn: ({ signal }) => fetchRead("order", { id: initial.id }, signal),
     initialData: initial,
     refetchInterval: (query) => {
       const s = query.state.data?.status;
