@@ -15,7 +15,7 @@ export { endDashboardSession, SESSION_MAX_AGE_SECONDS, SessionEndedError, sessio
 export { signInWithEthereum } from "./auth/sign-in";
 export { createWidget, listWidgets, MAX_WIDGETS, setKeyMarkup, setWidgetEnabled, updateWidget } from "./channels/channels";
 export { getConfig } from "./config";
-export { asResult, found, parseInput, UNAUTHORIZED } from "./dashboard/actions-core";
+export { asResult, parseInput, UNAUTHORIZED } from "./dashboard/actions-core";
 export { getChannelStats } from "./dashboard/channels";
 export { getDocsData } from "./dashboard/docs";
 export { getEarningsSeries } from "./dashboard/earnings";
@@ -45,7 +45,6 @@ export { endAllSessions, setMarkup } from "./resellers/resellers";
 export { projectRoot } from "./root";
 export {
   createEndpoint,
-  deliveryPage,
   listEndpoints,
   rotateEndpointSecret,
   sendTestEvent,
