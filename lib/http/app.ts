@@ -87,7 +87,8 @@ function unmatched(api: Api, req: ApiRequest, env: RequestEnv, where: { rel: str
     auth: api.auth,
     handler: async () => {
       if (where.allowed.length) {
-        const allow = [...new Set([...where.allowed, "OPTIONS"])].join(", ");
+        // OPTIONS only where it is answered: the preflight of an API other sites may call.
+        const allow = [...new Set([...where.allowed, ...(api.cors ? ["OPTIONS"] : [])])].join(", ");
         throw new AppError("METHOD_NOT_ALLOWED", `${req.method} is not allowed here; use ${where.allowed.join(" or ")}.`, undefined, {
           Allow: allow,
         });

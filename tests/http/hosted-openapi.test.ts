@@ -90,12 +90,12 @@ describe("every hosted route's answer matches the document", () => {
 });
 
 describe("one router for the v1 and hosted APIs", () => {
-  it("answers a path no hosted route serves like v1's: 404 or 405 with Allow, in the error shape, without CORS", async () => {
+  it("answers a path no hosted route serves like v1's: 404 or 405 with Allow (no OPTIONS: no preflight here), in the error shape, without CORS", async () => {
     const none = await hosted("/nope");
     expect([none.status, none.body.error.code]).toEqual([404, "NOT_FOUND"]);
     expect(none.headers.get("access-control-allow-origin")).toBeNull();
     const wrong = await hosted("/orders", { method: "PUT" });
-    expect([wrong.status, wrong.body.error.code, wrong.headers.get("allow")]).toEqual([405, "METHOD_NOT_ALLOWED", "POST, OPTIONS"]);
+    expect([wrong.status, wrong.body.error.code, wrong.headers.get("allow")]).toEqual([405, "METHOD_NOT_ALLOWED", "POST"]);
     // Counted against the IP's limits like every other answer of the API.
     expect(wrong.headers.get("ratelimit")).toMatch(/"minute";r=\d+/);
     // The same path under the v1 prefix is v1's business: its own 404, with CORS.
