@@ -5,13 +5,19 @@ import { getConfig } from "@/lib/config";
 import { getDb } from "@/lib/db/client";
 import { migrate } from "@/lib/db/migrate";
 import type { ApiRequest } from "@/lib/http/request";
-import { getCurrencies } from "@/lib/http/v1/currencies";
-import { getEstimateHandler } from "@/lib/http/v1/estimate";
-import { postExchange } from "@/lib/http/v1/exchange";
+import { apiRoute } from "@/lib/http/route";
+import { getCurrencies as currencies } from "@/lib/http/v1/currencies";
+import { getEstimateHandler as estimateHandler } from "@/lib/http/v1/estimate";
+import { postExchange as exchange } from "@/lib/http/v1/exchange";
 import { authenticateApiKey, createApiKey } from "@/lib/keys/api-keys";
 import { startProcessKeyCache, stopProcessKeyCache } from "@/lib/keys/key-cache";
 import { createOrder } from "@/lib/orders/create-order";
 import { getOrderForCaller } from "@/lib/orders/get-order";
+
+// The handlers as the router runs them (lib/http/app.ts): through the one wrapper, as its table's v1 entries say.
+const getCurrencies = apiRoute({ auth: "apiKey", handler: currencies });
+const getEstimateHandler = apiRoute({ auth: "apiKey", handler: estimateHandler });
+const postExchange = apiRoute({ auth: "apiKey", creation: true, handler: exchange });
 
 const CALLS = Number(process.env.BENCH_CALLS ?? 100_000);
 const ORDERS = Number(process.env.BENCH_ORDERS ?? 6000);

@@ -1,136 +1,18 @@
 "use client";
 
-import { useEffect, useId, useMemo, useRef, useState } from "react";
-import {
-  type AddressCheck,
-  ApiError,
-  checkAddress,
-  createOrder,
-  type Estimate,
-  getEstimate,
-  type HostedConfig,
-  type HostedCurrency,
-  type OrderView,
-} from "./api";
+import { useEffect, useId, useState } from "react";
+import { AddressField } from "./AddressField";
+import type { HostedConfig, HostedCurrency } from "./api";
+import { CurrencyPicker } from "./CurrencyPicker";
+import { EstimateSummary } from "./EstimateSummary";
 import { OrderPanel } from "./OrderPanel";
-import { AccentButton, classes, HostedFrame, mmss, useCountdown, useTheme } from "./theme";
+import { useAddressCheck, useCreateOrder, useEstimate } from "./queries";
+import { AccentButton, classes, HostedFrame, useCountdown, useTheme } from "./theme";
 
 // The exchange flow of the hosted page (/x/<reseller>) and the widget (/w/<widget>): pick the
 // pair, the amount to send or to receive, floating or fixed rate, the destination (checked as
-// it is typed), then the order with its deposit screen and status, in place.
-
-const AMOUNT_RE = /^\d{1,30}(?:\.\d{0,30})?$/;
-
-/** `value` once it has stayed the same (compared as JSON) for `ms`; the same object until then, so effects on it run once per change. */
-function useDebounced<T>(value: T, ms: number): T {
-  const key = JSON.stringify(value);
-  const [v, setV] = useState(key);
-  useEffect(() => {
-    const t = setTimeout(() => setV(key), ms);
-    return () => clearTimeout(t);
-  }, [key, ms]);
-  return useMemo(() => JSON.parse(v) as T, [v]);
-}
-
-function CurrencyPicker({
-  label,
-  currencies,
-  value,
-  onChange,
-}: {
-  label: string;
-  currencies: HostedCurrency[];
-  value: string;
-  onChange: (ticker: string) => void;
-}) {
-  const { dark } = useTheme();
-  const c = classes(dark);
-  const [open, setOpen] = useState(false);
-  const [query, setQuery] = useState("");
-  const searchId = useId();
-  const listId = useId();
-  const searchRef = useRef<HTMLInputElement>(null);
-  const current = currencies.find((x) => x.ticker === value);
-  const matches = useMemo(() => {
-    const q = query.trim().toLowerCase();
-    if (!q) return currencies;
-    return currencies.filter(
-      (x) =>
-        x.ticker.includes(q) ||
-        x.symbol.toLowerCase().includes(q) ||
-        x.name.toLowerCase().includes(q) ||
-        x.network.toLowerCase().includes(q),
-    );
-  }, [currencies, query]);
-  useEffect(() => {
-    if (open) searchRef.current?.focus();
-  }, [open]);
-  const slug = label.toLowerCase().replace(/\W+/g, "-");
-  return (
-    <div className="relative">
-      <button
-        type="button"
-        className={`flex min-h-11 w-full items-center justify-between gap-2 rounded-lg border px-3 py-2 text-left ${c.input}`}
-        aria-expanded={open}
-        aria-controls={listId}
-        onClick={() => setOpen(!open)}
-        data-testid={`pick-${slug}`}
-      >
-        <span className="sr-only">{label}: </span>
-        <span className="min-w-0 truncate">
-          <span className="font-semibold">{current?.symbol ?? value.toUpperCase()}</span>{" "}
-          <span className={`text-sm ${c.muted}`}>
-            {current?.name} · {current?.network}
-          </span>
-        </span>
-        <span aria-hidden="true">▾</span>
-      </button>
-      {open ? (
-        <div className={`absolute z-20 mt-1 w-full rounded-lg border p-2 shadow-lg ${c.card}`}>
-          <label htmlFor={searchId} className="sr-only">
-            Search {label.toLowerCase()} by ticker, name or network
-          </label>
-          <input
-            id={searchId}
-            ref={searchRef}
-            type="search"
-            value={query}
-            onChange={(e) => setQuery(e.target.value)}
-            onKeyDown={(e) => {
-              if (e.key === "Escape") setOpen(false);
-            }}
-            placeholder="Ticker, name or network"
-            className={`w-full rounded-md border px-3 py-2 ${c.input}`}
-            data-testid={`search-${slug}`}
-          />
-          <ul id={listId} className="mt-2 max-h-64 overflow-y-auto" aria-label={`${label} currencies`}>
-            {matches.slice(0, 100).map((x, i) => (
-              <li key={x.ticker}>
-                {i === 0 && x.popular && !query ? <p className={`px-2 pt-1 text-xs font-semibold uppercase ${c.muted}`}>Popular</p> : null}
-                <button
-                  type="button"
-                  className={`flex w-full items-center justify-between gap-2 rounded-md px-2 py-2 text-left ${x.ticker === value ? c.subtle : ""} hover:opacity-80`}
-                  onClick={() => {
-                    onChange(x.ticker);
-                    setOpen(false);
-                    setQuery("");
-                  }}
-                  data-ticker={x.ticker}
-                >
-                  <span>
-                    <span className="font-semibold">{x.symbol}</span> <span className="text-sm">{x.name}</span>
-                  </span>
-                  <span className={`rounded px-1.5 py-0.5 text-xs ${c.subtle}`}>{x.network}</span>
-                </button>
-              </li>
-            ))}
-            {matches.length === 0 ? <li className={`px-2 py-2 text-sm ${c.muted}`}>No currency matches.</li> : null}
-          </ul>
-        </div>
-      ) : null}
-    </div>
-  );
-}
+// it is typed), then the order with its deposit screen and status, in place. The form's
+// inputs are its state; what the server answers is in react-query (./queries.ts).
 
 function Flow({ cfg, currencies, widget }: { cfg: HostedConfig; currencies: HostedCurrency[]; widget: boolean }) {
   const { dark } = useTheme();
@@ -141,96 +23,32 @@ function Flow({ cfg, currencies, widget }: { cfg: HostedConfig; currencies: Host
   const [mode, setMode] = useState<"send" | "receive">("send");
   const [amount, setAmount] = useState(cfg.defaultAmount ?? "");
   const [rateType, setRateType] = useState<"floating" | "fixed">("floating");
-  const [estimate, setEstimate] = useState<Estimate | null>(null);
-  const [estimateError, setEstimateError] = useState<string | null>(null);
-  const [refresh, setRefresh] = useState(0);
   const [address, setAddress] = useState("");
   const [extraId, setExtraId] = useState("");
   const [refundAddress, setRefundAddress] = useState("");
-  const [check, setCheck] = useState<AddressCheck | null>(null);
-  const [refundCheck, setRefundCheck] = useState<AddressCheck | null>(null);
-  const [creating, setCreating] = useState(false);
-  const [createError, setCreateError] = useState<string | null>(null);
-  const [made, setMade] = useState<{ id: string; token: string; order: OrderView; statusPath: string } | null>(null);
-  const ids = { amount: useId(), address: useId(), extra: useId(), refund: useId(), addrMsg: useId(), refundMsg: useId() };
+  const ids = { amount: useId(), extra: useId() };
   const toCurrency = currencies.find((x) => x.ticker === to);
   const fromCurrency = currencies.find((x) => x.ticker === from);
   const fixed = rateType === "fixed" || mode === "receive";
 
-  // The estimate: again when anything changes, every 15 s, and when a fixed quote's countdown ends.
-  const q = useDebounced({ from, to, amount: amount.trim(), mode, fixed, refresh }, 350);
-  useEffect(() => {
-    let stale = false;
-    if (!AMOUNT_RE.test(q.amount) || Number(q.amount) === 0) {
-      setEstimate(null);
-      setEstimateError(q.amount ? "Enter an amount such as 0.1." : null);
-      return;
-    }
-    getEstimate(cfg, {
-      from: q.from,
-      to: q.to,
-      ...(q.mode === "send" ? { amount: q.amount } : { toAmount: q.amount }),
-      rateType: q.fixed ? "fixed" : "floating",
-    }).then(
-      (e) => {
-        if (stale) return;
-        setEstimate(e);
-        setEstimateError(null);
-      },
-      (e: unknown) => {
-        if (stale) return;
-        setEstimate(null);
-        setEstimateError(e instanceof Error ? e.message : "No estimate.");
-      },
-    );
-    return () => {
-      stale = true;
-    };
-  }, [cfg, q]);
+  const { estimate, error: estimateError, refresh } = useEstimate(cfg, { from, to, amount, mode, fixed });
+  // A fixed quote is asked again when its countdown ends.
   const quoteLeft = useCountdown(estimate && fixed ? estimate.validUntil : null);
   useEffect(() => {
-    if (quoteLeft === 0) setRefresh((n) => n + 1);
-  }, [quoteLeft]);
-  useEffect(() => {
-    if (fixed) return;
-    const t = setInterval(() => setRefresh((n) => n + 1), 15_000);
-    return () => clearInterval(t);
-  }, [fixed]);
+    if (quoteLeft === 0) void refresh();
+  }, [quoteLeft, refresh]);
+  const check = useAddressCheck(to, address, extraId);
+  const refundCheck = useAddressCheck(from, refundAddress);
+  const order = useCreateOrder(cfg);
 
-  // The destination (and refund) address, checked against the registry as it is typed.
-  const typed = useDebounced({ to, address: address.trim(), extraId: extraId.trim() }, 300);
-  useEffect(() => {
-    let stale = false;
-    if (!typed.address) return setCheck(null);
-    checkAddress(typed.to, typed.address, typed.extraId || undefined).then(
-      (r) => stale || setCheck(r),
-      () => stale || setCheck(null),
-    );
-    return () => {
-      stale = true;
-    };
-  }, [typed]);
-  const typedRefund = useDebounced({ from, address: refundAddress.trim() }, 300);
-  useEffect(() => {
-    let stale = false;
-    if (!typedRefund.address) return setRefundCheck(null);
-    checkAddress(typedRefund.from, typedRefund.address).then(
-      (r) => stale || setRefundCheck(r),
-      () => stale || setRefundCheck(null),
-    );
-    return () => {
-      stale = true;
-    };
-  }, [typedRefund]);
-
-  if (made)
+  if (order.data)
     return (
       <OrderPanel
-        id={made.id}
-        token={made.token}
-        initial={made.order}
+        id={order.data.order.id}
+        token={order.data.token}
+        initial={order.data.order}
         sandbox={cfg.sandbox}
-        statusUrl={widget ? made.statusPath : undefined}
+        statusUrl={widget ? order.data.statusPath : undefined}
       />
     );
 
@@ -244,15 +62,13 @@ function Flow({ cfg, currencies, widget }: { cfg: HostedConfig; currencies: Host
     setTo(t);
   };
   const addressOk = check?.valid === true && check.extraIdValid !== false;
-  const canCreate = !!estimate && addressOk && refundCheck?.valid !== false && !creating;
+  const canCreate = !!estimate && addressOk && refundCheck?.valid !== false && !order.isPending;
 
-  async function submit(e: React.FormEvent) {
+  function submit(e: React.FormEvent) {
     e.preventDefault();
     if (!canCreate) return;
-    setCreating(true);
-    setCreateError(null);
-    try {
-      const r = await createOrder(cfg, {
+    order.mutate(
+      {
         from,
         to,
         ...(mode === "send" ? { amount: amount.trim() } : { toAmount: amount.trim() }),
@@ -260,15 +76,14 @@ function Flow({ cfg, currencies, widget }: { cfg: HostedConfig; currencies: Host
         address: address.trim(),
         ...(extraId.trim() ? { extraId: extraId.trim() } : {}),
         ...(refundAddress.trim() ? { refundAddress: refundAddress.trim() } : {}),
-      });
-      setMade({ id: r.order.id, token: r.token, order: r.order, statusPath: r.statusPath });
-      // On the hosted page the address bar becomes the status link the user keeps.
-      if (!widget) window.history.replaceState(null, "", r.statusPath);
-    } catch (err) {
-      setCreateError(err instanceof ApiError || err instanceof Error ? err.message : "The order could not be created.");
-    } finally {
-      setCreating(false);
-    }
+      },
+      {
+        // On the hosted page the address bar becomes the status link the user keeps.
+        onSuccess: (r) => {
+          if (!widget) window.history.replaceState(null, "", r.statusPath);
+        },
+      },
+    );
   }
 
   return (
@@ -334,63 +149,26 @@ function Flow({ cfg, currencies, widget }: { cfg: HostedConfig; currencies: Host
           </div>
         </fieldset>
 
-        <div className={`rounded-lg p-3 ${c.subtle}`} aria-live="polite" data-testid="estimate">
-          {estimate ? (
-            <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-1 text-sm">
-              <dt className={c.muted}>You send</dt>
-              <dd className="text-right font-semibold tabular" data-testid="estimate-from">
-                {estimate.fromAmount} {fromCurrency?.symbol}
-              </dd>
-              <dt className={c.muted}>You get {fixed ? "" : "about"}</dt>
-              <dd className="text-right text-lg font-semibold tabular" data-testid="estimate-to">
-                {estimate.toAmount} {toCurrency?.symbol}
-              </dd>
-              <dt className={c.muted}>Fee</dt>
-              <dd className="text-right tabular">{estimate.fee} (included)</dd>
-              <dt className={c.muted}>Limits</dt>
-              <dd className="text-right tabular">
-                {estimate.minAmount} – {estimate.maxAmount} {fromCurrency?.symbol}
-              </dd>
-              {fixed && quoteLeft !== null ? (
-                <>
-                  <dt className={c.muted}>Quote refreshes in</dt>
-                  <dd className="text-right tabular" data-testid="quote-countdown">
-                    {mmss(quoteLeft)}
-                  </dd>
-                </>
-              ) : null}
-            </dl>
-          ) : (
-            <p className={`text-sm ${estimateError ? c.error : c.muted}`}>{estimateError ?? "Enter an amount to see what you get."}</p>
-          )}
-          {fixed && estimate ? (
-            <p className={`mt-2 text-xs ${c.muted}`}>
-              The fixed rate is locked when you create the order; you then have a set time to deposit.
-            </p>
-          ) : null}
-        </div>
+        <EstimateSummary
+          estimate={estimate}
+          error={estimateError}
+          fixed={fixed}
+          quoteLeft={quoteLeft}
+          fromSymbol={fromCurrency?.symbol}
+          toSymbol={toCurrency?.symbol}
+        />
       </div>
 
       <div className={`space-y-3 rounded-xl border p-4 sm:p-5 ${c.card}`}>
-        <div>
-          <label htmlFor={ids.address} className="mb-1 block text-sm font-medium">
-            Your {toCurrency?.symbol ?? to} address ({toCurrency?.network})
-          </label>
-          <input
-            id={ids.address}
-            value={address}
-            onChange={(e) => setAddress(e.target.value)}
-            autoComplete="off"
-            spellCheck={false}
-            aria-invalid={check ? !check.valid : undefined}
-            aria-describedby={ids.addrMsg}
-            className={`w-full rounded-lg border px-3 py-2 font-mono text-sm ${c.input}`}
-            data-testid="address"
-          />
-          <p id={ids.addrMsg} className={`mt-1 text-sm ${check ? (check.valid ? c.ok : c.error) : c.muted}`} data-testid="address-check">
-            {check ? (check.valid ? "Valid address." : check.reason) : "Where you receive the exchanged coins."}
-          </p>
-        </div>
+        <AddressField
+          label={`Your ${toCurrency?.symbol ?? to} address (${toCurrency?.network})`}
+          value={address}
+          onChange={setAddress}
+          check={check}
+          validText="Valid address."
+          hint="Where you receive the exchanged coins."
+          testId="address"
+        />
         {toCurrency?.hasExtraId ? (
           <div>
             <label htmlFor={ids.extra} className="mb-1 block text-sm font-medium">
@@ -409,35 +187,21 @@ function Flow({ cfg, currencies, widget }: { cfg: HostedConfig; currencies: Host
             ) : null}
           </div>
         ) : null}
-        <div>
-          <label htmlFor={ids.refund} className="mb-1 block text-sm font-medium">
-            Refund address ({fromCurrency?.symbol ?? from}, optional)
-          </label>
-          <input
-            id={ids.refund}
-            value={refundAddress}
-            onChange={(e) => setRefundAddress(e.target.value)}
-            autoComplete="off"
-            spellCheck={false}
-            aria-invalid={refundCheck ? !refundCheck.valid : undefined}
-            aria-describedby={ids.refundMsg}
-            className={`w-full rounded-lg border px-3 py-2 font-mono text-sm ${c.input}`}
-          />
-          <p id={ids.refundMsg} className={`mt-1 text-sm ${refundCheck ? (refundCheck.valid ? c.ok : c.error) : c.muted}`}>
-            {refundCheck
-              ? refundCheck.valid
-                ? "Valid refund address."
-                : refundCheck.reason
-              : "Where a deposit is returned if the exchange cannot be made."}
-          </p>
-        </div>
-        {createError ? (
+        <AddressField
+          label={`Refund address (${fromCurrency?.symbol ?? from}, optional)`}
+          value={refundAddress}
+          onChange={setRefundAddress}
+          check={refundCheck}
+          validText="Valid refund address."
+          hint="Where a deposit is returned if the exchange cannot be made."
+        />
+        {order.error ? (
           <p role="alert" className={`text-sm font-medium ${c.error}`}>
-            {createError}
+            {order.error.message || "The order could not be created."}
           </p>
         ) : null}
         <AccentButton type="submit" className="w-full" disabled={!canCreate} data-testid="create-order">
-          {creating ? "Creating the order…" : "Exchange"}
+          {order.isPending ? "Creating the order…" : "Exchange"}
         </AccentButton>
       </div>
     </form>

@@ -1,13 +1,13 @@
 "use client";
 
-import { useCallback, useEffect, useRef, useState } from "react";
-import { ApiError, fmt, getOrder, type OrderView, sandboxDeposit } from "./api";
+import { ApiError, fmt, type HostedOrderView as OrderView } from "./api";
+import { useHostedOrder, useSandboxDeposit } from "./queries";
 import { AccentButton, CopyText, classes, mmss, useCountdown, useTheme } from "./theme";
 
 // An order as its user sees it: the deposit screen while it waits (amount, address, extra id,
 // QR code, copy buttons, expiry countdown), then its timeline, hashes with explorer links, and
 // the refund when it failed. It polls its status with ETag (304 while nothing changed), as
-// often as Poll-After says.
+// often as Poll-After says (useHostedOrder).
 
 const STEPS = ["waiting", "confirming", "exchanging", "sending", "finished"] as const;
 const LABEL: Record<string, string> = {
@@ -80,38 +80,16 @@ export function OrderPanel({
 }) {
   const { dark } = useTheme();
   const c = classes(dark);
-  const [order, setOrder] = useState<OrderView | null>(initial);
-  const [error, setError] = useState<string | null>(null);
-  const [notFound, setNotFound] = useState(false);
-  const [depositing, setDepositing] = useState(false);
-  const etag = useRef<string | null>(null);
-  const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
-
-  const poll = useCallback(async () => {
-    let wait = 5;
-    try {
-      const r = await getOrder(id, token, etag.current);
-      if (r.order) {
-        setOrder(r.order);
-        etag.current = r.etag;
-      }
-      setError(null);
-      if (r.order ? r.order.status === "finished" || r.order.status === "failed" : r.pollAfter === null) return;
-      wait = Math.min(Math.max(r.pollAfter ?? 5, 1), 10);
-    } catch (e) {
-      if (e instanceof ApiError && e.status === 404) return setNotFound(true);
-      setError(e instanceof Error ? e.message : "Could not read the order.");
-      wait = 10;
-    }
-    timer.current = setTimeout(poll, wait * 1000);
-  }, [id, token]);
-
-  useEffect(() => {
-    void poll();
-    return () => {
-      if (timer.current) clearTimeout(timer.current);
-    };
-  }, [poll]);
+  const status = useHostedOrder(id, token, initial);
+  const deposit = useSandboxDeposit(id, token);
+  const order = status.data ?? null;
+  const notFound = status.error instanceof ApiError && status.error.status === 404;
+  // A failed read shows until a read succeeds; a failed deposit until the order is read after it.
+  const error = status.isError
+    ? status.error.message || "Could not read the order."
+    : deposit.isError && status.dataUpdatedAt <= deposit.submittedAt
+      ? deposit.error.message || "The deposit failed."
+      : null;
 
   const expiresIn = useCountdown(order?.status === "waiting" ? order.expiresAt : null);
   const fixedIn = useCountdown(order?.status === "waiting" && order.rateType === "fixed" ? order.fixedUntil : null);
@@ -204,21 +182,7 @@ export function OrderPanel({
           {sandbox ? (
             <div className={`mt-4 rounded-lg border border-dashed p-3 text-sm ${dark ? "border-zinc-600" : "border-zinc-300"}`}>
               <p className={c.muted}>Sandbox: nothing is really sent. Simulate the deposit to watch the order go through.</p>
-              <AccentButton
-                className="mt-2"
-                disabled={depositing}
-                onClick={async () => {
-                  setDepositing(true);
-                  try {
-                    setOrder(await sandboxDeposit(id, token));
-                    etag.current = null;
-                  } catch (e) {
-                    setError(e instanceof Error ? e.message : "The deposit failed.");
-                  } finally {
-                    setDepositing(false);
-                  }
-                }}
-              >
+              <AccentButton className="mt-2" disabled={deposit.isPending} onClick={() => deposit.mutate()}>
                 Simulate the deposit
               </AccentButton>
             </div>

@@ -1,17 +1,19 @@
 // The hosted page's and the widget's calls to their own API (lib/http/hosted.ts): same-origin
-// fetches, so the browser sends Sec-Fetch-Site: same-origin. Plain shapes, no server imports.
+// fetches, so the browser sends Sec-Fetch-Site: same-origin. The requests' and answers' types
+// are the API's own, inferred from the zod schemas that validate and document it
+// (lib/http/hosted-schemas.ts; served as /api/hosted/openapi.json): no second copy to drift.
 
-export interface HostedCurrency {
-  ticker: string;
-  symbol: string;
-  name: string;
-  network: string;
-  hasExtraId: boolean;
-  extraIdName: string | null;
-  popular: boolean;
-  minAmount: number | string;
-  maxAmount: number | string;
-}
+import type {
+  AddressCheck,
+  HostedCurrency,
+  HostedEstimate,
+  HostedEstimateQuery,
+  HostedOrderBody,
+  HostedOrderCreated,
+  HostedOrderView,
+} from "@/lib/http/hosted-schemas";
+
+export type { AddressCheck, HostedCurrency, HostedEstimate, HostedOrderView };
 
 export interface HostedConfig {
   /** Exactly one names the page: the reseller's page (r, with w as its channel) or a widget (w). */
@@ -24,63 +26,6 @@ export interface HostedConfig {
   defaultTo: string;
   defaultAmount: string | null;
   sandbox: boolean;
-}
-
-export interface Estimate {
-  fromCurrency: string;
-  toCurrency: string;
-  fromAmount: string;
-  toAmount: string;
-  rate: string;
-  fee: string;
-  rateType: "floating" | "fixed";
-  validUntil: string;
-  minAmount: string;
-  maxAmount: string;
-}
-
-export interface AddressCheck {
-  valid: boolean;
-  reason: string | null;
-  extraIdValid: boolean | null;
-  extraIdName: string | null;
-}
-
-interface Side {
-  ticker: string;
-  symbol: string;
-  name: string;
-  network: string;
-  extraIdName: string | null;
-}
-
-export interface OrderView {
-  id: string;
-  status: "waiting" | "confirming" | "exchanging" | "sending" | "finished" | "failed";
-  payinAddress: string;
-  payinExtraId: string | null;
-  payoutAddress: string;
-  payoutExtraId: string | null;
-  fromCurrency: string;
-  toCurrency: string;
-  fromAmount: number | string;
-  toAmount: number | string;
-  createdAt: string;
-  updatedAt: string;
-  expiresAt: string;
-  amountReceived: number | string | null;
-  payinHash: string | null;
-  payoutHash: string | null;
-  refundAddress: string | null;
-  refund: { state: string; amount: number | string | null; hash: string | null } | null;
-  failureReason: string | null;
-  history?: { status: string; at: string }[];
-  rateType: "floating" | "fixed";
-  fixedUntil: string | null;
-  from: Side;
-  to: Side;
-  links: { payin: string | null; payout: string | null; refund: string | null };
-  depositQr: string | null;
 }
 
 export class ApiError extends Error {
@@ -108,29 +53,32 @@ async function call<T>(path: string, init: RequestInit = {}): Promise<{ status: 
 const qs = (o: Record<string, string | null | undefined>) =>
   new URLSearchParams(Object.entries(o).filter((e): e is [string, string] => e[1] != null && e[1] !== "")).toString();
 
-export const getEstimate = (cfg: HostedConfig, p: { from: string; to: string; amount?: string; toAmount?: string; rateType: string }) =>
-  call<Estimate>(`/estimate?${qs({ r: cfg.r, w: cfg.w, ...p })}`).then((r) => r.body as Estimate);
+/** What the page asks an estimate for; the page's own r and w are added. */
+export type EstimateRequest = Omit<HostedEstimateQuery, "r" | "w">;
+
+export const getEstimate = (cfg: HostedConfig, p: EstimateRequest) =>
+  call<HostedEstimate>(`/estimate?${qs({ r: cfg.r, w: cfg.w, ...p })}`).then((r) => r.body as HostedEstimate);
 
 export const checkAddress = (currency: string, address: string, extraId?: string) =>
   call<AddressCheck>(`/address?${qs({ currency, address, extraId })}`).then((r) => r.body as AddressCheck);
 
-export const createOrder = (cfg: HostedConfig, body: Record<string, unknown>) =>
-  call<{ token: string; statusPath: string; order: OrderView }>("/orders", {
+export const createOrder = (cfg: HostedConfig, body: Omit<HostedOrderBody, "r" | "w">) =>
+  call<HostedOrderCreated>("/orders", {
     method: "POST",
     headers: { "Content-Type": "application/json" },
     body: JSON.stringify({ ...(cfg.r ? { r: cfg.r } : {}), ...(cfg.w ? { w: cfg.w } : {}), ...body }),
-  }).then((r) => r.body as { token: string; statusPath: string; order: OrderView });
+  }).then((r) => r.body as HostedOrderCreated);
 
 export async function getOrder(id: string, token: string, etag: string | null) {
-  const r = await call<OrderView>(`/orders/${encodeURIComponent(id)}`, {
+  const r = await call<HostedOrderView>(`/orders/${encodeURIComponent(id)}`, {
     headers: { "X-Order-Token": token, ...(etag ? { "If-None-Match": etag } : {}) },
   });
   return { order: r.body, etag: r.headers.get("etag"), pollAfter: Number(r.headers.get("poll-after") ?? "0") || null };
 }
 
 export const sandboxDeposit = (id: string, token: string) =>
-  call<OrderView>(`/orders/${encodeURIComponent(id)}/deposit`, { method: "POST", headers: { "X-Order-Token": token } }).then(
-    (r) => r.body as OrderView,
+  call<HostedOrderView>(`/orders/${encodeURIComponent(id)}/deposit`, { method: "POST", headers: { "X-Order-Token": token } }).then(
+    (r) => r.body as HostedOrderView,
   );
 
 /** An amount as the API gave it (an exact decimal of at most 15 significant digits) as text, never in exponent form. */

@@ -2,56 +2,99 @@ import "server-only";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { AppError } from "@/lib/errors";
 import { SERVICE_INSTANCE_ID } from "@/lib/instance";
-import { hostedRouteLabel, isHostedPath, routeHosted } from "./hosted";
-import { openApiDocument } from "./openapi";
+import {
+  getAddressCheck,
+  getHostedCurrencies,
+  getHostedEstimate,
+  getHostedOrderStatus,
+  postHostedOrder,
+  postHostedSandboxDeposit,
+} from "./hosted";
+import { hostedOpenApiDocument, openApiDocument } from "./openapi";
 import { type ApiRequest, apiRequestOf } from "./request";
 import { emptyReply, errorReply, json, type Reply } from "./respond";
-import { type ApiHandler, apiRoute, type RequestEnv } from "./route";
+import { apiRoute, type RequestEnv, type RouteSpec } from "./route";
 import { getCurrencies } from "./v1/currencies";
 import { getEstimateHandler } from "./v1/estimate";
 import { getExchange, postExchange } from "./v1/exchange";
 import { getRangeHandler } from "./v1/range";
 import { getSandboxEngineCalls, postSandboxDeposit, postSandboxEngine } from "./v1/sandbox";
 
-// The v1 API, served at /api/v1 and at the /v1 alias, and /healthz, straight on Node's
-// request and response: server.ts hands these paths here and the rest to Next. No web
-// framework: nine routes match by method and a regular expression. Hono with its Node
-// adapter (a Web Request per request: Headers, an AbortSignal, a body stream) took more
+// The one router of the JSON APIs, served straight on Node's request and response (server.ts
+// hands these paths here and the rest to Next): the v1 API at /api/v1 and its /v1 alias, the
+// hosted page's and the widget's API at /api/hosted (docs/widgets.md), and /healthz. No web
+// framework: one table of routes, matched by method and a regular expression, each run through
+// the one wrapper (lib/http/route.ts, apiRoute) with the auth its entry names. Hono with its
+// Node adapter (a Web Request per request: Headers, an AbortSignal, a body stream) took more
 // time per /estimate than the estimate itself (bench/README.md).
 
 type Method = "GET" | "POST";
-interface RouteDef {
-  method: Method;
-  path: string;
-  handler: ApiHandler;
+
+/** An API: where it is served, the prefix its metrics labels use, and whether other sites may call it (CORS). */
+interface Api {
+  prefixes: readonly string[];
+  label: string;
+  cors: boolean;
+  /** How a request to a path no route of it serves is answered (its 404 or 405): the API's usual caller. */
+  auth: RouteSpec["auth"];
 }
 
+const V1_API: Api = { prefixes: ["/api/v1", "/v1"], label: "/api/v1", cors: true, auth: "apiKey" };
+/** Same-origin only (auth "page"): no CORS, so no preflight either. */
+const HOSTED_API: Api = { prefixes: ["/api/hosted"], label: "/api/hosted", cors: false, auth: "page" };
+const APIS = [V1_API, HOSTED_API];
+
+interface RouteDef extends RouteSpec {
+  api: Api;
+  method: Method;
+  path: string;
+}
+
+const V1 = { api: V1_API, auth: "apiKey" } as const;
+const HOSTED = { api: HOSTED_API, auth: "page" } as const;
+
 const ROUTES: RouteDef[] = [
-  { method: "GET", path: "/currencies", handler: getCurrencies },
-  { method: "GET", path: "/estimate", handler: getEstimateHandler },
-  { method: "GET", path: "/range", handler: getRangeHandler },
-  { method: "POST", path: "/exchange", handler: postExchange },
-  { method: "GET", path: "/exchange/:id", handler: getExchange },
-  { method: "POST", path: "/sandbox/exchange/:id/deposit", handler: postSandboxDeposit },
-  { method: "GET", path: "/sandbox/exchange/:id/engine-calls", handler: getSandboxEngineCalls },
-  { method: "POST", path: "/sandbox/engine", handler: postSandboxEngine },
-  { method: "GET", path: "/openapi.json", handler: async () => json(openApiDocument()) },
+  { ...V1, method: "GET", path: "/currencies", handler: getCurrencies },
+  { ...V1, method: "GET", path: "/estimate", handler: getEstimateHandler },
+  { ...V1, method: "GET", path: "/range", handler: getRangeHandler },
+  { ...V1, method: "POST", path: "/exchange", handler: postExchange, creation: true },
+  { ...V1, method: "GET", path: "/exchange/:id", handler: getExchange },
+  { ...V1, method: "POST", path: "/sandbox/exchange/:id/deposit", handler: postSandboxDeposit },
+  { ...V1, method: "GET", path: "/sandbox/exchange/:id/engine-calls", handler: getSandboxEngineCalls },
+  { ...V1, method: "POST", path: "/sandbox/engine", handler: postSandboxEngine },
+  { api: V1_API, auth: "none", method: "GET", path: "/openapi.json", handler: async () => ({ body: openApiDocument() }) },
+  { ...HOSTED, method: "GET", path: "/currencies", handler: getHostedCurrencies },
+  { ...HOSTED, method: "GET", path: "/estimate", handler: getHostedEstimate },
+  { ...HOSTED, method: "GET", path: "/address", handler: getAddressCheck },
+  { ...HOSTED, method: "POST", path: "/orders", handler: postHostedOrder, creation: true },
+  { ...HOSTED, method: "GET", path: "/orders/:id", handler: getHostedOrderStatus },
+  { ...HOSTED, method: "POST", path: "/orders/:id/deposit", handler: postHostedSandboxDeposit },
+  { api: HOSTED_API, auth: "none", method: "GET", path: "/openapi.json", handler: async () => ({ body: hostedOpenApiDocument() }) },
 ];
 
 /** "/exchange/:id" matches "/exchange/abc" and "/exchange/abc/", capturing the id. */
 const toRegex = (path: string) => new RegExp(`^${path.replace(/:[a-z]+/g, "([^/]+)")}/?$`);
-const PATTERNS = ROUTES.map((r) => ({ ...r, re: toRegex(r.path), names: [...r.path.matchAll(/:([a-z]+)/g)].map((m) => m[1]) }));
+const PATTERNS = ROUTES.map((r) => ({
+  ...r,
+  re: toRegex(r.path),
+  names: [...r.path.matchAll(/:([a-z]+)/g)].map((m) => m[1]),
+  run: apiRoute(r),
+}));
 
-/** Anything else under the prefix: 405 for a known path, 404 otherwise, rate limited like the rest. */
-function unmatched(req: ApiRequest, env: RequestEnv, where: { rel: string; allowed: Method[] }) {
-  return apiRoute(async () => {
-    if (where.allowed.length) {
-      const allow = [...new Set([...where.allowed, "OPTIONS"])].join(", ");
-      throw new AppError("METHOD_NOT_ALLOWED", `${req.method} is not allowed here; use ${where.allowed.join(" or ")}.`, undefined, {
-        Allow: allow,
-      });
-    }
-    throw new AppError("NOT_FOUND", `No route ${req.method} ${where.rel}.`);
+/** Anything else under an API's prefix: 405 for a known path, 404 otherwise, through the wrapper like the rest. */
+function unmatched(api: Api, req: ApiRequest, env: RequestEnv, where: { rel: string; allowed: Method[] }) {
+  return apiRoute({
+    auth: api.auth,
+    handler: async () => {
+      if (where.allowed.length) {
+        // OPTIONS only where it is answered: the preflight of an API other sites may call.
+        const allow = [...new Set([...where.allowed, ...(api.cors ? ["OPTIONS"] : [])])].join(", ");
+        throw new AppError("METHOD_NOT_ALLOWED", `${req.method} is not allowed here; use ${where.allowed.join(" or ")}.`, undefined, {
+          Allow: allow,
+        });
+      }
+      throw new AppError("NOT_FOUND", `No route ${req.method} ${where.rel}.`);
+    },
   })(req, env);
 }
 
@@ -82,38 +125,44 @@ function preflight(r: ApiRequest): Reply {
   return refusal;
 }
 
-export const API_PREFIXES = ["/api/v1", "/v1"] as const;
-
 const isHealthz = (path: string) => path === "/healthz" || path === "/healthz/";
 
 /**
- * Where a method and a (routed) path go: the API prefix and the path under it, with the route
- * that serves it and its captures (HEAD is served as GET), or no route; null when the path is
- * not under an API prefix. The router and the metrics label both ask this.
+ * Where a method and a (routed) path go: the API and its prefix, the path under it, with the
+ * route that serves it and its captures (HEAD is served as GET), or no route; null when the
+ * path is under no API's prefix. The router and the metrics label both ask this.
  */
 function findRoute(method: string, path: string) {
-  const prefix = API_PREFIXES.find((p) => path === p || path.startsWith(`${p}/`));
-  if (!prefix) return null;
+  let api: Api | undefined;
+  let prefix: string | undefined;
+  for (const a of APIS) {
+    prefix = a.prefixes.find((p) => path === p || path.startsWith(`${p}/`));
+    if (prefix) {
+      api = a;
+      break;
+    }
+  }
+  if (!api || !prefix) return null;
   const rel = path.slice(prefix.length) || "/";
   const asGet = method === "GET" || method === "HEAD";
   for (const route of PATTERNS) {
-    if (route.method !== method && !(asGet && route.method === "GET")) continue;
+    if (route.api !== api || (route.method !== method && !(asGet && route.method === "GET"))) continue;
     const match = route.re.exec(rel);
-    if (match) return { prefix, rel, route, match };
+    if (match) return { api, prefix, rel, route, match };
   }
-  return { prefix, rel, route: null, match: null };
+  return { api, prefix, rel, route: null, match: null };
 }
 
 /**
- * The metrics label of an API path: its route template ("/api/v1/exchange/:id"), never the
- * raw path (an order id per series would grow without bound). Paths no route matches: "unmatched".
+ * The metrics label of an API path: its route template ("/api/v1/exchange/:id",
+ * "/api/hosted/orders/:id"), never the raw path (an order id per series would grow without
+ * bound). Paths no route matches: "unmatched".
  */
 export function apiRouteLabel(method: string, pathname: string): string {
   const path = routedPath(pathname);
   if (isHealthz(path)) return "/healthz";
-  if (isHostedPath(path)) return hostedRouteLabel(method, path);
   const route = findRoute(method, path)?.route;
-  return route ? `/api/v1${route.path}` : "unmatched";
+  return route ? `${route.api.label}${route.path}` : "unmatched";
 }
 
 /** A path as routed: percent-decoded where it decodes (as "/api/v1/%63urrencies" was always served). */
@@ -134,23 +183,21 @@ async function route(req: IncomingMessage, ipOf: (req: IncomingMessage) => strin
   const path = routedPath(r.path);
   if (isHealthz(path))
     return r.method === "GET" || r.method === "HEAD" ? json({ status: "ok", instance: SERVICE_INSTANCE_ID }) : notFound();
-  // The hosted page's and the widget's own API (lib/http/hosted.ts): same-origin only, no CORS preflight.
-  if (isHostedPath(path)) return routeHosted(r, path, ipOf(req));
   const hit = findRoute(r.method, path);
   if (!hit) return notFound();
-  // CORS preflight, for any path under the prefix.
-  if (r.method === "OPTIONS") return preflight(r);
+  // CORS preflight, for any path under the prefix of an API other sites may call.
+  if (r.method === "OPTIONS" && hit.api.cors) return preflight(r);
   if (hit.route) {
     const { route, match } = hit;
     const params: Record<string, string> = {};
     route.names.forEach((name, i) => {
       params[name] = match[i + 1];
     });
-    return route.handler(r, { ip: ipOf(req), params });
+    return route.run(r, { ip: ipOf(req), params });
   }
   // Anything else under the prefix: 405 for a known path, 404 otherwise, in the error shape.
-  const allowed = PATTERNS.filter((p) => p.re.test(hit.rel)).map((p) => p.method);
-  return unmatched(r, { ip: ipOf(req), params: {} }, { rel: `${hit.prefix}${hit.rel}`, allowed });
+  const allowed = PATTERNS.filter((p) => p.api === hit.api && p.re.test(hit.rel)).map((p) => p.method);
+  return unmatched(hit.api, r, { ip: ipOf(req), params: {} }, { rel: `${hit.prefix}${hit.rel}`, allowed });
 }
 
 /**

@@ -2,10 +2,12 @@ import "server-only";
 import { z } from "zod";
 import { DASHBOARD_ONLY_CODES, type ErrorCode } from "@/lib/errors";
 import { HTTP_STATUS } from "./errors";
+import * as h from "./hosted-schemas";
 import * as s from "./schemas";
 
-// The OpenAPI 3.1 document of the v1 API, generated from the zod schemas that validate
-// requests (lib/http/schemas.ts). OpenAPI 3.1 uses JSON Schema 2020-12, zod's native target.
+// The OpenAPI 3.1 documents of the v1 API and of the hosted page's API, generated from the
+// zod schemas that validate requests (lib/http/schemas.ts, lib/http/hosted-schemas.ts).
+// OpenAPI 3.1 uses JSON Schema 2020-12, zod's native target.
 
 const schema = (t: z.ZodType, io: "input" | "output" = "output") => {
   const { $schema: _drop, ...rest } = z.toJSONSchema(t, { io, unrepresentable: "any" }) as Record<string, unknown>;
@@ -250,4 +252,129 @@ export function openApiDocument(): object {
     },
   };
   return cached;
+}
+
+/** Query parameters from a request schema's properties (its input form: defaults make them optional). */
+function queryOf(obj: z.ZodType) {
+  const js = schema(obj, "input") as { properties: Record<string, { description?: string }>; required?: string[] };
+  return Object.entries(js.properties).map(([name, sch]) => ({
+    name,
+    in: "query",
+    required: js.required?.includes(name) ?? false,
+    schema: sch,
+    ...(sch.description ? { description: sch.description } : {}),
+  }));
+}
+
+const orderToken = {
+  name: "X-Order-Token",
+  in: "header",
+  required: true,
+  schema: { type: "string", maxLength: 100 },
+  description: "The status link's secret (the token of POST /orders); without the right one, the order is not found",
+};
+const hostedIdParam = { name: "id", in: "path", required: true, schema: { type: "string" } };
+
+let hostedCached: object | null = null;
+
+/** The hosted page's and the widget's API (/api/hosted, docs/widgets.md): for the app's own pages only. */
+export function hostedOpenApiDocument(): object {
+  hostedCached ??= {
+    openapi: "3.1.0",
+    info: {
+      title: "Hosted exchange page API",
+      version: "1.0.0",
+      description:
+        "The API of the hosted exchange page and the widget: answers only requests from the app's own pages (Sec-Fetch-Site: same-origin, or an Origin equal to the app's; otherwise 403 FORBIDDEN_ORIGIN), with no CORS headers. Every request counts against the client IP's keyless limits, every order against its daily orders. A page names itself by r (a reseller) or w (a widget). Other sites and programs use the v1 API.",
+    },
+    servers: [{ url: "/api/hosted" }],
+    paths: {
+      "/currencies": {
+        get: {
+          operationId: "hostedCurrencies",
+          description: "The currencies a user can pick: the available ones, the popular first, then by name.",
+          responses: { "200": ok("HostedCurrencies", "The currencies"), ...errorResponses(403, 429, 500) },
+        },
+      },
+      "/estimate": {
+        get: {
+          operationId: "hostedEstimate",
+          description:
+            "An estimate with the page's markup, by amount or (rateType fixed) by toAmount. Never a rateId: a fixed rate is locked only by creating the order.",
+          parameters: queryOf(h.hostedEstimateQuery),
+          responses: { "200": ok("HostedEstimate", "The estimate"), ...errorResponses(400, 403, 404, 422, 429, 500, 503) },
+        },
+      },
+      "/address": {
+        get: {
+          operationId: "hostedAddressCheck",
+          description: "An address (and extra id) checked for a currency as the user types it.",
+          parameters: queryOf(h.hostedAddressQuery),
+          responses: { "200": ok("AddressCheck", "The check"), ...errorResponses(400, 403, 422, 429, 500) },
+        },
+      },
+      "/orders": {
+        post: {
+          operationId: "hostedCreateOrder",
+          description: "Creates the order with the page's markup and channel; answers it with the secret of its status link, shown once.",
+          requestBody: { required: true, content: { "application/json": { schema: { $ref: "#/components/schemas/HostedOrderRequest" } } } },
+          responses: {
+            "201": ok("HostedOrderCreated", "The new order and its status link"),
+            ...errorResponses(400, 403, 404, 409, 413, 415, 422, 429, 500, 503),
+          },
+        },
+      },
+      "/orders/{id}": {
+        get: {
+          operationId: "hostedOrderStatus",
+          description:
+            "The order's status page view. Send the last ETag in If-None-Match to get 304 while nothing changed; Poll-After says when reading again is worth it.",
+          parameters: [
+            hostedIdParam,
+            orderToken,
+            {
+              name: "If-None-Match",
+              in: "header",
+              required: false,
+              schema: { type: "string" },
+              description: "The ETag of the last answer",
+            },
+          ],
+          responses: {
+            "200": withHeaders(ok("HostedOrderView", "The order's view"), { ETag: ETAG, "Poll-After": POLL_AFTER }),
+            "304": {
+              description: "Not modified since the ETag given in If-None-Match; no body",
+              headers: { ETag: ETAG, "Poll-After": POLL_AFTER },
+            },
+            ...errorResponses(403, 404, 429, 500),
+          },
+        },
+      },
+      "/orders/{id}/deposit": {
+        post: {
+          operationId: "hostedSandboxDeposit",
+          description: "Sandbox only: the deposit screen's simulated deposit of the quoted amount.",
+          parameters: [hostedIdParam, orderToken],
+          responses: { "200": ok("HostedOrderView", "The order, now confirming"), ...errorResponses(403, 404, 409, 422, 429, 500) },
+        },
+      },
+    },
+    components: {
+      headers: {
+        RateLimit: { schema: { type: "string" }, description: 'Remaining quota, e.g. "minute";r=59;t=60' },
+        RateLimitPolicy: { schema: { type: "string" }, description: 'Quota policy, e.g. "minute";q=60;w=60' },
+      },
+      schemas: {
+        HostedCurrency: schema(h.hostedCurrency),
+        HostedCurrencies: schema(h.hostedCurrenciesResponse),
+        HostedEstimate: schema(h.hostedEstimateResponse),
+        AddressCheck: schema(h.addressCheckResponse),
+        HostedOrderRequest: schema(h.hostedOrderBody, "input"),
+        HostedOrderCreated: schema(h.hostedOrderCreated),
+        HostedOrderView: schema(h.hostedOrderView),
+        Error: schema(s.errorResponse),
+      },
+    },
+  };
+  return hostedCached;
 }

@@ -8,9 +8,10 @@ import { type LimitState, limitKeylessCreation, limitRequest, rateLimitHeaders }
 import type { ApiRequest } from "./request";
 import { errorReply, json, type Reply } from "./respond";
 
-// The one wrapper every v1 endpoint goes through: identify the caller (API key or client
-// IP), apply the tier's limits, run the handler, and shape every outcome, success or
-// failure, with the rate-limit headers. Handlers take an ApiRequest and give a Reply.
+// The one wrapper every endpoint of the v1 and hosted APIs goes through (lib/http/app.ts
+// applies it to each route of its table): identify the caller as the route's `auth` says,
+// apply the tier's limits, run the handler, and shape every outcome, success or failure,
+// with the rate-limit headers. Handlers take an ApiContext and give an ApiResult.
 
 export interface RequestEnv {
   ip: string;
@@ -35,6 +36,27 @@ export interface ApiResult {
   created?: boolean;
 }
 
+/** What a route does once its caller is known and within its limits. */
+export type RouteHandler = (ctx: ApiContext) => Promise<ApiResult>;
+
+/**
+ * Who may call a route, and how the caller is known:
+ * - "apiKey" (the v1 API): an optional X-API-Key, its limits and markup; without one, the
+ *   client IP's keyless tier, and no keyless POST from another site (crossSiteKeyless).
+ * - "page" (the hosted page's API): only the app's own pages (fromOwnPage), on the client IP's
+ *   keyless tier; no key is read. Its answers carry no CORS headers (no other site may read
+ *   them) and are not stored by caches unless the handler says otherwise.
+ * - "none" (the OpenAPI documents): anyone, without limits.
+ */
+export type RouteAuth = "apiKey" | "page" | "none";
+
+export interface RouteSpec {
+  auth: RouteAuth;
+  /** Creates an order: a keyless caller's daily orders count it (refunded when it fails or replays). */
+  creation?: boolean;
+  handler: RouteHandler;
+}
+
 export function parseWith<S extends z.ZodType>(schema: S, data: unknown): z.infer<S> {
   const r = schema.safeParse(data);
   if (r.success) return r.data;
@@ -56,40 +78,75 @@ function crossSiteKeyless(req: ApiRequest): boolean {
   return req.header("sec-fetch-site") === "cross-site";
 }
 
-export function apiRoute(fn: (ctx: ApiContext) => Promise<ApiResult>, opts: { creation?: boolean } = {}): ApiHandler {
+/** Whether the request comes from a page of the app itself, as the browser says. */
+export function fromOwnPage(req: ApiRequest): boolean {
+  const site = req.header("sec-fetch-site");
+  if (site !== null) return site === "same-origin";
+  const origin = req.header("origin");
+  return origin !== null && origin === getAppOrigin().origin;
+}
+
+/** Without the CORS headers json() puts on every answer: no other site may read it. */
+function withoutCors(r: Reply): Reply {
+  delete r.headers["Access-Control-Allow-Origin"];
+  delete r.headers["Access-Control-Expose-Headers"];
+  return r;
+}
+
+/** The caller (null: keyless) and the limits its request counted against. */
+async function identify(req: ApiRequest, env: RequestEnv, auth: RouteAuth, counted: (l: LimitState[]) => void): Promise<Caller | null> {
+  if (auth === "none") return null;
+  if (auth === "page") {
+    if (!fromOwnPage(req))
+      throw new AppError("FORBIDDEN_ORIGIN", "This API answers the exchange page's own requests only; use the v1 API.");
+    counted(await limitRequest({ kind: "ip", ip: env.ip }));
+    return null;
+  }
+  const key = req.header("x-api-key");
+  let caller: Caller | null = null;
+  if (key !== null) {
+    try {
+      // A cached key comes back as it is: no await, no turn of the microtask queue.
+      const found = authenticateApiKey(getDb(), key.trim());
+      caller = found instanceof Promise ? await found : found;
+    } catch (e) {
+      // Bad keys still count against the IP's budget, so guessing keys is rate limited too.
+      counted(await limitRequest({ kind: "ip", ip: env.ip }));
+      throw e;
+    }
+  }
+  counted(await limitRequest(caller ? { kind: "key", apiKeyId: caller.apiKeyId } : { kind: "ip", ip: env.ip }));
+  if (!caller && crossSiteKeyless(req))
+    throw new AppError("FORBIDDEN_ORIGIN", "A POST from another site needs an X-API-Key (docs/api.md, Browsers).");
+  return caller;
+}
+
+export function apiRoute(spec: RouteSpec): ApiHandler {
+  const { auth, creation, handler } = spec;
+  const page = auth === "page";
+  const shape = page ? withoutCors : (r: Reply) => r;
   return async (req, env) => {
     let limits: LimitState[] = [];
     let refund: (() => Promise<void>) | null = null;
     try {
-      const key = req.header("x-api-key");
-      let caller: Caller | null = null;
-      if (key !== null) {
-        try {
-          // A cached key comes back as it is: no await, no turn of the microtask queue.
-          const found = authenticateApiKey(getDb(), key.trim());
-          caller = found instanceof Promise ? await found : found;
-        } catch (e) {
-          // Bad keys still count against the IP's budget, so guessing keys is rate limited too.
-          limits = await limitRequest({ kind: "ip", ip: env.ip });
-          throw e;
-        }
-      }
-      limits = await limitRequest(caller ? { kind: "key", apiKeyId: caller.apiKeyId } : { kind: "ip", ip: env.ip });
-      if (!caller && crossSiteKeyless(req))
-        throw new AppError("FORBIDDEN_ORIGIN", "A POST from another site needs an X-API-Key (docs/api.md, Browsers).");
-      if (opts.creation && !caller) {
+      const caller = await identify(req, env, auth, (l) => {
+        limits = l;
+      });
+      if (creation && !caller) {
         const daily = await limitKeylessCreation(env.ip, limits);
         limits = daily.states;
         refund = daily.refund;
       }
       const scope = caller ? `reseller:${caller.resellerId}` : `ip:${env.ip}`;
-      const result = await fn({ req, env, caller, scope });
+      const result = await handler({ req, env, caller, scope });
       if (refund && result.created === false) await refund();
-      return json(result.body, result.status ?? 200, Object.assign(rateLimitHeaders(limits), result.headers));
+      const headers = page ? { "Cache-Control": "no-store" } : {};
+      return shape(json(result.body, result.status ?? 200, Object.assign(headers, rateLimitHeaders(limits), result.headers)));
     } catch (e) {
       if (refund) await refund();
       // server.ts sets X-Request-Id on every request: an unexpected error's log line carries it.
-      return errorReply(e, rateLimitHeaders(limits), req.header("x-request-id"));
+      const headers = page ? { "Cache-Control": "no-store" } : {};
+      return shape(errorReply(e, Object.assign(headers, rateLimitHeaders(limits)), req.header("x-request-id")));
     }
   };
 }

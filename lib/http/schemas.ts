@@ -1,10 +1,10 @@
-import "server-only";
 import { LosslessNumber } from "lossless-json";
 import { z } from "zod";
 import { FAILURE_REASONS, ORDER_STATES, RATE_TYPES, STATE_REASONS } from "@/lib/domain/order-states";
 
 // The v1 request schemas (they validate every request) and response schemas (they document
 // the responses). lib/http/openapi.ts builds the OpenAPI document from these same objects.
+// Pure (no server-only): the hosted page's types derive from them (lib/http/hosted-schemas.ts).
 
 const ticker = z.string().min(1).max(32).describe("Currency ticker, case-insensitive (answered lower-case)");
 /** A JSON number in a request body, kept as its exact text (lib/http/respond.ts parses losslessly). */

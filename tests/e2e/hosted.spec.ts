@@ -250,6 +250,51 @@ test("axe finds no serious or critical violations on the hosted page, the widget
   }
 });
 
+test("the page's estimate follows its input: the last amount's answer, a refusal's reason, a fixed rate's countdown, an amount to receive", async ({
+  page,
+}) => {
+  await signIn(page, newWallet());
+  const resellerId = await resellerIdOf(page);
+  const asked: string[] = [];
+  page.on("request", (r) => {
+    if (r.url().includes("/api/hosted/estimate")) asked.push(new URL(r.url()).searchParams.get("amount") ?? "");
+  });
+  // The page's own clock, paused and moved on by hand: a new amount must be asked for because it
+  // is new, not found later by the 15 s refresh of a floating estimate (never reached here).
+  await page.clock.install();
+  await page.goto(`/x/${resellerId}?from=btc&to=eth`);
+  await page.clock.pauseAt(await page.evaluate(() => Date.now() + 1000));
+  const shownFor = async () => {
+    await page.clock.runFor(100);
+    return page
+      .getByTestId("estimate-from")
+      .textContent({ timeout: 1000 })
+      .catch(() => null);
+  };
+  await page.getByTestId("amount").fill("0.1");
+  await expect.poll(shownFor).toBe("0.1 BTC");
+  await page.getByTestId("amount").fill("0.2");
+  await expect.poll(shownFor).toBe("0.2 BTC");
+  // One request per settled amount (the query key).
+  expect(asked.filter((a) => a === "0.2")).toHaveLength(1);
+  await page.clock.resume();
+  // A refusal says why, and no estimate of an earlier amount stays shown beside it.
+  await page.getByTestId("amount").fill("0.000001");
+  await expect(page.getByTestId("estimate")).toContainText(/minimum|at least|too low/i);
+  await expect(page.getByTestId("estimate-from")).toHaveCount(0);
+  await page.getByTestId("amount").fill("x");
+  await expect(page.getByTestId("estimate")).toContainText("Enter an amount such as 0.1.");
+  // A fixed rate: the quote's countdown.
+  await page.getByTestId("amount").fill("0.1");
+  await page.getByRole("radio", { name: /Fixed/ }).check();
+  await expect(page.getByTestId("quote-countdown")).toHaveText(/^[0-9]+:[0-5][0-9]$/);
+  // An amount to receive: the estimate says what to send for at least that much.
+  await page.getByRole("radio", { name: "Amount to receive" }).check();
+  await page.getByTestId("amount").fill("1");
+  const received = async () => new Decimal(((await page.getByTestId("estimate-to").textContent()) ?? "").split(" ")[0] || "0");
+  await expect.poll(async () => received().then((r) => r.gte(1) && r.lt("1.01"))).toBe(true);
+});
+
 async function resellerIdOf(page: Page): Promise<string> {
   await page.goto("/dashboard/widgets");
   const link = (await page.locator("figure", { hasText: "Referral link" }).first().locator("code").textContent()) ?? "";

@@ -61,22 +61,25 @@ export async function api<T = any>(
     parsed = text;
   }
   const answer = { status: res.status, headers: res.headers, body: parsed as T, text };
-  if ((opts.prefix ?? "/api/v1") === "/api/v1") await checkAgainstOpenApi(method, path, answer);
+  const documented = OPENAPI_OF[opts.prefix ?? "/api/v1"];
+  if (documented) await checkAgainstOpenApi(documented, method, path, answer);
   return answer;
 }
 
-// Every answer of a documented v1 route is checked against the response schema the served
-// OpenAPI document gives for its status (ajv, JSON Schema 2020-12 as OpenAPI 3.1 uses): a
+// Every answer of a documented v1 or hosted route is checked against the response schema its
+// API's served OpenAPI document gives for its status (ajv, JSON Schema 2020-12 as OpenAPI 3.1 uses): a
 // field the code adds, renames or types differently than documented fails the test that
 // received it, and so does a status the document does not list.
 type OpenApiDoc = {
   paths: Record<string, Record<string, { responses: Record<string, { content?: Record<string, { schema: object }> }> }>>;
 };
-let openApi: Promise<{ doc: OpenApiDoc; ajv: Ajv2020 }> | null = null;
+/** Each documented API's prefix, and where its document is served (the hosted one at its own openapi.json). */
+const OPENAPI_OF: Record<string, string> = { "/api/v1": "/api/v1", "/api/hosted": "/api/hosted" };
+const openApis = new Map<string, Promise<{ doc: OpenApiDoc; ajv: Ajv2020 }>>();
 const validators = new Map<string, ValidateFunction>();
 
-async function loadOpenApi() {
-  const doc = (await (await fetch(`${baseUrl()}/openapi.json`)).json()) as OpenApiDoc & { components: { schemas: object } };
+async function loadOpenApi(prefix: string) {
+  const doc = (await (await fetch(`${baseUrl(prefix)}/openapi.json`)).json()) as OpenApiDoc & { components: { schemas: object } };
   // Responses carry exact decimals as JSON numbers; "format" keywords are documentation here.
   const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: false });
   ajv.addSchema({ $id: "openapi", components: doc.components });
@@ -92,10 +95,14 @@ function matchPath(paths: string[], path: string): string | null {
   return null;
 }
 
-async function checkAgainstOpenApi(method: string, path: string, r: ApiResponse): Promise<void> {
+async function checkAgainstOpenApi(prefix: string, method: string, path: string, r: ApiResponse): Promise<void> {
   if (path.startsWith("/openapi.json")) return;
-  openApi ??= loadOpenApi();
-  const { doc, ajv } = await openApi;
+  let loaded = openApis.get(prefix);
+  if (!loaded) {
+    loaded = loadOpenApi(prefix);
+    openApis.set(prefix, loaded);
+  }
+  const { doc, ajv } = await loaded;
   const template = matchPath(Object.keys(doc.paths), path);
   const op = template ? doc.paths[template][method.toLowerCase()] : undefined;
   if (!template || !op) return; // an undocumented route or method: the 404/405 tests check those
@@ -104,7 +111,7 @@ async function checkAgainstOpenApi(method: string, path: string, r: ApiResponse)
     throw new Error(`OpenAPI: ${method} ${template} answered ${r.status}, which the document does not list: ${r.text.slice(0, 300)}`);
   const schema = documented.content?.["application/json"]?.schema;
   if (!schema || !(r.headers.get("content-type") ?? "").includes("application/json")) return;
-  const key = `${method} ${template} ${r.status}`;
+  const key = `${prefix} ${method} ${template} ${r.status}`;
   let validate = validators.get(key);
   if (!validate) {
     // Point the document's local $refs at the registered components.

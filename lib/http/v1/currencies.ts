@@ -7,7 +7,7 @@ import { num, stringifyJson } from "@/lib/money/json-number";
 import { amountLimits } from "@/lib/quotes/pricing";
 import { etagOf } from "../etag";
 import { RawJson } from "../respond";
-import { apiRoute } from "../route";
+import type { RouteHandler } from "../route";
 
 // The registry is static for the life of the process; with an upstream engine, availability
 // and limits follow what the enabled providers offer now (docs/providers.md section 4). The
@@ -47,9 +47,9 @@ function currenciesBody() {
   return cached;
 }
 
-export const getCurrencies = apiRoute(async ({ req }) => {
+export const getCurrencies: RouteHandler = async ({ req }) => {
   const { body, etag } = currenciesBody();
   const headers = { ETag: etag, "Cache-Control": "public, max-age=60" };
   if (req.header("if-none-match") === etag) return { status: 304, body: null, headers };
   return { body, headers };
-});
+};

@@ -6,7 +6,7 @@ import { bpsToPercent } from "@/lib/money/decimal";
 import { num, stringifyJson } from "@/lib/money/json-number";
 import { type Estimate, getEstimate, type Priced } from "@/lib/quotes/get-estimate";
 import { RawJson } from "../respond";
-import { apiRoute, parseWith } from "../route";
+import { parseWith, type RouteHandler } from "../route";
 import { estimateExtensions, estimateQuery, reverseEstimateQuery } from "../schemas";
 
 /** Reads a query parameter by the spec's name or the short one of its authentication example; not a mix that disagrees. */
@@ -84,7 +84,7 @@ function floatingBody(e: Estimate): RawJson | Record<string, unknown> {
   return new RawJson(around.head + e.validUntil.toISOString() + around.tail);
 }
 
-export const getEstimateHandler = apiRoute(async ({ req, env, caller, scope }) => {
+export const getEstimateHandler: RouteHandler = async ({ req, env, caller, scope }) => {
   const q = readQuery(req.query);
   const e = await getEstimate({
     from: q.fromCurrency,
@@ -98,4 +98,4 @@ export const getEstimateHandler = apiRoute(async ({ req, env, caller, scope }) =
     resellerId: caller?.resellerId ?? null,
   });
   return { body: floatingBody(e) };
-});
+};

@@ -1,12 +1,12 @@
 import "server-only";
 import { num } from "@/lib/money/json-number";
 import { getRange } from "@/lib/quotes/range";
-import { apiRoute, parseWith } from "../route";
+import { parseWith, type RouteHandler } from "../route";
 import { rangeQuery } from "../schemas";
 import { pickQuery } from "./estimate";
 
 /** GET /range: the pair's minAmount and maxAmount, the numbers AMOUNT_TOO_LOW / AMOUNT_TOO_HIGH carry. */
-export const getRangeHandler = apiRoute(async ({ req, env, caller, scope }) => {
+export const getRangeHandler: RouteHandler = async ({ req, env, caller, scope }) => {
   const pick = pickQuery(req.query);
   const q = parseWith(rangeQuery, {
     fromCurrency: pick("fromCurrency", "from"),
@@ -23,4 +23,4 @@ export const getRangeHandler = apiRoute(async ({ req, env, caller, scope }) => {
       maxAmount: num(r.maxAmount),
     },
   };
-});
+};

@@ -8,7 +8,7 @@ import { reportSandboxDeposit } from "@/lib/orders/report-deposit";
 import { serializeOrderStatus } from "@/lib/orders/serialize-order";
 import type { ApiRequest } from "../request";
 import { readJsonBody } from "../respond";
-import { apiRoute, parseWith } from "../route";
+import { parseWith, type RouteHandler } from "../route";
 import { sandboxDepositBody, sandboxEngineBody } from "../schemas";
 
 /** An empty body is fine for the deposit: it means "the quoted amount arrived". */
@@ -22,25 +22,25 @@ async function optionalBody(req: ApiRequest): Promise<unknown> {
   }
 }
 
-export const postSandboxDeposit = apiRoute(async ({ req, env, caller }) => {
+export const postSandboxDeposit: RouteHandler = async ({ req, env, caller }) => {
   const body = parseWith(sandboxDepositBody, await optionalBody(req));
   const order = await reportSandboxDeposit(getDb(), { orderId: env.params.id ?? "", caller, amount: body.amount });
   return { body: serializeOrderStatus(order, order.events) };
-});
+};
 
 /** What this process's simulated engine was asked about one of the caller's orders. */
-export const getSandboxEngineCalls = apiRoute(async ({ env, caller }) => {
+export const getSandboxEngineCalls: RouteHandler = async ({ env, caller }) => {
   const engine = getSandboxEngine();
   if (!engine) throw new AppError("NOT_FOUND", "The sandbox is disabled on this server.");
   const order = await getOrderForCaller(getDb(), { orderId: env.params.id ?? "", caller });
   return { body: { orderId: order.id, calls: engine.callsFor(order.id) } };
-});
+};
 
 /**
  * The engine fault switch, for keyed callers only: it applies to their reseller's requests
  * and orders. A keyless switch would be keyed by client IP, shared by everyone behind one proxy.
  */
-export const postSandboxEngine = apiRoute(async ({ req, caller, scope }) => {
+export const postSandboxEngine: RouteHandler = async ({ req, caller, scope }) => {
   const engine = getSandboxEngine();
   if (!engine) throw new AppError("NOT_FOUND", "The sandbox is disabled on this server.");
   if (!caller)
@@ -51,4 +51,4 @@ export const postSandboxEngine = apiRoute(async ({ req, caller, scope }) => {
   const move = engine.getRateMove(scope);
   // rateMoveBps (an extension) is answered once it was asked for or is in effect.
   return { body: { fault: engine.getFault(scope), ...(body.rateMoveBps !== undefined || move ? { rateMoveBps: move } : {}) } };
-});
+};
