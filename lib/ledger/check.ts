@@ -1,11 +1,13 @@
 import "server-only";
 import { type Db, providerOf, type Tx } from "@/lib/db/client";
 import { D, type Dec } from "@/lib/money/decimal";
-import { balancesMatchEntries } from "./invariants/balances";
+import { addEntry, balancesMatchEntries } from "./invariants/balances";
 import { channelRollupMatches } from "./invariants/channel-rollup";
 import { dailyRollupMatchesEntries } from "./invariants/daily-rollup";
 import { entriesWellFormed } from "./invariants/entries";
 import {
+  addTo,
+  CANONICAL_AMOUNT,
   type CheckContext,
   entries,
   type IncrementalPass,
@@ -17,7 +19,7 @@ import {
   type Tally,
   type TouchedOrder,
 } from "./invariants/invariant";
-import { journalsBalanced } from "./invariants/journals";
+import { accountKey, journalsBalanced } from "./invariants/journals";
 import { orderProfitPostedOnce, touchedOrders } from "./invariants/orders";
 import { withdrawalsBalanced } from "./invariants/withdrawals";
 import type { Bucket } from "./ledger";
@@ -106,8 +108,9 @@ export const DEFAULT_CHANGE_SLACK_MS = 10 * 60_000;
  * checkpoint `cp`. The entries and then the operator lines after its ids are read once, each
  * handed to every invariant in turn (in LEDGER_INVARIANTS' order); then each invariant finishes,
  * in the same order, reading what those rows and the changes since `changedSince` touch. An
- * invariant marked full-only runs its full form instead, at its turn. Returns the tally of the
- * checkpoint to write.
+ * invariant marked full-only runs its full form instead, at its turn. The next checkpoint's sums
+ * (the checkpoint's plus the new rows') are added up here, whatever the invariants' forms, and
+ * returned.
  */
 async function checkIncremental(
   tx: Tx,
@@ -141,19 +144,21 @@ async function checkIncremental(
   const passes: IncrementalPass[] = LEDGER_INVARIANTS.map((inv) => {
     const report = reporter(inv.name);
     if (typeof inv.incremental === "function") return inv.incremental(since, report);
-    // Its full form, with a context without the tally: the checkpoint's sums are the incremental forms'.
+    // Its full form, with a context without the tally (the scan below adds up the next checkpoint's sums).
     if (isFullOnly(inv.incremental)) return { finish: () => inv.full(tx, report, { stats: ctx.stats }) };
     throw new Error(`ledger invariant ${inv.id} has no incremental form and is not marked full-only`);
   });
   for await (const e of entries(tx, {}, ctx, cp.lastEntryId)) {
     tally.lastEntryId = e.id;
     tally.entriesSeen++;
+    addEntry(tally.balances, e);
     if (e.orderId) orderIds.add(e.orderId);
     for (const p of passes) p.entry?.(e);
   }
   for await (const l of operatorLines(tx, {}, ctx, cp.lastLineId)) {
     tally.lastLineId = l.id;
     tally.linesSeen++;
+    if (CANONICAL_AMOUNT.test(l.amount)) addTo(tally.accounts, accountKey(l), l.amount);
     for (const p of passes) p.line?.(l);
   }
   for (const p of passes) await p.finish?.();

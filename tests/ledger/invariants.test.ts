@@ -29,15 +29,17 @@ describe("the incremental check with an invariant that has no incremental form",
   let t: TempDb;
   let db: Db;
   const r = "f1";
-  const at = LEDGER_INVARIANTS.findIndex((i) => i.id === "daily-rollup");
-  const rollup = LEDGER_INVARIANTS[at];
-  /** Runs `fn` with the daily rollup's invariant replaced by `inv` in the one list both checks use. */
+  const byId = (id: string) => LEDGER_INVARIANTS.find((i) => i.id === id)!;
+  const rollup = byId("daily-rollup");
+  /** Runs `fn` with the invariant of `inv`'s id replaced by `inv` in the one list both checks use. */
   const withInvariant = async <T>(inv: LedgerInvariant, fn: () => Promise<T>): Promise<T> => {
+    const at = LEDGER_INVARIANTS.findIndex((i) => i.id === inv.id);
+    const was = LEDGER_INVARIANTS[at];
     LEDGER_INVARIANTS[at] = inv;
     try {
       return await fn();
     } finally {
-      LEDGER_INVARIANTS[at] = rollup;
+      LEDGER_INVARIANTS[at] = was;
     }
   };
   const incremental = () => checkLedger(db, { mode: "incremental", changeSlackMs: 0 });
@@ -67,6 +69,20 @@ describe("the incremental check with an invariant that has no incremental form",
     expect(rep.violations).toEqual([
       { invariant: rollup.name, message: `rollup ${r}/xmr 2026-01-05 order_profit_settle available is 3 but its entries sum to 1` },
     ]);
+  });
+
+  it("marked full-only: the checkpoint it writes still adds up the new rows", async () => {
+    await db.ledgerDaily.updateMany({ where: { resellerId: r, day: "2026-01-05" }, data: { amount: "1" } });
+    await db.$transaction((tx) =>
+      post(tx, [{ resellerId: r, currency: "xmr", bucket: "available", kind: "order_profit_settle", amount: new D("2") }]),
+    );
+    const balances = byId("balances");
+    const rep = await withInvariant({ ...balances, incremental: { fullOnly: "a test's" } }, () =>
+      checkLedger(db, { mode: "incremental", changeSlackMs: 0, writeCheckpoint: true }),
+    );
+    expect(rep).toMatchObject({ ok: true, mode: "incremental", checkpoint: { lastEntryId: 2 } });
+    // The next check, with every incremental form, starts from those sums: 1 + 2.
+    expect((await incremental()).violations).toEqual([]);
   });
 
   it("neither: the incremental check refuses to run, rather than skip it", async () => {

@@ -7,7 +7,7 @@ import { CANONICAL_AMOUNT, type CheckContext, type EntryRow, entries, type Ledge
 const zeroBuckets = (): Record<Bucket, Dec> => ({ pending: new D(0), available: new D(0), reserved: new D(0) });
 
 /** Adds an entry to its balance's sums, unless malformed ("entries are well formed" names it). */
-function addEntry(sums: Map<string, Record<Bucket, Dec>>, e: EntryRow): void {
+export function addEntry(sums: Map<string, Record<Bucket, Dec>>, e: EntryRow): void {
   if (!CANONICAL_AMOUNT.test(e.amount) || !(BUCKETS as readonly string[]).includes(e.bucket)) return;
   const key = JSON.stringify([e.resellerId, e.currency]);
   const s = sums.get(key) ?? zeroBuckets();
@@ -47,8 +47,5 @@ export const balancesMatchEntries: LedgerInvariant = {
   },
   // Every Balance row (one per reseller and currency: as many as the checkpoint's sums, so all are
   // checked again, changed or not) against the checkpoint's sums plus the new entries'.
-  incremental: (since, report) => ({
-    entry: (e) => addEntry(since.tally.balances, e),
-    finish: () => judgeBalances(since.tx, copy(since.tally.balances), report, since.ctx),
-  }),
+  incremental: (since, report) => ({ finish: () => judgeBalances(since.tx, copy(since.tally.balances), report, since.ctx) }),
 };

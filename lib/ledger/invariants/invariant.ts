@@ -59,7 +59,7 @@ export interface Since {
   upTo: { entry: number; line: number };
   /** Orders and withdrawals changed from this time (the checkpoint's, less a slack) are checked again. */
   changedSince: Date;
-  /** Starts as the checkpoint's sums; the invariants that read the new rows' amounts add them (balances, accounts). */
+  /** The checkpoint's sums plus the new rows' (the next checkpoint's), complete once the new rows are read (at finish). */
   tally: Tally;
   /** The orders of the new entries and those changed since, by id: read once, by the first invariant that asks, after the scan. */
   orders(): Promise<TouchedOrder[]>;
