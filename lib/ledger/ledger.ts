@@ -148,9 +148,10 @@ async function applyDeltasPostgres(tx: Tx, resellerId: string, currency: string,
 
 /**
  * SQLite has no exact decimal arithmetic (it would go through floats), so the sum is made with
- * decimal.js. The INSERT comes first because it takes SQLite's write lock, so no other writer
- * changes the row between the read and the update; the update is still conditional on the
- * values read, so a broken assumption fails loudly instead of losing an update.
+ * decimal.js, under the write lock (writeTransaction's, or this INSERT's in a transaction that
+ * wrote nothing before), so no other writer changes the row between the read and the update; the
+ * update is still conditional on the values read, so a broken assumption fails loudly instead of
+ * losing an update.
  */
 async function applyDeltasSqlite(tx: Tx, resellerId: string, currency: string, d: Deltas, now: Date): Promise<boolean> {
   const [row] = await tx.$queryRaw<{ pending: string; available: string; reserved: string }[]>`
@@ -188,9 +189,9 @@ export function assertBalanced(kind: string, lines: { currency: string; amount: 
  * below zero (the caller's transaction then rolls back). Balances are locked in (reseller,
  * currency) order, so two transactions touching the same balances cannot deadlock.
  *
- * On SQLite, call it before the transaction reads anything, or after it wrote something: a
- * transaction that read first cannot take the write lock once another process has committed
- * since its read (SQLITE_BUSY); it fails then, it never loses an update.
+ * Open the transaction with writeTransaction (lib/db/write-transaction.ts): on SQLite it takes
+ * the write lock before anything is read, where a transaction that read first loses its snapshot
+ * to another process's commit (SQLITE_BUSY_SNAPSHOT) and runs again; it never loses an update.
  */
 export async function postJournal(tx: Tx, j: JournalEntry, now = new Date()): Promise<string | null> {
   const postings = j.postings.filter((p) => !p.amount.isZero());

@@ -2,6 +2,7 @@ import "server-only";
 import { formatUnits, getAddress, type Hex, parseUnits } from "viem";
 import { getConfig } from "@/lib/config";
 import type { Db, PayoutTx, Prisma, Tx } from "@/lib/db/client";
+import { writeTransaction } from "@/lib/db/write-transaction";
 import { retryDelayMs } from "@/lib/jobs/backoff";
 import { releaseLease, takeLease, unleased } from "@/lib/jobs/lease";
 import {
@@ -459,7 +460,7 @@ async function failReverted(
         { withdrawalId: w.id, hash: tx.hash },
         "payout reverted after a reorganisation; the withdrawal waits for the operator",
       );
-    await db.$transaction(async (t) => {
+    await writeTransaction(db, async (t) => {
       const r = await release(t, w.id, token, { stateReason: reason, nextActionAt: later(now, POOR_RECHECK_MS) });
       leaseHeld(r, w.id);
       // Not paid on chain (a payout booked mined that left the chain is booked back); its gas is the operator's to settle.
@@ -471,7 +472,7 @@ async function failReverted(
     { withdrawalId: w.id, hash: tx.hash },
     "payout transaction reverted; the withdrawal fails and its balances are restored",
   );
-  await db.$transaction(async (t) => {
+  await writeTransaction(db, async (t) => {
     const r = await releaseLease(
       t,
       "withdrawal",
@@ -517,7 +518,7 @@ async function confirmWhenDeep(
   const head = await sender.blockNumber();
   const fee = nativeFee(receipt.fee);
   if (head - receipt.blockNumber + 1n < BigInt(payoutChain(sender.chainId).confirmations)) {
-    await db.$transaction(async (t) => {
+    await writeTransaction(db, async (t) => {
       const r = await release(t, w.id, token, {
         status: "sent",
         sentAt: w.sentAt ?? now,
@@ -535,7 +536,7 @@ async function confirmWhenDeep(
     return status !== "sent";
   }
   stop(opts, "before_receipt", w.id);
-  await db.$transaction(async (t) => {
+  await writeTransaction(db, async (t) => {
     const r = await releaseLease(
       t,
       "withdrawal",
@@ -590,7 +591,7 @@ const feeOf = (fee: NetworkFee | null) => fee?.amount ?? new D(0);
  * Brings what the books hold of the withdrawal's payout on chain (bookedPayout) to what the chain
  * shows: mined, with this network fee, or not mined (null). Booked mined with another fee (the
  * same transaction in another block after a reorganisation, or another of its transactions), it
- * is booked back first. Inside the caller's transaction, after it wrote (SQLite's write lock).
+ * is booked back first. Inside the caller's writeTransaction: it reads the journals, then posts.
  */
 async function bookOnChain(t: Tx, w: Claimed, mined: NetworkFee | null, now: Date): Promise<void> {
   const booked = await bookedPayout(t, payoutOf(w));
@@ -606,8 +607,8 @@ async function bookOnChain(t: Tx, w: Claimed, mined: NetworkFee | null, now: Dat
  */
 async function unbookLeftChain({ db, w, token, now }: Turn): Promise<void> {
   if (!(await bookedPayout(db, payoutOf(w)))) return;
-  await db.$transaction(async (t) => {
-    // A write first (SQLite's write lock before the journals are read again); the block is gone.
+  await writeTransaction(db, async (t) => {
+    // Still ours? Its block is gone.
     const r = await t.withdrawal.updateMany({ where: { id: w.id, leaseToken: token }, data: { blockNumber: null } });
     leaseHeld(r, w.id);
     await bookOnChain(t, w, null, now);

@@ -3,6 +3,7 @@ import { type Address, createPublicClient, erc20Abi, formatUnits, http, parseUni
 import { privateKeyToAccount } from "viem/accounts";
 import { getConfig } from "@/lib/config";
 import { type Db, getDb } from "@/lib/db/client";
+import { writeTransaction } from "@/lib/db/write-transaction";
 import { AppError } from "@/lib/errors";
 import { IN_FLIGHT_PREFIX, payoutsInFlight, treasury } from "@/lib/ledger/accounts";
 import { recordTreasuryDeposit } from "@/lib/ledger/ledger";
@@ -192,7 +193,9 @@ export async function recordHotWalletDeposit(db: Db, opts: { asset: string; amou
   const amount = new D(opts.amount);
   if (!amount.isFinite() || amount.isZero() || amount.decimalPlaces() > asset.decimals)
     throw new AppError("INVALID_AMOUNT", `The amount must be a non-zero decimal with at most ${asset.decimals} places.`);
-  await db.$transaction((tx) => recordTreasuryDeposit(tx, { chainId: getConfig().PAYOUT_CHAIN_ID, asset: asset.ticker, amount }, opts.now));
+  await writeTransaction(db, (tx) =>
+    recordTreasuryDeposit(tx, { chainId: getConfig().PAYOUT_CHAIN_ID, asset: asset.ticker, amount }, opts.now),
+  );
 }
 
 /** /metrics' reconciliation gauges (lib/observability/metrics.ts) run this: called by the app server and the worker at start. */

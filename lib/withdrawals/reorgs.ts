@@ -2,6 +2,7 @@ import "server-only";
 import type { Hex } from "viem";
 import { getConfig } from "@/lib/config";
 import type { Db, PayoutTx } from "@/lib/db/client";
+import { writeTransaction } from "@/lib/db/write-transaction";
 import { bookedPayout, recordPayoutUnmined } from "@/lib/ledger/ledger";
 import { getLogger } from "@/lib/log";
 import { slot } from "@/lib/scope";
@@ -60,7 +61,7 @@ async function reorganised(db: Db, tx: PayoutTx, receipt: PayoutReceipt | null, 
   const reason = receipt
     ? `the block that held its payout (#${tx.blockNumber}) left the chain in a reorganisation; the payout is in block #${receipt.blockNumber} now and waits for its confirmations again`
     : `the block that held its payout (#${tx.blockNumber}) left the chain in a reorganisation; the payout waits to be mined again`;
-  const moved = await db.$transaction(async (t) => {
+  const moved = await writeTransaction(db, async (t) => {
     const w = await t.withdrawal.updateMany({
       where: { id: tx.withdrawalId, status: "confirmed" },
       data: {

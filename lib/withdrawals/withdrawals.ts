@@ -3,6 +3,7 @@ import crypto from "node:crypto";
 import { getAddress, parseUnits } from "viem";
 import { getConfig } from "@/lib/config";
 import type { Db } from "@/lib/db/client";
+import { writeTransaction } from "@/lib/db/write-transaction";
 import { AppError } from "@/lib/errors";
 import { newId } from "@/lib/ids";
 import { getBalances, InsufficientBalanceError, reserveWithdrawal } from "@/lib/ledger/ledger";
@@ -205,9 +206,10 @@ export async function confirmWithdrawal(
 
   const id = newId();
   try {
-    await db.$transaction(
+    await writeTransaction(
+      db,
       async (tx) => {
-        // The write first: it takes SQLite's write lock, and makes the nonce single-use.
+        // Makes the nonce single-use.
         const used = await tx.withdrawalConfirmation.updateMany({ where: { nonce: opts.nonce, usedAt: null }, data: { usedAt: now } });
         if (used.count !== 1) throw new AppError("CONFIRMATION_USED", "This confirmation was already used.");
         await tx.withdrawal.create({
