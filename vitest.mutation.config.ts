@@ -19,6 +19,8 @@ export default defineConfig({
       "tests/db/order-read.test.ts",
       "tests/db/open-order-in-one.test.ts",
     ],
+    // As the unit project: each file runs in an app of its own (the tests find it through lib/scope.ts).
+    setupFiles: ["tests/support/unit-setup.ts"],
     env: { MUTATION_RUN: "1" },
     testTimeout: 60_000,
     hookTimeout: 120_000,
