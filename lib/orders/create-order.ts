@@ -22,7 +22,7 @@ import { adoptableSwap, intentHooks, markCommitted } from "./intents";
 import { openOrderPostgres } from "./open-order-postgres";
 import { openOrderPrisma } from "./open-order-prisma";
 import { openOrderSqlite } from "./open-order-sqlite";
-import { openingPlan } from "./opening";
+import { openedRow, openingPlan } from "./opening";
 import { orderRow, type Reservation, reserveOrder } from "./reserve-order";
 import { engineDeadlineMs, openSwapRequest } from "./swap";
 
@@ -172,35 +172,10 @@ export async function commitOpened(db: Db, reserved: Order, token: string | null
     if (token !== null) await dropReservation(db, reserved.id, token);
     throw new AppError("RATE_EXPIRED", "The fixed rate can no longer be honoured; get a new estimate.");
   }
-  // An upstream engine priced the order again (a firm quote) and says where the swap lives.
-  const firm = swap.terms
-    ? {
-        rate: swap.terms.rate.toFixed(),
-        rawToAmount: formatAmount(swap.terms.rawToAmount),
-        toAmount: formatAmount(swap.terms.toAmount),
-        profit: formatAmount(swap.terms.profit),
-      }
-    : {};
-  const upstream = swap.upstream
-    ? { provider: swap.upstream.provider, upstreamId: swap.upstream.id, upstreamData: swap.upstream.data }
-    : {};
-  const patch = {
-    ...firm,
-    ...upstream,
-    ...(swap.expiresAt ? { expiresAt: swap.expiresAt } : {}),
-    payinAddress: swap.payinAddress,
-    payinExtraId: swap.payinExtraId,
-    leaseToken: null,
-    leaseUntil: null,
-    nextActionAt: swap.firstCheckAfterMs === null ? null : new Date(now.getTime() + swap.firstCheckAfterMs),
-    updatedAt: now,
-  };
-  // The row as the update leaves it (as advance-order does): no statement to read it back.
-  const order: Order = Object.assign({}, reserved, patch);
   // Every row the opening writes, computed once (opening.ts); each path below only writes it.
-  const plan = openingPlan(order, token, now);
+  const plan = openingPlan(openedRow(reserved, swap, now), token, now);
   const openInOne = providerOf(db) === "postgresql" ? openOrderPostgres : openOrderSqlite;
-  if (await openInOne(db, plan)) return order;
+  if (await openInOne(db, plan)) return plan.order;
   return openOrderPrisma(db, plan);
 }
 

@@ -1,6 +1,8 @@
 import "server-only";
 import type { Order } from "@/lib/db/client";
+import type { OpenedSwap } from "@/lib/engine";
 import { type JournalPlan, orderCreatedJournal, planJournal } from "@/lib/ledger/ledger";
+import { formatAmount } from "@/lib/money/decimal";
 
 // An order's opening, computed once: the plan of every row it writes and every sum it changes.
 // Three renderers write it, none of them deriving an amount or a posting of its own: the general
@@ -46,6 +48,34 @@ export interface OpeningPlan {
   /** A reseller's order, announced (order.created) when the reseller has an enabled webhook endpoint: only the general path writes that. */
   ofReseller: boolean;
   now: Date;
+}
+
+/** The order's row as its opening leaves it (as advance-order does: no statement reads it back), from the engine's answer. */
+export function openedRow(reserved: Order, swap: OpenedSwap, now: Date): Order {
+  // An upstream engine priced the order again (a firm quote) and says where the swap lives.
+  const firm = swap.terms
+    ? {
+        rate: swap.terms.rate.toFixed(),
+        rawToAmount: formatAmount(swap.terms.rawToAmount),
+        toAmount: formatAmount(swap.terms.toAmount),
+        profit: formatAmount(swap.terms.profit),
+      }
+    : {};
+  const upstream = swap.upstream
+    ? { provider: swap.upstream.provider, upstreamId: swap.upstream.id, upstreamData: swap.upstream.data }
+    : {};
+  const patch = {
+    ...firm,
+    ...upstream,
+    ...(swap.expiresAt ? { expiresAt: swap.expiresAt } : {}),
+    payinAddress: swap.payinAddress,
+    payinExtraId: swap.payinExtraId,
+    leaseToken: null,
+    leaseUntil: null,
+    nextActionAt: swap.firstCheckAfterMs === null ? null : new Date(now.getTime() + swap.firstCheckAfterMs),
+    updatedAt: now,
+  } satisfies Partial<Record<OpenedColumn, unknown>>;
+  return Object.assign({}, reserved, patch);
 }
 
 /** The plan of opening `order` (the row as the opening leaves it), reserved under `token` or new (null), at `now`. */
