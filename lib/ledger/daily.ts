@@ -5,7 +5,7 @@ import { D, type Dec, formatAmount } from "@/lib/money/decimal";
 // The daily rollup of the resellers' entries (docs/ledger.md, The daily rollup): one
 // LedgerDaily row per (reseller, entry kind, bucket, UTC day, currency) holding the exact sum of
 // those entries' amounts, changed in the same transaction as the entries (postJournal, and the
-// order-opening hot paths in lib/orders, which write the same rows in their own statements).
+// order-opening hot paths in lib/orders, which write the same plan, planJournal, in their own statements).
 // The dashboard's earnings series and statements read these rows, a few per day, instead of the
 // entries: at 1M orders the first 90-day earnings read scanned the ledger for 590 ms.
 
