@@ -1,6 +1,7 @@
 // The request path's parts timed in one process, without sockets (bench/in-process.mjs builds
 // and runs this): the per-call cost of each part, apart from the HTTP figures that
 // production.mjs measures. DATABASE_URL is a fresh database; the process migrates it.
+import { createApp } from "@/lib/app/create-app";
 import { getConfig } from "@/lib/config";
 import { getDb } from "@/lib/db/client";
 import { migrate } from "@/lib/db/migrate";
@@ -55,6 +56,8 @@ async function time(label: string, calls: number, fn: () => unknown, batch = 1) 
 async function main() {
   const only = process.env.BENCH_ONLY?.split(",");
   const wanted = (label: string) => !only || only.some((o) => label.includes(o));
+  // The library's functions find their config and client in the process's app (lib/app/create-app.ts).
+  createApp({ settings: process.env, name: "bench" }).install();
   await migrate(getConfig().DATABASE_URL);
   await startProcessKeyCache(3000);
   const db = getDb();

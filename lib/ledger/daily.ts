@@ -5,7 +5,7 @@ import { D, type Dec, formatAmount } from "@/lib/money/decimal";
 // The daily rollup of the resellers' entries (docs/ledger.md, The daily rollup): one
 // LedgerDaily row per (reseller, entry kind, bucket, UTC day, currency) holding the exact sum of
 // those entries' amounts, changed in the same transaction as the entries (postJournal, and the
-// order-opening hot paths in lib/orders, which write the same rows in their own statements).
+// order-opening hot paths in lib/orders, which write the same plan, planJournal, in their own statements).
 // The dashboard's earnings series and statements read these rows, a few per day, instead of the
 // entries: at 1M orders the first 90-day earnings read scanned the ledger for 590 ms.
 
@@ -27,13 +27,15 @@ const text = (x: Dec) => (x.isZero() ? "0" : formatAmount(x));
 
 const keyOf = (d: Omit<DailyDelta, "amount">) => JSON.stringify([d.resellerId, d.kind, d.bucket, d.day, d.currency]);
 
-/** Entries summed per rollup row, in the rows' key order (the order rows are locked in); zero sums left out. */
+/** Entries summed per rollup row, in the rows' key order (the order rows are locked in); zero sums left out. `at`: every row's createdAt, when they share one. */
 export function dailyDeltas(
-  rows: { resellerId: string; kind: string; bucket: string; currency: string; amount: Dec | string; createdAt: Date }[],
+  rows: { resellerId: string; kind: string; bucket: string; currency: string; amount: Dec | string; createdAt?: Date }[],
+  at?: Date,
 ) {
   const sums = new Map<string, DailyDelta>();
+  const day = at && dayOf(at);
   for (const r of rows) {
-    const d = { resellerId: r.resellerId, kind: r.kind, bucket: r.bucket, day: dayOf(r.createdAt), currency: r.currency };
+    const d = { resellerId: r.resellerId, kind: r.kind, bucket: r.bucket, day: day ?? dayOf(r.createdAt!), currency: r.currency };
     const k = keyOf(d);
     sums.set(k, { ...d, amount: (sums.get(k)?.amount ?? new D(0)).plus(r.amount) });
   }

@@ -4,8 +4,8 @@ import { type Db, providerOf, type Tx } from "@/lib/db/client";
 import { newId } from "@/lib/ids";
 import { D, type Dec, floorAmount, formatAmount } from "@/lib/money/decimal";
 import { CONVERSION, NETWORK_FEES, payoutsInFlight, providerPending, providerReceivable, REVENUE, treasury, WORLD } from "./accounts";
-import { applyChannelDaily, type ChannelDelta, channelDeltas, channelKey } from "./channel-daily";
-import { applyDaily, dailyDeltas, dayOf } from "./daily";
+import { applyChannelDaily, type ChannelDelta, channelDeltas, channelKey, openedDelta } from "./channel-daily";
+import { applyDaily, type DailyDelta, dailyDeltas, dayOf } from "./daily";
 
 // The double-entry ledger (docs/ledger.md). Every posting is a journal of two or more lines that
 // sum to zero in every currency, across named accounts: each reseller's pending, available and
@@ -181,65 +181,81 @@ export function assertBalanced(kind: string, lines: { currency: string; amount: 
   if (lines.length === 1) throw new UnbalancedJournalError(`journal ${kind} has one line`);
 }
 
+/** What a journal adds to one Balance row, per bucket. */
+export interface BalanceDelta extends Deltas {
+  resellerId: string;
+  currency: string;
+}
+
 /**
- * Posts one journal, atomically, inside the caller's transaction: the resellers' entries and
- * balances and their daily rollup, the operator's lines, then the journal row. Zero lines are skipped; a journal left
- * with none posts nothing. Throws UnbalancedJournalError before writing anything when the lines
- * do not sum to zero in every currency, and InsufficientBalanceError when a bucket would go
- * below zero (the caller's transaction then rolls back). Balances are locked in (reseller,
- * currency) order, so two transactions touching the same balances cannot deadlock.
- *
- * Open the transaction with writeTransaction (lib/db/write-transaction.ts): on SQLite it takes
- * the write lock before anything is read, where a transaction that read first loses its snapshot
- * to another process's commit (SQLITE_BUSY_SNAPSHOT) and runs again; it never loses an update.
+ * A journal as the rows it writes and the sums it changes, made before anything is written:
+ * postJournal applies it through Prisma, and an order's opening (lib/orders/opening.ts) renders
+ * the same plan as one statement per database. Zero lines are left out; a journal left with none
+ * has no Journal row (`journal` null) and changes only its channel rollup rows.
  */
-export async function postJournal(tx: Tx, j: JournalEntry, now = new Date()): Promise<string | null> {
+export interface JournalPlan {
+  /** When it is posted: every row's createdAt, and the day of its rollup rows. */
+  at: Date;
+  /** The Journal row, written last (its insert trigger sums the lines written before it). */
+  journal: {
+    id: string;
+    kind: JournalKind;
+    orderId: string | null;
+    withdrawalId: string | null;
+    lines: number;
+    createdAt: Date;
+  } | null;
+  /** The resellers' LedgerEntry rows. */
+  entries: {
+    journalId: string;
+    resellerId: string;
+    orderId: string | null;
+    withdrawalId: string | null;
+    currency: string;
+    bucket: Bucket;
+    kind: EntryKind;
+    amount: string;
+    createdAt: Date;
+  }[];
+  /** The operator's JournalLine rows. */
+  lines: { journalId: string; account: string; currency: string; amount: string; createdAt: Date }[];
+  /** Each Balance row's change, in (reseller, currency) key order: the order balances are locked in. */
+  balances: BalanceDelta[];
+  /** Each LedgerDaily row's change, in key order (daily.ts). */
+  daily: DailyDelta[];
+  /** Each ChannelDaily row's change, in key order (channel-daily.ts): the journal's own and its credits whose channel is known. */
+  channels: ChannelDelta[];
+  /** order_profit_settle postings whose order's channel the plan does not know: postJournal reads it from the order. */
+  creditsToRead: Posting[];
+}
+
+/**
+ * A journal's plan (JournalPlan), at `now`. Throws UnbalancedJournalError when the lines do not
+ * sum to zero in every currency, before anything is written.
+ */
+export function planJournal(j: JournalEntry, now: Date): JournalPlan {
   const postings = j.postings.filter((p) => !p.amount.isZero());
   const lines = j.lines.filter((l) => !l.amount.isZero());
-  if (!postings.length && !lines.length) {
-    await applyChannelDaily(tx, channelDeltas(j.channels ?? []));
-    return null;
-  }
+  const credits = postings.filter((p) => p.kind === "order_profit_settle");
+  const known = credits.filter((p) => p.channel !== undefined || !p.orderId);
+  // Most journals have no credit: an order's opening, on the request path, makes no list for them.
+  const channels = channelDeltas(known.length ? [...creditDeltas(known, new Map(), now), ...(j.channels ?? [])] : (j.channels ?? []));
+  const creditsToRead = known.length === credits.length ? [] : credits.filter((p) => !known.includes(p));
+  if (!postings.length && !lines.length)
+    return { at: now, journal: null, entries: [], lines: [], balances: [], daily: [], channels, creditsToRead };
   assertBalanced(j.kind, [...postings, ...lines]);
-  const groups = new Map<string, { resellerId: string; currency: string; d: Deltas }>();
+  const groups = new Map<string, BalanceDelta>();
   for (const p of postings) {
     if (!(BUCKETS as readonly string[]).includes(p.bucket)) throw new Error(`unknown bucket ${p.bucket}`);
     const key = JSON.stringify([p.resellerId, p.currency]);
-    const g = groups.get(key) ?? { resellerId: p.resellerId, currency: p.currency, d: zero() };
-    g.d[p.bucket] = g.d[p.bucket].plus(p.amount);
+    const g = groups.get(key) ?? { resellerId: p.resellerId, currency: p.currency, ...zero() };
+    g[p.bucket] = g[p.bucket].plus(p.amount);
     groups.set(key, g);
   }
-  const apply = providerOf(tx) === "postgresql" ? applyDeltasPostgres : applyDeltasSqlite;
-  for (const key of [...groups.keys()].sort()) {
-    const g = groups.get(key)!;
-    if (!(await apply(tx, g.resellerId, g.currency, g.d, now))) throw new InsufficientBalanceError(g.resellerId, g.currency);
-  }
-  // After the balances, in key order: every posting locks balances, then rollup rows, in one order.
-  await applyDaily(tx, dailyDeltas(postings.map((p) => ({ ...p, createdAt: now }))));
-  // Then the channel rollup's rows: the credits under their orders' channels, and the caller's own.
-  await applyChannelDaily(tx, channelDeltas([...(await creditDeltas(tx, postings, now)), ...(j.channels ?? [])]));
   const journalId = newId();
-  if (postings.length)
-    await tx.ledgerEntry.createMany({
-      data: postings.map((p) => ({
-        journalId,
-        resellerId: p.resellerId,
-        orderId: p.orderId ?? null,
-        withdrawalId: p.withdrawalId ?? null,
-        currency: p.currency,
-        bucket: p.bucket,
-        kind: p.kind,
-        amount: text(p.amount),
-        createdAt: now,
-      })),
-    });
-  if (lines.length)
-    await tx.journalLine.createMany({
-      data: lines.map((l) => ({ journalId, account: l.account, currency: l.currency, amount: text(l.amount), createdAt: now })),
-    });
-  // Last: on SQLite its insert trigger sums the lines written above.
-  await tx.journal.create({
-    data: {
+  return {
+    at: now,
+    journal: {
       id: journalId,
       kind: j.kind,
       orderId: j.orderId ?? null,
@@ -247,20 +263,68 @@ export async function postJournal(tx: Tx, j: JournalEntry, now = new Date()): Pr
       lines: postings.length + lines.length,
       createdAt: now,
     },
-  });
-  return journalId;
+    entries: postings.map((p) => ({
+      journalId,
+      resellerId: p.resellerId,
+      orderId: p.orderId ?? null,
+      withdrawalId: p.withdrawalId ?? null,
+      currency: p.currency,
+      bucket: p.bucket,
+      kind: p.kind,
+      amount: text(p.amount),
+      createdAt: now,
+    })),
+    lines: lines.map((l) => ({ journalId, account: l.account, currency: l.currency, amount: text(l.amount), createdAt: now })),
+    balances: [...groups.keys()].sort().map((k) => groups.get(k)!),
+    daily: dailyDeltas(postings, now),
+    channels,
+    creditsToRead,
+  };
 }
 
-/** The channel rollup's share of a journal's order_profit_settle postings: each under its order's channel, on this day. */
-async function creditDeltas(tx: Tx, postings: Posting[], now: Date): Promise<ChannelDelta[]> {
-  const credits = postings.filter((p) => p.kind === "order_profit_settle");
-  if (!credits.length) return [];
-  const unknown = [...new Set(credits.filter((p) => p.channel === undefined && p.orderId).map((p) => p.orderId!))];
-  const channels = new Map(
-    unknown.length
-      ? (await tx.order.findMany({ where: { id: { in: unknown } }, select: { id: true, channel: true } })).map((o) => [o.id, o.channel])
-      : [],
-  );
+/**
+ * Writes a journal's plan inside the caller's transaction: the balances (InsufficientBalanceError
+ * when a bucket would go below zero), the daily rollup, the channel rollup, the entries, the
+ * lines, then the journal row. Gives the journal's id (null: none).
+ */
+export async function applyJournalPlan(tx: Tx, plan: JournalPlan): Promise<string | null> {
+  const apply = providerOf(tx) === "postgresql" ? applyDeltasPostgres : applyDeltasSqlite;
+  const { at } = plan;
+  for (const b of plan.balances)
+    if (!(await apply(tx, b.resellerId, b.currency, b, at))) throw new InsufficientBalanceError(b.resellerId, b.currency);
+  // After the balances, in key order: every posting locks balances, then rollup rows, in one order.
+  await applyDaily(tx, plan.daily);
+  // Then the channel rollup's rows: the credits under their orders' channels, and the journal's own.
+  const read = plan.creditsToRead.length ? await readCreditDeltas(tx, plan.creditsToRead, at) : [];
+  await applyChannelDaily(tx, read.length ? channelDeltas([...read, ...plan.channels]) : plan.channels);
+  if (!plan.journal) return null;
+  if (plan.entries.length) await tx.ledgerEntry.createMany({ data: plan.entries });
+  if (plan.lines.length) await tx.journalLine.createMany({ data: plan.lines });
+  // Last: on SQLite its insert trigger sums the lines written above.
+  await tx.journal.create({ data: plan.journal });
+  return plan.journal.id;
+}
+
+/**
+ * Posts one journal, atomically, inside the caller's transaction: the resellers' entries and
+ * balances and their daily rollup, the operator's lines, then the journal row (planJournal,
+ * applyJournalPlan). Zero lines are skipped; a journal left with none posts nothing. Throws
+ * UnbalancedJournalError before writing anything when the lines do not sum to zero in every
+ * currency, and InsufficientBalanceError when a bucket would go below zero (the caller's
+ * transaction then rolls back). Balances are locked in (reseller, currency) order, so two
+ * transactions touching the same balances cannot deadlock.
+ *
+ * Open the transaction with writeTransaction (lib/db/write-transaction.ts): on SQLite it takes
+ * the write lock before anything is read, where a transaction that read first loses its snapshot
+ * to another process's commit (SQLITE_BUSY_SNAPSHOT) and runs again; it never loses an update.
+ */
+export function postJournal(tx: Tx, j: JournalEntry, now = new Date()): Promise<string | null> {
+  const plan = planJournal(j, now);
+  return applyJournalPlan(tx, plan);
+}
+
+/** The channel rollup's share of order_profit_settle postings: each under its order's channel (`channels`: read from the orders), on this day. */
+function creditDeltas(credits: Posting[], channels: Map<string, string | null>, now: Date): ChannelDelta[] {
   return credits.map((p) => ({
     resellerId: p.resellerId,
     day: dayOf(now),
@@ -271,6 +335,13 @@ async function creditDeltas(tx: Tx, postings: Posting[], now: Date): Promise<Cha
     volume: new D(0),
     profit: p.amount,
   }));
+}
+
+/** creditDeltas of postings whose channel is read from their orders' rows. */
+async function readCreditDeltas(tx: Tx, credits: Posting[], now: Date): Promise<ChannelDelta[]> {
+  const ids = [...new Set(credits.map((p) => p.orderId!))];
+  const rows = await tx.order.findMany({ where: { id: { in: ids } }, select: { id: true, channel: true } });
+  return creditDeltas(credits, new Map(rows.map((o) => [o.id, o.channel])), now);
 }
 
 /**
@@ -344,7 +415,29 @@ export function pendingProfitJournal(order: OrderForLedger, profit: Dec): Journa
   };
 }
 
-/** At creation: the expected profit, pending until the order finishes. */
+/** What an order's opening needs to know of it for its journal. */
+export interface OpenedOrderForLedger extends OrderForLedger {
+  profit: string;
+  channel: string | null;
+  createdAt: Date;
+  fromCurrency: string;
+}
+
+/**
+ * The journal of an order's opening (order_created), whole: its pending profit
+ * (pendingProfitJournal) and, for a reseller's order, the order counted opened in its channel
+ * rollup row. Every opening path writes this journal's plan (lib/orders/opening.ts), so a
+ * posting added here reaches each of them.
+ */
+export function orderCreatedJournal(order: OpenedOrderForLedger): JournalEntry {
+  const j = pendingProfitJournal(order, new D(order.profit));
+  const { resellerId, channel, createdAt, fromCurrency } = order;
+  // Its fields, not a spread of the order: V8 copies an object as wide as an Order field by field (bench/README.md).
+  j.channels = resellerId ? [openedDelta({ resellerId, channel, createdAt, fromCurrency })] : [];
+  return j;
+}
+
+/** At creation: the expected profit, pending until the order finishes (without the channel count an opening adds: orderCreatedJournal). */
 export function recordPendingProfit(tx: Tx, order: OrderForLedger, profit: Dec, now?: Date) {
   return postJournal(tx, pendingProfitJournal(order, profit), now);
 }

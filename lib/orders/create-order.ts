@@ -14,16 +14,15 @@ import { AppError } from "@/lib/errors";
 import { newOrderId } from "@/lib/ids";
 import { leaseMs, newLeaseToken } from "@/lib/jobs/lease";
 import type { Caller } from "@/lib/keys/api-keys";
-import { applyChannelDaily, openedDelta } from "@/lib/ledger/channel-daily";
-import { recordPendingProfit } from "@/lib/ledger/ledger";
-import { D, formatAmount } from "@/lib/money/decimal";
+import { formatAmount } from "@/lib/money/decimal";
 import { type Priced, priceRequest, takeRateQuote } from "@/lib/quotes/get-estimate";
 import { parseAmount, resolvePair } from "@/lib/quotes/pricing";
-import { announceOrder } from "./announce";
 import { claimRateQuote } from "./claim-rate-quote";
 import { adoptableSwap, intentHooks, markCommitted } from "./intents";
 import { openOrderPostgres } from "./open-order-postgres";
+import { openOrderPrisma } from "./open-order-prisma";
 import { openOrderSqlite } from "./open-order-sqlite";
+import { openedRow, openingPlan } from "./opening";
 import { orderRow, type Reservation, reserveOrder } from "./reserve-order";
 import { engineDeadlineMs, openSwapRequest } from "./swap";
 
@@ -173,57 +172,11 @@ export async function commitOpened(db: Db, reserved: Order, token: string | null
     if (token !== null) await dropReservation(db, reserved.id, token);
     throw new AppError("RATE_EXPIRED", "The fixed rate can no longer be honoured; get a new estimate.");
   }
-  // An upstream engine priced the order again (a firm quote) and says where the swap lives.
-  const firm = swap.terms
-    ? {
-        rate: swap.terms.rate.toFixed(),
-        rawToAmount: formatAmount(swap.terms.rawToAmount),
-        toAmount: formatAmount(swap.terms.toAmount),
-        profit: formatAmount(swap.terms.profit),
-      }
-    : {};
-  const upstream = swap.upstream
-    ? { provider: swap.upstream.provider, upstreamId: swap.upstream.id, upstreamData: swap.upstream.data }
-    : {};
-  const patch = {
-    ...firm,
-    ...upstream,
-    ...(swap.expiresAt ? { expiresAt: swap.expiresAt } : {}),
-    payinAddress: swap.payinAddress,
-    payinExtraId: swap.payinExtraId,
-    leaseToken: null,
-    leaseUntil: null,
-    nextActionAt: swap.firstCheckAfterMs === null ? null : new Date(now.getTime() + swap.firstCheckAfterMs),
-    updatedAt: now,
-  };
-  // The row as the update leaves it (as advance-order does): no statement to read it back.
-  const order: Order = Object.assign({}, reserved, patch);
+  // Every row the opening writes, computed once (opening.ts); each path below only writes it.
+  const plan = openingPlan(openedRow(reserved, swap, now), token, now);
   const openInOne = providerOf(db) === "postgresql" ? openOrderPostgres : openOrderSqlite;
-  if (await openInOne(db, order, token, now)) return order;
-  return db.$transaction(async (tx) => {
-    if (token === null) {
-      // As open-order-postgres.ts: the exchange's intent committed with the order, if it is still open.
-      const { provider, upstreamId } = order;
-      const i =
-        provider !== null && upstreamId !== null
-          ? await tx.upstreamIntent.updateMany({
-              where: { orderId: order.id, provider, upstreamId, outcome: null },
-              data: { outcome: "committed", resolvedAt: now },
-            })
-          : { count: 0 };
-      if (upstreamId !== null && i.count !== 1 && (await tx.upstreamIntent.count({ where: { orderId: order.id } })) > 0) return null;
-      await tx.order.create({ data: order });
-    } else {
-      const r = await tx.order.updateMany({ where: { id: reserved.id, leaseToken: token, payinAddress: null }, data: patch });
-      if (r.count !== 1) return null;
-    }
-    const event = await tx.orderEvent.create({ data: { orderId: reserved.id, status: "waiting", at: reserved.createdAt } });
-    await recordPendingProfit(tx, order, new D(order.profit), now);
-    // The channel rollup counts the opened order (after the Balance and LedgerDaily rows, as every change locks them).
-    if (order.resellerId !== null) await applyChannelDaily(tx, [openedDelta({ ...order, resellerId: order.resellerId })]);
-    await announceOrder(tx, order, { previousStatus: null, now, events: [event] });
-    return order;
-  });
+  if (await openInOne(db, plan)) return plan.order;
+  return openOrderPrisma(db, plan);
 }
 
 /**

@@ -1,17 +1,19 @@
 import "server-only";
 import { type Db, type Order, queryOnPool } from "@/lib/db/client";
 import { queryInLane } from "@/lib/db/pg-group-commit";
-import { newId } from "@/lib/ids";
-import { providerPending } from "@/lib/ledger/accounts";
-import { channelKey } from "@/lib/ledger/channel-daily";
-import { dayOf } from "@/lib/ledger/daily";
-import { D } from "@/lib/money/decimal";
+import type { JournalPlan } from "@/lib/ledger/ledger";
+import { type Dec, formatAmount } from "@/lib/money/decimal";
+import { OPENED_COLUMNS, type OpenedColumn, type OpeningPlan, oneStepApplies } from "./opening";
 import { orderInsert } from "./reserve-order";
 
+/** Canonical text of a sum ("0", never "-0"). */
+const text = (x: Dec) => (x.isZero() ? "0" : formatAmount(x));
+
 /**
- * PostgreSQL: opens an order in one statement, where the general path (create-order.ts,
- * commitOpened) takes an interactive transaction of seven round trips. Data-modifying CTEs run
- * once each, all or nothing, so this is that transaction's outcome in one trip:
+ * PostgreSQL: writes an order's opening plan (opening.ts) in one statement, where the general
+ * path (open-order-prisma.ts) takes an interactive transaction of seven round trips.
+ * Data-modifying CTEs run once each, all or nothing, so this is that transaction's outcome in
+ * one trip:
  *
  * - the order gets its deposit and engine terms: a reserved order (`token`, its claim) is
  *   updated and its claim cleared, only while the claim holds and no deposit was set (the same
@@ -21,79 +23,82 @@ import { orderInsert } from "./reserve-order";
  *   still an open intent, which the statement marks committed (so that a crash recovery
  *   that settled the intent first, lib/orders/recover-intents.ts, leaves no order behind it,
  *   and one that comes after finds it committed);
- * - its first timeline event, "waiting" at its creation time;
- * - the reseller's pending profit: its journal (the entry, the provider's pending commission
- *   against it, the journal row), its Balance row and its daily rollup row, as lib/ledger's recordPendingProfit books it;
- *   and the order counted in its channel rollup row (lib/ledger/channel-daily.ts) (a positive delta cannot take a bucket below zero,
- *   so the upsert needs no guard; a zero profit posts nothing, as post() skips it).
+ * - its first timeline event;
+ * - its journal's rows (lib/ledger's orderCreatedJournal, planned by planJournal): the entries
+ *   and the operator's lines, then the journal row, then the Balance rows, the daily rollup
+ *   rows and the channel rollup rows, each list as arrays unnested, so that the statement's text
+ *   does not depend on how many rows the plan has (an upsert adds to a row: the plan's changes
+ *   only add, oneStepApplies, so none needs a guard; Balance's CHECK would refuse one that did not).
  *
  * It applies only when there is nothing to announce: a reseller with an enabled webhook endpoint
  * gets the general path, which writes the order.created message in the same transaction. False
  * when it did not apply (that, the claim lost, or the intent settled); the caller then takes the
  * general path, which tells them apart.
  */
-export async function openOrderPostgres(db: Db, order: Order, token: string | null, now: Date): Promise<boolean> {
-  const columns = token === null ? (Object.keys(order) as (keyof Order)[]) : null;
-  const ofReseller = order.resellerId !== null;
-  const statement = openStatement(columns, ofReseller);
-  // Its journal's id (lib/ledger's pendingProfitJournal): only a reseller's order has a journal to write.
-  const at: OpenValues = { order, token, now, journalId: ofReseller ? newId() : "" };
+export async function openOrderPostgres(db: Db, plan: OpeningPlan): Promise<boolean> {
+  if (!oneStepApplies(plan)) return false;
+  const { order, write, journal: j } = plan;
+  const columns = write.token === null ? (Object.keys(order) as (keyof Order)[]) : null;
+  const withJournal = j.journal !== null || j.channels.length > 0;
+  const statement = openStatement(columns, plan.ofReseller, withJournal);
   // On the pool, not through Prisma: its CPU per statement was half of what a POST /exchange cost (bench/README.md).
-  const query = { name: statement.name, text: statement.text, values: statement.values.map((v) => v(at)) };
-  if (!ofReseller) return (await queryOnPool<{ id: number }>(db, query.name, query)).length === 1;
+  const query = { name: statement.name, text: statement.text, values: statement.values.map((v) => v(plan)) };
+  if (!withJournal) return (await queryOnPool<{ id: number }>(db, query.name, query)).length === 1;
   // A reseller's orders lock its Balance, LedgerDaily and ChannelDaily rows until their commit:
   // those of the same rows wait for one another anyway, so they commit together (group commit,
   // lib/db/pg-group-commit.ts). The lane names every row the statement locks.
-  return (await queryInLane<{ id: number }>(db, hotRowsOf(order, now), query)).length === 1;
+  return (await queryInLane<{ id: number }>(db, hotRowsOf(j), query)).length === 1;
 }
 
-/** The reseller's rows an opening locks: its Balance and LedgerDaily rows (of the paid currency, today) and its ChannelDaily row. */
-function hotRowsOf(order: Order, now: Date): string {
-  return [order.resellerId, order.toCurrency, dayOf(now), dayOf(order.createdAt), channelKey(order.channel), order.fromCurrency].join("\n");
-}
-
-/** What one opening's parameters are read from. */
-interface OpenValues {
-  order: Order;
-  token: string | null;
-  now: Date;
-  journalId: string;
+/** The rows a journal's plan locks: its Balance, LedgerDaily and ChannelDaily rows, in the order it locks them. */
+function hotRowsOf(j: JournalPlan): string {
+  return JSON.stringify([
+    j.balances.map((b) => [b.resellerId, b.currency]),
+    j.daily.map((d) => [d.resellerId, d.kind, d.bucket, d.day, d.currency]),
+    j.channels.map((c) => [c.resellerId, c.day, c.channel, c.currency]),
+  ]);
 }
 
 interface OpenStatement {
   name: string;
   text: string;
-  /** Each parameter's value, $1 first. */
-  values: ((at: OpenValues) => unknown)[];
+  /** Each parameter's value, $1 first, read from the plan. */
+  values: ((plan: OpeningPlan) => unknown)[];
 }
 
 /**
  * Each statement's text, made once per kind of opening: a reserved order or a new one (by its
- * column list), of a reseller or keyless. Built with Prisma's `sql` on every request, the text
- * took 11 to 13 µs and carried each repeated value as a parameter of its own (about 90, where
- * the statement has 60 distinct ones); now a request only reads its values.
+ * column list), of a reseller or keyless, with a journal or without. Built with Prisma's `sql`
+ * on every request, the text took 11 to 13 µs and carried each repeated value as a parameter of
+ * its own; now a request only reads its values.
  */
 const statements = new Map<string, OpenStatement>();
 
-function openStatement(columns: (keyof Order)[] | null, ofReseller: boolean): OpenStatement {
-  const key = `${columns ? orderInsert(columns).pg.name : "reserved"}:${ofReseller ? "reseller" : "keyless"}`;
+function openStatement(columns: (keyof Order)[] | null, ofReseller: boolean, withJournal: boolean): OpenStatement {
+  const key = `${columns ? orderInsert(columns).pg.name : "reserved"}:${ofReseller ? "reseller" : "keyless"}:${withJournal ? "journal" : "none"}`;
   let statement = statements.get(key);
   if (!statement) {
-    statement = buildOpenStatement(columns, ofReseller, `open-${key}`);
+    statement = buildOpenStatement(columns, ofReseller, withJournal, `open-${key}`);
     statements.set(key, statement);
   }
   return statement;
 }
 
+/** A column of a list of the plan's rows, as one array parameter. */
+const column =
+  <T>(rows: (plan: OpeningPlan) => T[], of: (row: T) => unknown) =>
+  (plan: OpeningPlan) =>
+    rows(plan).map(of);
+
 /**
  * The statement's text, each parameter named once: `p(name, value)` gives its `$n` (the same
- * one each time the name comes back) and records how a request reads its value. A name keeps
- * one cast wherever it is used (PostgreSQL infers one type per parameter).
+ * one each time the name comes back) and records how a request reads its value from the plan.
+ * A name keeps one cast wherever it is used (PostgreSQL infers one type per parameter).
  */
-function buildOpenStatement(columns: (keyof Order)[] | null, ofReseller: boolean, name: string): OpenStatement {
+function buildOpenStatement(columns: (keyof Order)[] | null, ofReseller: boolean, withJournal: boolean, name: string): OpenStatement {
   const values: OpenStatement["values"] = [];
   const numbers = new Map<string, string>();
-  const p = (param: string, value: (at: OpenValues) => unknown): string => {
+  const p = (param: string, value: (plan: OpeningPlan) => unknown): string => {
     let n = numbers.get(param);
     if (n === undefined) {
       values.push(value);
@@ -102,88 +107,129 @@ function buildOpenStatement(columns: (keyof Order)[] | null, ofReseller: boolean
     }
     return n;
   };
-  const col = (c: keyof Order) => p(c, (at) => at.order[c]);
-  const now = `${p("now", (at) => at.now)}::timestamp(3)`;
+  const col = (c: keyof Order) => p(c, (plan) => plan.order[c]);
+  const cast = (c: keyof Order) => `${col(c)}::${ORDER_COLUMN_TYPES[c] ?? "text"}`;
   // Made when first used: a parameter the text does not use would have no type.
-  const reseller = () => `${col("resellerId")}::text`;
+  const now = () => `${p("now", (plan) => plan.now)}::timestamp(3)`;
   // The reseller has an enabled webhook endpoint: its order.created is for the general path to
   // write. A keyless order has no reseller, so no endpoint.
   const noHooks = ofReseller
-    ? `NOT EXISTS (SELECT 1 FROM "WebhookEndpoint" w WHERE w."resellerId" = ${reseller()} AND w."enabled")`
+    ? `NOT EXISTS (SELECT 1 FROM "WebhookEndpoint" w WHERE w."resellerId" = ${col("resellerId")}::text AND w."enabled")`
     : "true";
+  const set = (c: OpenedColumn) =>
+    `${p(`set.${c}`, (plan) => (plan.write.token === null ? null : plan.write.set[c]))}::${ORDER_COLUMN_TYPES[c] ?? "text"}`;
   const opened = columns
-    ? insertOpened(columns, col, now, noHooks)
+    ? insertOpened(columns, p, cast, now, noHooks)
     : `o AS (
-      UPDATE "Order" SET
-        "rate" = ${col("rate")}::numeric, "rawToAmount" = ${col("rawToAmount")}::numeric,
-        "toAmount" = ${col("toAmount")}::numeric, "profit" = ${col("profit")}::numeric,
-        "provider" = ${col("provider")}::text, "upstreamId" = ${col("upstreamId")}::text, "upstreamData" = ${col("upstreamData")}::text,
-        "expiresAt" = ${col("expiresAt")}::timestamp, "payinAddress" = ${col("payinAddress")}::text, "payinExtraId" = ${col("payinExtraId")}::text,
-        "leaseToken" = NULL, "leaseUntil" = NULL, "nextActionAt" = ${col("nextActionAt")}::timestamp, "updatedAt" = ${now}
-      WHERE "id" = ${col("id")}::text AND "leaseToken" = ${p("token", (at) => at.token)}::text AND "payinAddress" IS NULL
+      UPDATE "Order" SET ${OPENED_COLUMNS.map((c) => `"${c}" = ${set(c)}`).join(", ")}
+      WHERE "id" = ${cast("id")} AND "leaseToken" = ${p("token", (plan) => plan.write.token)}::text AND "payinAddress" IS NULL
         AND ${noHooks}
       RETURNING "id"
     )`;
   const event = `ev AS (
-      INSERT INTO "OrderEvent" ("orderId", "status", "at") SELECT "id", 'waiting', ${col("createdAt")}::timestamp FROM o RETURNING "id"
+      INSERT INTO "OrderEvent" ("orderId", "status", "at")
+      SELECT "id", ${p("event.status", (plan) => plan.event.status)}::text, ${p("event.at", (plan) => plan.event.at)}::timestamp FROM o RETURNING "id"
     )`;
-  if (!ofReseller) return checked({ name, text: `WITH ${opened}, ${event} SELECT "id" FROM ev`, values });
+  if (!withJournal) return checked({ name, text: `WITH ${opened}, ${event} SELECT "id" FROM ev`, values });
 
-  // The reseller's pending profit: its journal (the entry and the provider's pending commission
-  // against it, then the journal row), its Balance row and its daily rollup row, as lib/ledger's
-  // recordPendingProfit books it; and the order counted in its channel rollup row. Profit is
-  // rawToAmount - toAmount, never negative (Balance's CHECK would refuse the statement if it
-  // were): a positive delta cannot take a bucket below zero, so the upsert needs no guard; a
-  // zero profit posts nothing, as post() skips it.
-  const journal = `${p("journalId", (at) => at.journalId)}::text`;
-  const profit = `${col("profit")}::numeric`;
-  const currency = `${col("toCurrency")}::text`;
-  const pending = `${p("pending", (at) => new D(at.order.profit).gt(0))}::boolean`;
-  const text = `WITH ${opened}, ${event}, entry AS (
-      INSERT INTO "LedgerEntry" ("journalId", "resellerId", "orderId", "currency", "bucket", "kind", "amount", "createdAt")
-      SELECT ${journal}, ${reseller()}, "id", ${currency}, 'pending', 'order_profit_pending', ${profit}, ${now}
-      FROM o WHERE ${pending}
+  // The journal's rows (JournalPlan), each list unnested from one array per column. The
+  // journal's own columns are single values; `at` is every row's createdAt.
+  const at = `${p("at", (plan) => plan.journal.at)}::timestamp(3)`;
+  const list = <T>(prefix: string, rows: (plan: OpeningPlan) => T[], cols: [string, string, (row: T) => unknown][]) =>
+    `unnest(${cols.map(([c, type, of]) => `${p(`${prefix}.${c}`, column(rows, of))}::${type}[]`).join(", ")}) AS ${prefix}(${cols.map(([c]) => `"${c}"`).join(", ")})`;
+  const journal = (c: "id" | "kind" | "orderId" | "withdrawalId", type = "text") =>
+    `${p(`journal.${c}`, (plan) => plan.journal.journal?.[c] ?? null)}::${type}`;
+  const entries = list("e", (plan) => plan.journal.entries, [
+    ["journalId", "text", (e) => e.journalId],
+    ["resellerId", "text", (e) => e.resellerId],
+    ["orderId", "text", (e) => e.orderId],
+    ["withdrawalId", "text", (e) => e.withdrawalId],
+    ["currency", "text", (e) => e.currency],
+    ["bucket", "text", (e) => e.bucket],
+    ["kind", "text", (e) => e.kind],
+    ["amount", "numeric", (e) => e.amount],
+  ]);
+  const lines = list("l", (plan) => plan.journal.lines, [
+    ["journalId", "text", (l) => l.journalId],
+    ["account", "text", (l) => l.account],
+    ["currency", "text", (l) => l.currency],
+    ["amount", "numeric", (l) => l.amount],
+  ]);
+  const balances = list("b", (plan) => plan.journal.balances, [
+    ["resellerId", "text", (b) => b.resellerId],
+    ["currency", "text", (b) => b.currency],
+    ["pending", "numeric", (b) => text(b.pending)],
+    ["available", "numeric", (b) => text(b.available)],
+    ["reserved", "numeric", (b) => text(b.reserved)],
+  ]);
+  const daily = list("d", (plan) => plan.journal.daily, [
+    ["resellerId", "text", (d) => d.resellerId],
+    ["kind", "text", (d) => d.kind],
+    ["bucket", "text", (d) => d.bucket],
+    ["day", "text", (d) => d.day],
+    ["currency", "text", (d) => d.currency],
+    ["amount", "numeric", (d) => text(d.amount)],
+  ]);
+  const channels = list("c", (plan) => plan.journal.channels, [
+    ["resellerId", "text", (c) => c.resellerId],
+    ["day", "text", (c) => c.day],
+    ["channel", "text", (c) => c.channel],
+    ["currency", "text", (c) => c.currency],
+    ["orders", "int4", (c) => c.orders],
+    ["finished", "int4", (c) => c.finished],
+    ["volume", "numeric", (c) => text(c.volume)],
+    ["profit", "numeric", (c) => text(c.profit)],
+  ]);
+  const text_ = `WITH ${opened}, ${event}, entry AS (
+      INSERT INTO "LedgerEntry" ("journalId", "resellerId", "orderId", "withdrawalId", "currency", "bucket", "kind", "amount", "createdAt")
+      SELECT e."journalId", e."resellerId", e."orderId", e."withdrawalId", e."currency", e."bucket", e."kind", e."amount", ${at}
+      FROM o, ${entries}
       RETURNING 1
     ), line AS (
       INSERT INTO "JournalLine" ("journalId", "account", "currency", "amount", "createdAt")
-      SELECT ${journal}, ${p("account", (at) => providerPending(at.order.provider))}::text, ${currency}, -(${profit}), ${now}
-      FROM o WHERE ${pending}
+      SELECT l."journalId", l."account", l."currency", l."amount", ${at}
+      FROM o, ${lines}
       RETURNING 1
     ), journal AS (
       -- Reading entry's and line's rows makes them run first: the journal row comes after its lines.
-      INSERT INTO "Journal" ("id", "kind", "orderId", "lines", "createdAt")
-      SELECT ${journal}, 'order_created', o."id", 2, ${now}
-      FROM o, entry, line
+      INSERT INTO "Journal" ("id", "kind", "orderId", "withdrawalId", "lines", "createdAt")
+      SELECT ${journal("id")}, ${journal("kind")}, ${journal("orderId")}, ${journal("withdrawalId")},
+        ${p("journal.lines", (plan) => plan.journal.journal?.lines ?? 0)}::int4, ${at}
+      FROM o, (SELECT count(*) FROM entry) e, (SELECT count(*) FROM line) l
+      WHERE ${journal("id")} IS NOT NULL
       RETURNING 1
     ), bal AS (
       -- The reseller's rows last (reading journal's row orders them): every order of a reseller
       -- waits for these rows' locks, held to the commit, so the less that runs after them the
-      -- more orders a reseller can open at once.
-      INSERT INTO "Balance" ("resellerId", "currency", "pending", "updatedAt")
-      SELECT ${reseller()}, ${currency}, ${profit}, ${now} FROM journal
-      ON CONFLICT ("resellerId", "currency")
-        DO UPDATE SET "pending" = "Balance"."pending" + EXCLUDED."pending", "updatedAt" = EXCLUDED."updatedAt"
+      -- more orders a reseller can open at once. In key order, as the plan lists them.
+      INSERT INTO "Balance" ("resellerId", "currency", "pending", "available", "reserved", "updatedAt")
+      SELECT b."resellerId", b."currency", b."pending", b."available", b."reserved", ${at}
+      FROM o, (SELECT count(*) FROM journal) j, ${balances}
+      ON CONFLICT ("resellerId", "currency") DO UPDATE SET
+        "pending" = "Balance"."pending" + EXCLUDED."pending", "available" = "Balance"."available" + EXCLUDED."available",
+        "reserved" = "Balance"."reserved" + EXCLUDED."reserved", "updatedAt" = EXCLUDED."updatedAt"
       RETURNING 1
     ), daily AS (
-      -- The entry's daily rollup row (lib/ledger/daily.ts), after the balance (reading bal's row
-      -- orders them): every posting locks the balance, then the rollup rows.
+      -- The daily rollup rows (lib/ledger/daily.ts), after the balances (reading bal's rows
+      -- orders them): every posting locks the balances, then the rollup rows.
       INSERT INTO "LedgerDaily" ("resellerId", "kind", "bucket", "day", "currency", "amount")
-      SELECT ${reseller()}, 'order_profit_pending', 'pending', ${p("day", (at) => dayOf(at.now))}::text, ${currency}, ${profit}
-      FROM bal
+      SELECT d."resellerId", d."kind", d."bucket", d."day", d."currency", d."amount"
+      FROM o, (SELECT count(*) FROM bal) b, ${daily}
       ON CONFLICT ("resellerId", "kind", "bucket", "day", "currency")
         DO UPDATE SET "amount" = "LedgerDaily"."amount" + EXCLUDED."amount"
       RETURNING 1
     ), chan AS (
-      -- The order's channel rollup row (lib/ledger/channel-daily.ts), after the LedgerDaily row
-      -- (reading daily's rows orders them; the count is one row whether or not it wrote one).
-      INSERT INTO "ChannelDaily" ("resellerId", "day", "channel", "currency", "orders")
-      SELECT ${reseller()}, ${p("createdDay", (at) => dayOf(at.order.createdAt))}::text, ${p("channelKey", (at) => channelKey(at.order.channel))}::text, ${col("fromCurrency")}::text, 1
-      FROM o, (SELECT count(*) FROM daily) d
-      ON CONFLICT ("resellerId", "day", "channel", "currency") DO UPDATE SET "orders" = "ChannelDaily"."orders" + 1
+      -- The channel rollup rows (lib/ledger/channel-daily.ts), after the LedgerDaily rows.
+      INSERT INTO "ChannelDaily" ("resellerId", "day", "channel", "currency", "orders", "finished", "volume", "profit")
+      SELECT c."resellerId", c."day", c."channel", c."currency", c."orders", c."finished", c."volume", c."profit"
+      FROM o, (SELECT count(*) FROM daily) d, ${channels}
+      ON CONFLICT ("resellerId", "day", "channel", "currency") DO UPDATE SET
+        "orders" = "ChannelDaily"."orders" + EXCLUDED."orders", "finished" = "ChannelDaily"."finished" + EXCLUDED."finished",
+        "volume" = "ChannelDaily"."volume" + EXCLUDED."volume", "profit" = "ChannelDaily"."profit" + EXCLUDED."profit"
       RETURNING 1
     )
     SELECT "id" FROM ev`;
-  return checked({ name, text, values });
+  return checked({ name, text: text_, values });
 }
 
 /** A statement whose every parameter its text uses (PostgreSQL could not type one it does not); checked once per statement. */
@@ -227,18 +273,26 @@ export const ORDER_COLUMN_TYPES: Partial<Record<keyof Order, string>> = {
  * Its values go through a SELECT, where a parameter's type is not inferred from its column: each
  * is cast (ORDER_COLUMN_TYPES).
  */
-function insertOpened(columns: (keyof Order)[], col: (c: keyof Order) => string, now: string, noHooks: string): string {
-  const cast = (c: keyof Order) => `${col(c)}::${ORDER_COLUMN_TYPES[c] ?? "text"}`;
+function insertOpened(
+  columns: (keyof Order)[],
+  p: (param: string, value: (plan: OpeningPlan) => unknown) => string,
+  cast: (c: keyof Order) => string,
+  now: () => string,
+  noHooks: string,
+): string {
+  // The intent as the plan names it (null: none was written for an exchange, or there is no exchange).
+  const intent = (c: "provider" | "upstreamId") =>
+    `${p(`intent.${c}`, (plan) => (plan.write.token === null ? (plan.write.intent?.[c] ?? null) : null))}::text`;
   return `i AS (
-      UPDATE "UpstreamIntent" SET "outcome" = 'committed', "resolvedAt" = ${now}
-      WHERE "orderId" = ${cast("id")} AND "provider" = ${cast("provider")} AND "upstreamId" = ${cast("upstreamId")}
+      UPDATE "UpstreamIntent" SET "outcome" = 'committed', "resolvedAt" = ${now()}
+      WHERE "orderId" = ${cast("id")} AND "provider" = ${intent("provider")} AND "upstreamId" = ${intent("upstreamId")}
         AND "outcome" IS NULL AND ${noHooks}
       RETURNING 1
     ), o AS (
       INSERT INTO "Order" (${columns.map((c) => `"${c}"`).join(", ")})
       SELECT ${columns.map(cast).join(", ")}
       WHERE ${noHooks}
-        AND (${cast("upstreamId")} IS NULL OR EXISTS (SELECT 1 FROM i) OR NOT EXISTS (SELECT 1 FROM "UpstreamIntent" x WHERE x."orderId" = ${cast("id")}))
+        AND (${intent("upstreamId")} IS NULL OR EXISTS (SELECT 1 FROM i) OR NOT EXISTS (SELECT 1 FROM "UpstreamIntent" x WHERE x."orderId" = ${cast("id")}))
       RETURNING "id"
     )`;
 }

@@ -8,6 +8,7 @@ import { D } from "@/lib/money/decimal";
 import { commitOpened, createOrder } from "@/lib/orders/create-order";
 import { ORDER_COLUMN_TYPES, openOrderPostgres } from "@/lib/orders/open-order-postgres";
 import { openOrderSqlite } from "@/lib/orders/open-order-sqlite";
+import { openingPlan } from "@/lib/orders/opening";
 import { createEndpoint, setEndpointEnabled } from "@/lib/webhooks/endpoints";
 import { newCaller } from "../support/callers";
 import { type TempDb, tempDatabase } from "../support/sqlite-db";
@@ -19,12 +20,14 @@ const input = (amount: string) => ({ from: "btc", to: "eth", amount, address: AD
 // in one synchronous transaction on SQLite (lib/orders/open-order-sqlite.ts), unless its
 // reseller has a webhook endpoint. Each must leave what the general path leaves: the order
 // opened and unclaimed, its first event, one pending ledger entry and the balance row.
+// Each writes the opening's plan (lib/orders/opening.ts); tests/orders/opening-parity.test.ts
+// holds every path's rows equal.
 const OPENERS = { postgres: openOrderPostgres, sqlite: openOrderSqlite };
 
 describe.each(["sqlite", "postgres"] as const)("opening an order in one step (%s)", (kind) => {
   let t: TempDb;
   let db: Db;
-  const openInOne = OPENERS[kind];
+  const openInOne = (db: Db, order: Order, token: string | null, now: Date) => OPENERS[kind](db, openingPlan(order, token, now));
   beforeAll(async () => {
     t = await tempDatabase(kind);
     db = t.db;
