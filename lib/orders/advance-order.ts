@@ -1,6 +1,7 @@
 import "server-only";
 import { getCurrency } from "@/lib/currencies";
 import type { Db, Order } from "@/lib/db/client";
+import { writeTransaction } from "@/lib/db/write-transaction";
 import { assertTransition, isFinal, type OrderState } from "@/lib/domain/order-states";
 import { applyRate } from "@/lib/domain/quote-math";
 import { type EngineStep, getEngine } from "@/lib/engine";
@@ -81,7 +82,7 @@ export async function applyStep(
   patch.nextActionAt = isFinal(step.to) ? null : new Date(now.getTime() + getEngine().nextCheckDelayMs(swapSnapshot(updated)));
   updated.nextActionAt = patch.nextActionAt;
 
-  return db.$transaction(async (tx) => {
+  return writeTransaction(db, async (tx) => {
     const r = await tx.order.updateMany({
       where: { id: order.id, status: from, ...(opts.leaseToken ? { leaseToken: opts.leaseToken } : {}) },
       data: patch,

@@ -1,5 +1,6 @@
 import "server-only";
 import type { Db, Order } from "@/lib/db/client";
+import { writeTransaction } from "@/lib/db/write-transaction";
 import { applyJournalPlan } from "@/lib/ledger/ledger";
 import { announceOrder } from "./announce";
 import type { OpeningPlan } from "./opening";
@@ -13,7 +14,7 @@ import type { OpeningPlan } from "./opening";
  */
 export function openOrderPrisma(db: Db, plan: OpeningPlan): Promise<Order | null> {
   const { order, write, now } = plan;
-  return db.$transaction(async (tx) => {
+  return writeTransaction(db, async (tx) => {
     if (write.token === null) {
       // As open-order-postgres.ts: the exchange's intent committed with the order, if it is still open.
       const { intent } = write;
