@@ -1,5 +1,6 @@
 import { Writable } from "node:stream";
 import { type App, createApp } from "@/lib/app/create-app";
+import type { Clock } from "@/lib/clock";
 import { createLogger } from "@/lib/log";
 import { freePort, testAppSettings } from "./server";
 
@@ -30,6 +31,8 @@ export async function startApp(opts: {
   databaseUrl: string;
   env?: Record<string, string | undefined>;
   name?: string;
+  /** The worker's "now" (lib/clock.ts); default: the system clock. */
+  clock?: Clock;
 }): Promise<RunningApp> {
   for (let attempt = 1; ; attempt++) {
     const port = await freePort();
@@ -41,7 +44,7 @@ export async function startApp(opts: {
       },
     });
     const settings = appSettings(port, opts.databaseUrl, opts.env);
-    const app = createApp({ settings, name: opts.name ?? `test-app:${port}`, log: createLogger(settings.LOG_LEVEL ?? "warn", sink) });
+    const app = createApp({ settings, name: opts.name ?? `test-app:${port}`, log: createLogger(settings.LOG_LEVEL ?? "warn", sink), clock: opts.clock });
     try {
       const started = await app.start({ port, host: "127.0.0.1" });
       return { app, baseUrl: started.url, port, databaseUrl: opts.databaseUrl, logs: () => out, stop: () => started.stop() };
