@@ -68,11 +68,11 @@ describe("graceful shutdown", () => {
         SERVE_DASHBOARD: "false",
         RATE_LIMIT_PUBLIC_PER_MINUTE: "1000000",
         RATE_LIMIT_PUBLIC_CREATES_PER_DAY: "1000000",
-        // Orders are paid at once and move every 50 ms; each engine call takes 5 s, longer
-        // than the HTTP drain: the worker is in the middle of a step when the signal comes.
+        // Orders are paid at once and move every 50 ms; each engine call takes 2.5 s, longer
+        // than the HTTP drain (1.5 s): the worker is in the middle of a step when the signal comes.
         SIM_AUTO_DEPOSIT_SECONDS: "0.01",
         SIM_STEP_SECONDS: "0.05",
-        SIM_STEP_DELAY_MS: "5000",
+        SIM_STEP_DELAY_MS: "2500",
         WORKER_POLL_MS: "20",
         LOG_LEVEL: "info",
         SHUTDOWN_DRAIN_DELAY_MS: "1500",
@@ -99,7 +99,7 @@ describe("graceful shutdown", () => {
         const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
         const ip = `2001:db8:5157::${n.toString(16)}`;
         for (let i = 0; !down; i++) {
-          // Orders are created until there are 12 (each creation waits 5 s on the engine), then read.
+          // Orders are created until there are 12 (each creation waits 2.5 s on the engine), then read.
           const kind = ids.length < 12 ? (n + i) % 3 : 1 + ((n + i) % 2);
           const o =
             kind === 0
