@@ -6,7 +6,7 @@ import { getBalances, recordPendingProfit, reverseProfit, settleProfit } from "@
 import { D } from "@/lib/money/decimal";
 import { getResellerByWallet } from "@/lib/resellers/resellers";
 import { testDb } from "../support/api";
-import { createOrdersRolledUp } from "../support/channel-rollup";
+import { writeOrdersRolledUp } from "../support/channel-rollup";
 import { readDashboard, signInOverHttp } from "../support/dashboard";
 
 // The Statements page, its server action and its CSV, from the built server: three months of a
@@ -26,30 +26,34 @@ describe("statements over HTTP", () => {
   /** An order already in its final state, its journals booked at the given times. */
   async function order(id: string, profit: string, createdAt: Date, end: { status: "finished" | "failed"; at: Date; earned?: string }) {
     const o = { id, resellerId, toCurrency: "eth", provider: null, rawToAmount: "2", platformFeeBps: 0 };
-    // Written around lib/orders: the channel rollup counts it in the same transaction.
-    await createOrdersRolledUp(testDb(), [
-      {
-        id,
-        resellerId,
-        fromCurrency: "usdt",
-        toCurrency: "eth",
-        fromAmount: "100",
-        rate: "0.02",
-        rawToAmount: "2",
-        toAmount: "1.97",
-        platformFeeBps: 0,
-        markupBps: 150,
-        profit: end.earned ?? profit,
-        payinAddress: "x",
-        payoutAddress: "y",
-        status: end.status,
-        expiresAt: createdAt,
-        createdAt,
-      },
-    ]);
-    await testDb().$transaction((tx) => recordPendingProfit(tx, o, new D(profit), createdAt));
-    if (end.status === "finished") await testDb().$transaction((tx) => settleProfit(tx, o, new D(end.earned ?? profit), end.at));
-    else await testDb().$transaction((tx) => reverseProfit(tx, o, end.at));
+    // Written around lib/orders, in one transaction with its postings: the channel rollup counts
+    // it, and no ledger check running meanwhile (other files share this database) sees a
+    // finished order whose profit is still pending.
+    await testDb().$transaction(async (tx) => {
+      await writeOrdersRolledUp(tx, [
+        {
+          id,
+          resellerId,
+          fromCurrency: "usdt",
+          toCurrency: "eth",
+          fromAmount: "100",
+          rate: "0.02",
+          rawToAmount: "2",
+          toAmount: "1.97",
+          platformFeeBps: 0,
+          markupBps: 150,
+          profit: end.earned ?? profit,
+          payinAddress: "x",
+          payoutAddress: "y",
+          status: end.status,
+          expiresAt: createdAt,
+          createdAt,
+        },
+      ]);
+      await recordPendingProfit(tx, o, new D(profit), createdAt);
+      if (end.status === "finished") await settleProfit(tx, o, new D(end.earned ?? profit), end.at);
+      else await reverseProfit(tx, o, end.at);
+    });
   }
 
   beforeAll(async () => {

@@ -1,4 +1,4 @@
-import type { Db, Prisma } from "@/lib/db/client";
+import type { Db, Prisma, Tx } from "@/lib/db/client";
 import { applyChannelDaily, type ChannelDelta, channelDeltas } from "@/lib/ledger/channel-daily";
 import { dayOf } from "@/lib/ledger/daily";
 import { D } from "@/lib/money/decimal";
@@ -53,6 +53,11 @@ export async function createOrdersRolledUp(
   orders: Prisma.OrderCreateManyInput[],
   opts: { finished?: boolean } = {},
 ): Promise<void> {
+  await db.$transaction((tx) => writeOrdersRolledUp(tx, orders, opts), { timeout: 120_000 });
+}
+
+/** createOrdersRolledUp inside the caller's transaction (with the postings that go with the orders). */
+export async function writeOrdersRolledUp(tx: Tx, orders: Prisma.OrderCreateManyInput[], opts: { finished?: boolean } = {}): Promise<void> {
   const deltas = orders
     .filter((o) => o.resellerId)
     .map((o) => ({
@@ -65,11 +70,6 @@ export async function createOrdersRolledUp(
       volume: new D(opts.finished ? String(o.fromAmount) : 0),
       profit: new D(0),
     }));
-  await db.$transaction(
-    async (tx) => {
-      await tx.order.createMany({ data: orders });
-      await applyChannelDaily(tx, channelDeltas(deltas));
-    },
-    { timeout: 120_000 },
-  );
+  await tx.order.createMany({ data: orders });
+  await applyChannelDaily(tx, channelDeltas(deltas));
 }
