@@ -44,7 +44,12 @@ export async function startApp(opts: {
       },
     });
     const settings = appSettings(port, opts.databaseUrl, opts.env);
-    const app = createApp({ settings, name: opts.name ?? `test-app:${port}`, log: createLogger(settings.LOG_LEVEL ?? "warn", sink), clock: opts.clock });
+    const app = createApp({
+      settings,
+      name: opts.name ?? `test-app:${port}`,
+      log: createLogger(settings.LOG_LEVEL ?? "warn", sink),
+      clock: opts.clock,
+    });
     try {
       const started = await app.start({ port, host: "127.0.0.1" });
       return { app, baseUrl: started.url, port, databaseUrl: opts.databaseUrl, logs: () => out, stop: () => started.stop() };
