@@ -295,6 +295,39 @@ describe.each(["sqlite", "postgres"] as const)("an order's opening, by each path
     expect(await openBy(c, "createOrder's choice")).toEqual(general);
   });
 
+  // A new order's provider exchange that a recovery settled first (lib/orders/recover-intents.ts):
+  // neither path may write the order; with no intent row at all (none was written for it), both write it alike.
+  it("a new order whose provider exchange a recovery already settled: no path writes anything", async () => {
+    const c = CASES.find((x) => x.name.startsWith("keyed, new, a provider's exchange"))!;
+    const settled: Case = {
+      ...c,
+      seed: (db, o) =>
+        db.upstreamIntent.create({
+          data: {
+            id: "i-parity",
+            orderId: o.id,
+            provider: "sideshift",
+            upstreamId: "up-parity",
+            createdAt: T0,
+            outcome: "abandoned",
+            resolvedAt: T0,
+          },
+        }),
+    };
+    for (const path of ["one step", "general"] as const) {
+      const t = await start(settled, false);
+      const before = await dump(t, kind);
+      const plan = openingPlan(openedRow(settled.reserved, settled.swap, NOW), settled.token, NOW);
+      if (path === "one step") expect(await ONE_STEP[kind](t.db, plan)).toBe(false);
+      else expect(await openOrderPrisma(t.db, plan)).toBeNull();
+      expect(changes(before, await dump(t, kind)), path).toEqual({});
+    }
+    const none: Case = { ...c, seed: undefined };
+    const general = await openBy(none, "general");
+    expect(Object.keys(general)).toEqual(expect.arrayContaining(["Order", "OrderEvent"]));
+    expect(await openBy(none, "one step")).toEqual(general);
+  });
+
   // A reseller with an enabled webhook endpoint: the one-step path refuses, changing nothing;
   // the general path writes what it writes without one, and the order.created message.
   it.each(CASES.filter((c) => c.reserved.resellerId !== null).map((c) => [c.name, c] as const))(
