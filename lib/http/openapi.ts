@@ -46,6 +46,21 @@ const POLL_AFTER = {
     "Seconds after which reading the order again is worth it (when the service next looks at it); absent once the order is final",
 };
 
+/** The status reads' conditional request (v1's and the hosted page's): the last ETag. */
+const IF_NONE_MATCH = {
+  name: "If-None-Match",
+  in: "header",
+  required: false,
+  schema: { type: "string" },
+  description: "The ETag of the last answer",
+};
+
+/** Their answer while nothing changed since that ETag. */
+const NOT_MODIFIED = {
+  description: "Not modified since the ETag given in If-None-Match; no body",
+  headers: { ETag: ETAG, "Poll-After": POLL_AFTER },
+};
+
 function withHeaders<T extends { headers: object }>(response: T, headers: Record<string, object>): T {
   return { ...response, headers: { ...response.headers, ...headers } };
 }
@@ -164,22 +179,10 @@ export function openApiDocument(): object {
           operationId: "getExchange",
           description:
             "The order's current status. Send the last ETag in If-None-Match to get 304 (no body) while nothing changed; Poll-After says when reading again is worth it.",
-          parameters: [
-            idParam,
-            {
-              name: "If-None-Match",
-              in: "header",
-              required: false,
-              schema: { type: "string" },
-              description: "The ETag of the last answer",
-            },
-          ],
+          parameters: [idParam, IF_NONE_MATCH],
           responses: {
             "200": withHeaders(ok("OrderStatus", "The order's current status"), { ETag: ETAG, "Poll-After": POLL_AFTER }),
-            "304": {
-              description: "Not modified since the ETag given in If-None-Match; no body",
-              headers: { ETag: ETAG, "Poll-After": POLL_AFTER },
-            },
+            "304": NOT_MODIFIED,
             ...errorResponses(401, 404, 405, 429, 500),
           },
         },
@@ -329,23 +332,10 @@ export function hostedOpenApiDocument(): object {
           operationId: "hostedOrderStatus",
           description:
             "The order's status page view. Send the last ETag in If-None-Match to get 304 while nothing changed; Poll-After says when reading again is worth it.",
-          parameters: [
-            hostedIdParam,
-            orderToken,
-            {
-              name: "If-None-Match",
-              in: "header",
-              required: false,
-              schema: { type: "string" },
-              description: "The ETag of the last answer",
-            },
-          ],
+          parameters: [hostedIdParam, orderToken, IF_NONE_MATCH],
           responses: {
             "200": withHeaders(ok("HostedOrderView", "The order's view"), { ETag: ETAG, "Poll-After": POLL_AFTER }),
-            "304": {
-              description: "Not modified since the ETag given in If-None-Match; no body",
-              headers: { ETag: ETAG, "Poll-After": POLL_AFTER },
-            },
+            "304": NOT_MODIFIED,
             ...errorResponses(403, 404, 429, 500),
           },
         },
