@@ -1,4 +1,5 @@
-import { expect, test } from "@playwright/test";
+import AxeBuilder from "@axe-core/playwright";
+import { expect, type Page, test } from "@playwright/test";
 import { PNG_8x6, pngOfSize } from "../support/images";
 import { newWallet, signIn } from "./helpers";
 
@@ -6,6 +7,16 @@ import { newWallet, signIn } from "./helpers";
 // production build: the reseller types a name, colour, support contact and terms link, picks a
 // logo file, sees them in the live preview before saving, saves, and after a reload sees the
 // saved logo loaded from the app's own logo route. Refusals show beside their fields.
+
+/** axe-core finds no serious or critical violation in the Brand section. */
+async function brandSectionAccessible(page: Page, what: string) {
+  const r = await new AxeBuilder({ page }).include('[data-testid="brand-section"]').analyze();
+  const bad = r.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
+  expect(
+    bad.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`),
+    what,
+  ).toEqual([]);
+}
 
 test("set the brand with a logo on the Widgets page and see it in the preview", async ({ page }) => {
   await signIn(page, newWallet());
@@ -33,6 +44,7 @@ test("set the brand with a logo on the Widgets page and see it in the preview", 
   await expect(preview.getByTestId("brand-support")).toHaveAttribute("href", "https://t.me/acme_support");
   await expect(preview.getByTestId("brand-terms")).toHaveAttribute("rel", "noopener noreferrer");
 
+  await brandSectionAccessible(page, "with a new logo in the preview");
   await section.getByTestId("brand-save").click();
   await expect(section.getByText("Saved.")).toBeVisible();
 
@@ -50,6 +62,7 @@ test("set the brand with a logo on the Widgets page and see it in the preview", 
   await page.getByTestId("brand-save").click();
   await expect(page.getByTestId("brand-error-support")).toContainText("The support contact");
   await expect(page.getByTestId("brand-support-input")).toHaveAttribute("aria-invalid", "true");
+  await brandSectionAccessible(page, "with a refused field");
   await page.reload();
   await expect(page.getByTestId("brand-support-input")).toHaveValue("@acme_support");
 

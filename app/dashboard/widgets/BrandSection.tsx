@@ -75,6 +75,19 @@ function imageSizeOf(url: string): Promise<{ width: number; height: number }> {
   });
 }
 
+/**
+ * White or near-black text on the accent, whichever contrasts more (WCAG relative luminance), as
+ * the hosted pages put text on it (app/_hosted/theme.tsx, onAccent; copied, not imported: that
+ * module is the pages' client theme).
+ */
+function textOn(hex: string): string {
+  const l = [1, 3, 5]
+    .map((i) => Number.parseInt(hex.slice(i, i + 2), 16) / 255)
+    .map((v) => (v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4));
+  const lum = 0.2126 * l[0] + 0.7152 * l[1] + 0.0722 * l[2];
+  return 1.05 / (lum + 0.05) >= (lum + 0.05) / 0.05 ? "#ffffff" : "#18181b";
+}
+
 /** A link for the preview only, when it looks like one the server will take; the server decides. */
 function previewHref(v: string): string | null {
   if (/^https:\/\/\S+$/i.test(v) || /^http:\/\/[^/\s]+\.onion(?:[/?#]\S*)?$/i.test(v)) return v;
@@ -293,8 +306,8 @@ export function BrandSection({ initial }: { initial: BrandSettings }) {
               <p className="text-sm text-zinc-500">Exchange (no name or logo set)</p>
             )}
             <div
-              className="rounded-md px-3 py-2 text-center text-sm font-medium text-white"
-              style={{ background: preview.accent ?? "#4f46e5" }}
+              className="rounded-md px-3 py-2 text-center text-sm font-medium"
+              style={{ background: preview.accent ?? "#4f46e5", color: textOn(preview.accent ?? "#4f46e5") }}
               data-testid="brand-preview-accent"
             >
               Exchange
