@@ -2,10 +2,13 @@ import fs from "node:fs";
 import path from "node:path";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { beforeAll, describe, expect, inject, it } from "vitest";
+import { hostedOrderBrand, hostedPage } from "@/lib/hosted/hosted";
+import { getBrand } from "@/lib/resellers/brand";
 import { getResellerByWallet } from "@/lib/resellers/resellers";
-import { newIp, testDb } from "../support/api";
+import { addressFor, api, newIp, testDb } from "../support/api";
 import { callServerAction, readDashboard, signInOverHttp } from "../support/dashboard";
 import { JPEG_8x6, PNG_8x6, pngOfSize, pngSized, SVG_AS_PNG } from "../support/images";
+import { recordSecret } from "../support/secrets";
 import { ROOT } from "../support/server";
 
 // The reseller's brand over HTTP (docs/widgets.md, Brand), on the built app, on each database:
@@ -146,6 +149,23 @@ describe("the brand on the dashboard and the logo route", () => {
     expect((await readDashboard(origin(), cookieA, "brand", {})).body).toEqual(before);
     expect((await readDashboard(origin(), cookieB, "brand", {})).body).toMatchObject({ name: "B again", logo: null });
     expect((await readDashboard(origin(), cookieB, "brand", `resellerId=${idA}`)).status).toBe(400);
+  });
+
+  it("the hosted page's settings and an order's status page (with its secret only) get the reseller's brand", async () => {
+    const brand = await getBrand(testDb(), { resellerId: idA });
+    expect(brand.name).toBe("Acme Exchange");
+    expect(await hostedPage(testDb(), { reseller: idA })).toMatchObject({ title: "Acme Exchange", accent: "#f59e0b", brand });
+    const made = await api("/orders", {
+      prefix: "/api/hosted",
+      headers: SAME_ORIGIN,
+      body: { r: idA, from: "btc", to: "eth", amount: "0.05", address: addressFor("eth") },
+    });
+    expect(made.status, made.text).toBe(201);
+    recordSecret(made.body.token);
+    const orderId: string = made.body.order.id;
+    expect(await hostedOrderBrand(testDb(), { orderId, token: made.body.token })).toEqual(brand);
+    for (const token of [null, "wrong", `${made.body.token}x`])
+      await expect(hostedOrderBrand(testDb(), { orderId, token })).rejects.toMatchObject({ code: "ORDER_NOT_FOUND" });
   });
 
   it("every invalid input is refused with INVALID_REQUEST and the field's reason, never a 500, and changes nothing", async () => {
