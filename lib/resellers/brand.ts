@@ -367,6 +367,8 @@ export async function setBrand(db: Db, opts: { resellerId: string; input: unknow
       : "remove" in b.logo
         ? none
         : {};
+  // One statement on both databases (INSERT ... ON CONFLICT DO UPDATE: the where is the key the
+  // create sets), so SQLite takes its write lock once, with no read before it.
   await db.resellerBrand.upsert({
     where: { resellerId: opts.resellerId },
     create: { resellerId: opts.resellerId, ...none, ...fields, ...logo },
