@@ -30,7 +30,7 @@ export { getStatements } from "./dashboard/statements";
 export { getWithdrawalsView } from "./dashboard/withdrawals";
 export { closeDb, getDb } from "./db/client";
 export { migrate } from "./db/migrate";
-export { hostedCurrencies, hostedPage, hostedSandboxEnabled } from "./hosted/hosted";
+export { hostedCurrencies, hostedOrderBrand, hostedPage, hostedSandboxEnabled } from "./hosted/hosted";
 export { apiOnlyHandler, type NextHandler } from "./http/next-bridge";
 export { loadServerActionIds } from "./http/next-guard";
 export { shutDown } from "./http/shutdown";
@@ -41,6 +41,7 @@ export { getLogger } from "./log";
 export { NativeDate, restoreNativeDate } from "./native-date";
 export { listenForMetrics } from "./observability/metrics";
 export { limitSigninNonce, rateLimitHeaders } from "./ratelimit/limiter";
+export { getBrand, getBrandSettings, setBrand } from "./resellers/brand";
 export { endAllSessions, setMarkup } from "./resellers/resellers";
 export { projectRoot } from "./root";
 export {

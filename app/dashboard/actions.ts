@@ -14,6 +14,7 @@ import {
   rotateApiKey,
   rotateEndpointSecret,
   sendTestEvent,
+  setBrand,
   setEndpointEnabled,
   setKeyMarkup,
   setMarkup,
@@ -133,3 +134,28 @@ export const setWidgetEnabledAction = sessionAction(args(id, z.boolean().catch(f
   await setWidgetEnabled(getDb(), { resellerId, widgetId, enabled });
   return null;
 });
+
+/**
+ * The reseller's brand (docs/widgets.md, Brand): name, accent, support contact, terms link and
+ * the logo (kept, removed, or a new one in base64). The service checks every field and answers
+ * INVALID_REQUEST with `issues` (field, stable reason, message) for the form. The logo travels as
+ * base64 in the JSON arguments because the guard before Next (lib/http/next-guard.ts) takes
+ * only text/plain JSON action bodies (a multipart one is refused: React's decoder fails on
+ * malformed ones with a 500); its text is capped here, before anything is decoded.
+ */
+const brandInput = z
+  .object({
+    name: z.string().max(1000),
+    accent: z.string().max(100),
+    support: z.string().max(1000),
+    terms: z.string().max(2100),
+    logo: z.union([
+      z.object({ keep: z.literal(true) }).strict(),
+      z.object({ remove: z.literal(true) }).strict(),
+      // Over the largest logo's base64 by a margin, so that one a little too large gets the service's LOGO_TOO_LARGE.
+      z.object({ base64: z.string().max(200_000) }).strict(),
+    ]),
+  })
+  .strict();
+
+export const setBrandAction = sessionAction(args(brandInput), ([input], { resellerId }) => setBrand(getDb(), { resellerId, input }));

@@ -10,5 +10,6 @@ export async function callAction<T>(result: Promise<ActionResult<T>>): Promise<T
   if (r.error.code === "UNAUTHORIZED") {
     window.location.assign(`/signin?callbackUrl=${encodeURIComponent(window.location.pathname + window.location.search)}`);
   }
-  throw new Error(r.error.message);
+  // The code, and a form's refused fields when the write names them (shown beside each field).
+  throw Object.assign(new Error(r.error.message), { code: r.error.code, issues: r.error.issues ?? [] });
 }

@@ -6,6 +6,7 @@ export const queryKeys = {
   earnings: (days: number) => ["earnings", days] as const,
   channels: (days: number) => ["channels", days] as const,
   widgets: ["widgets"] as const,
+  brand: ["brand"] as const,
   /** `query`: the orders page's search string (status, search text, page). */
   orders: (query: string) => ["orders", query] as const,
   order: (id: string) => ["order", id] as const,

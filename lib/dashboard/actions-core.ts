@@ -18,7 +18,9 @@ export async function asResult<T>(fn: () => Promise<T>): Promise<ActionResult<T>
     return { ok: true, data: await fn() };
   } catch (e) {
     const { error } = errorAnswer(e, "a dashboard action").body;
-    return { ok: false, error: { code: error.code, message: error.message } };
+    // A form's field issues go along (fields, reasons and messages of ours; nothing internal).
+    const issues = e instanceof AppError && Array.isArray(e.details?.fieldIssues) ? { issues: e.details.fieldIssues } : {};
+    return { ok: false, error: { code: error.code, message: error.message, ...issues } };
   }
 }
 

@@ -3,6 +3,7 @@ import { z } from "zod";
 import { listWidgets } from "@/lib/channels/channels";
 import type { Db } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
+import { getBrandSettings } from "@/lib/resellers/brand";
 import { deliveryPage, listEndpoints } from "@/lib/webhooks/endpoints";
 import { found, parseInput } from "./actions-core";
 import { getChannelStats } from "./channels";
@@ -50,6 +51,7 @@ export const DASHBOARD_READS: { [K in DashboardReadName]: Read<K> } = {
   earnings: { query: period, read: (db, resellerId, q) => getEarningsSeries(db, { resellerId, days: q.days }) },
   channels: { query: period, read: (db, resellerId, q) => getChannelStats(db, { resellerId, days: q.days }) },
   widgets: { query: none, read: (db, resellerId) => listWidgets(db, { resellerId }) },
+  brand: { query: none, read: (db, resellerId) => getBrandSettings(db, { resellerId }) },
   orders: {
     query: z
       .object({

@@ -7,6 +7,7 @@
 import type { ChannelStats, WidgetView } from "@/lib/channels/types";
 import type { CurrencyInfo } from "@/lib/currencies/types";
 import type { FailureReason, OrderState } from "@/lib/domain/order-states";
+import type { BrandSettings } from "@/lib/resellers/brand-types";
 import type { DeliveryPage, EndpointView } from "@/lib/webhooks/types";
 import type { WithdrawalRow } from "@/lib/withdrawals/types";
 
@@ -197,6 +198,8 @@ export interface DocsView {
 export interface ActionError {
   code: string;
   message: string;
+  /** A form's refused fields, each with a stable reason, when the write says which (the Brand form). */
+  issues?: { field: string; reason: string; message: string }[];
 }
 
 export type ActionResult<T> = { ok: true; data: T } | { ok: false; error: ActionError };
@@ -277,6 +280,8 @@ export interface DashboardReads {
   earnings: { query: { days: number }; result: EarningsSeries };
   channels: { query: { days: number }; result: ChannelStats };
   widgets: { query: NoQuery; result: WidgetView[] };
+  /** The reseller's brand (the Widgets page's Brand form; lib/resellers/brand.ts). */
+  brand: { query: NoQuery; result: BrandSettings };
   /** The Orders page's list: its filters and the page's cursor (lib/dashboard/orders.ts, parseOrderQuery). */
   orders: {
     query: { status?: string; q?: string; channel?: string; after?: string; before?: string; oldest?: boolean };

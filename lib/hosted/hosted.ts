@@ -16,6 +16,7 @@ import { reportSandboxDeposit } from "@/lib/orders/report-deposit";
 import { serializeOrderStatus } from "@/lib/orders/serialize-order";
 import { getEstimate } from "@/lib/quotes/get-estimate";
 import { amountLimits } from "@/lib/quotes/pricing";
+import { getBrand, type PublicBrand } from "@/lib/resellers/brand";
 
 // The hosted exchange page and the widget (docs/widgets.md): what their own small JSON API
 // (lib/http/hosted.ts) does, for end users who never hold a key. A request names its page
@@ -71,16 +72,20 @@ export function hostedCurrencies(): HostedCurrency[] {
 
 /**
  * What a page needs to draw itself: how it names itself to its API, its title, theme and
- * defaults (a widget's), and whether the sandbox's deposit button is there. Never a key or secret.
+ * defaults (a widget's), its reseller's brand (name, logo, support contact, terms: app/_hosted/
+ * Brand.tsx), and whether the sandbox's deposit button is there. Never a key or secret. The
+ * accent: a widget's own, else the brand's, else the app's.
  */
 export async function hostedPage(db: Db, sel: HostedSelector) {
   const ch = await resolveHostedChannel(db, sel);
   const w = ch.widget;
+  const brand = await getBrand(db, { resellerId: ch.resellerId });
   return {
     r: sel.reseller ? ch.resellerId : null,
     w: w?.id ?? null,
-    title: w?.name ?? "Exchange",
-    accent: w?.accent ?? "#4f46e5",
+    title: w?.name ?? brand.name ?? "Exchange",
+    accent: w?.accent ?? brand.accent ?? "#4f46e5",
+    brand,
     theme: w?.theme ?? ("light" as const),
     defaultFrom: w?.defaultFrom ?? "btc",
     defaultTo: w?.defaultTo ?? "eth",
@@ -193,6 +198,15 @@ async function orderForToken(db: Db, orderId: string, token: string | null) {
   if (!row?.resellerId || !want || want.length !== got.length || !crypto.timingSafeEqual(Buffer.from(want), Buffer.from(got)))
     throw notFound();
   return getOrderForCaller(db, { orderId, caller: { resellerId: row.resellerId } });
+}
+
+/**
+ * The brand of an order's reseller, for its status page: only for the holder of the status
+ * link's secret (anyone else gets the 404 of an unknown id, as for the order itself).
+ */
+export async function hostedOrderBrand(db: Db, opts: { orderId: string; token: string | null }): Promise<PublicBrand> {
+  const order = await orderForToken(db, opts.orderId.toLowerCase(), opts.token);
+  return getBrand(db, { resellerId: order.resellerId ?? "" });
 }
 
 /** Block explorers' transaction pages per network (links the user follows; nothing is loaded from them). */

@@ -2,6 +2,7 @@ import "server-only";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { AppError } from "@/lib/errors";
 import { SERVICE_INSTANCE_ID } from "@/lib/instance";
+import { getBrandLogoHandler } from "./brand";
 import {
   getAddressCheck,
   getHostedCurrencies,
@@ -69,6 +70,7 @@ const ROUTES: RouteDef[] = [
   { ...HOSTED, method: "POST", path: "/orders", handler: postHostedOrder, creation: true },
   { ...HOSTED, method: "GET", path: "/orders/:id", handler: getHostedOrderStatus },
   { ...HOSTED, method: "POST", path: "/orders/:id/deposit", handler: postHostedSandboxDeposit },
+  { ...HOSTED, method: "GET", path: "/brand/:id/logo", handler: getBrandLogoHandler },
   { api: HOSTED_API, auth: "none", method: "GET", path: "/openapi.json", handler: async () => ({ body: hostedOpenApiDocument() }) },
 ];
 

@@ -24,6 +24,13 @@ import { requestIdOf } from "./request-id";
 
 /** A widget's page (/w/<widget id>), whose frame-ancestors come from the widget's allowed sites. */
 const WIDGET_PATH = /^\/w\/([1-9A-HJ-NP-Za-km-z]{1,64})\/?(?:[?#]|$)/;
+/**
+ * The Widgets page's actions may carry the brand's logo (at most 64 KB, as base64 in the JSON
+ * arguments: app/dashboard/actions.ts, setBrandAction), so they may be this large whatever
+ * MAX_BODY_BYTES says; every other request keeps MAX_BODY_BYTES.
+ */
+const BRAND_ACTION_PATH = /^\/dashboard\/widgets\/?(?:[?#]|$)/;
+const BRAND_ACTION_BODY_BYTES = 96 * 1024;
 
 // Everything under /api except next-auth is the JSON API's: unknown paths there answer in
 // the API's error shape, not with the dashboard's HTML 404.
@@ -163,8 +170,10 @@ export function createAppServer({ cfg, log, next, worker, serverActions = null, 
     if (refusal) return answerError(res, refusal);
     const action = req.method === "POST" && req.headers["next-action"] !== undefined;
     const declared = req.headers["content-length"];
+    const limit =
+      action && BRAND_ACTION_PATH.test(req.url ?? "") ? Math.max(cfg.MAX_BODY_BYTES, BRAND_ACTION_BODY_BYTES) : cfg.MAX_BODY_BYTES;
     // First: a declared size over the limit is refused before anything reads the body.
-    if (Number(declared) > cfg.MAX_BODY_BYTES) return refuseTooLarge(req, res, cfg.MAX_BODY_BYTES);
+    if (Number(declared) > limit) return refuseTooLarge(req, res, limit);
     if (action && serverActions && !serverActions.has(String(req.headers["next-action"]))) {
       answerUnknownAction(res);
       // A body of declared size (within the limit) is read and dropped so the connection stays
@@ -174,7 +183,7 @@ export function createAppServer({ cfg, log, next, worker, serverActions = null, 
       return;
     }
     if (!action && !req.headers["transfer-encoding"] && (declared === undefined || declared === "0")) return void next(req, res);
-    void readBodyForNext(req, res, cfg.MAX_BODY_BYTES, log).then((body) => {
+    void readBodyForNext(req, res, limit, log).then((body) => {
       if (!body) return void (res.headersSent || res.destroy());
       const problem = action ? serverActionBodyProblem(req.headers["content-type"], body) : null;
       if (problem) return answerError(res, new AppError("INVALID_REQUEST", problem));

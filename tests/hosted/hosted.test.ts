@@ -57,6 +57,8 @@ describe("the hosted page's service", () => {
       defaultFrom: "xmr",
       defaultTo: "btc",
       defaultAmount: "1.5",
+      // No brand set (lib/resellers/brand.ts; tests/resellers/brand.test.ts).
+      brand: { name: null, logo: null, accent: null, support: null, terms: null },
       sandbox: true,
     });
     expect(await hostedPage(db, { reseller: r.id, widget: w.id })).toMatchObject({ r: r.id, w: w.id });

@@ -20,6 +20,7 @@ const READS: [name: DashboardReadName, query: string][] = [
   ["earnings", "days=30"],
   ["channels", "days=30"],
   ["widgets", ""],
+  ["brand", ""],
   ["orders", ""],
   ["order", "id=0123456789abcdef01234567"],
   ["keys", "revoked=1"],

@@ -9,6 +9,8 @@ import { fetchRead } from "@/app/dashboard/read";
 import { CodeBlock } from "@/components/dashboard/CodeBlock";
 import { Alert, Button, Card, CardHeader, EmptyState, PageHeader } from "@/components/ui";
 import type { WidgetView } from "@/lib/dashboard/types";
+import type { BrandSettings } from "@/lib/resellers/brand-types";
+import { BrandSection } from "./BrandSection";
 
 // Widgets (docs/widgets.md): each is a channel with its own look, defaults, markup and the
 // sites allowed to frame it; the page lists them (at most 50) and opens one at a time, with its
@@ -213,12 +215,14 @@ function WidgetCard({ w, origin, resellerId, capBps }: { w: WidgetView; origin: 
 
 export function WidgetsView({
   initial,
+  initialBrand,
   origin,
   resellerId,
   capBps,
   maxWidgets,
 }: {
   initial: WidgetView[];
+  initialBrand: BrandSettings;
   origin: string;
   resellerId: string;
   capBps: number;
@@ -269,6 +273,7 @@ export function WidgetsView({
             <CodeBlock label="Referral link" code={`${origin}/x/${resellerId}`} />
           </div>
         </Card>
+        <BrandSection initial={initialBrand} />
         {adding ? (
           <Card aria-labelledby="new-widget-title">
             <CardHeader id="new-widget-title" title="New widget" />

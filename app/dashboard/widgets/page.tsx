@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { getAppOrigin, getConfig, getDb, listWidgets, MAX_WIDGETS } from "@/app/_server/lib";
+import { getAppOrigin, getBrandSettings, getConfig, getDb, listWidgets, MAX_WIDGETS } from "@/app/_server/lib";
 import { requireSessionReseller } from "@/app/_server/session";
 import { WidgetsView } from "./WidgetsView";
 
@@ -10,6 +10,7 @@ export default async function WidgetsPage() {
   return (
     <WidgetsView
       initial={await listWidgets(getDb(), { resellerId: me.resellerId })}
+      initialBrand={await getBrandSettings(getDb(), { resellerId: me.resellerId })}
       origin={getAppOrigin().origin}
       resellerId={me.resellerId}
       capBps={getConfig().MARKUP_CAP_BPS}
