@@ -111,8 +111,14 @@ export async function setRefundAddress(db: Db, opts: SetRefundAddressOptions): P
   const patch: Partial<Order> = { refundAddress: address, refundExtraId: extraId, updatedAt: now };
   // A failure whose refund awaited an address: sent now (its hash), or owed to this address.
   if (status === "failed") Object.assign(patch, { refundState: sent.refundHash ? "sent" : "pending", refundHash: sent.refundHash });
-  // An open order is read again soon: the provider's answer to the address shows without waiting.
-  else patch.nextActionAt = now;
+  else {
+    // An open order is read again soon: the provider's answer to the address shows without waiting.
+    patch.nextActionAt = now;
+    // The provider's need was this address (a refund queued without one): answered, the order
+    // waits on the provider's next reading to say what it does now (refunding, as a rule), and
+    // asks nothing more of the user meanwhile.
+    if (order.stateReason === "needs_action") patch.stateReason = null;
+  }
   const updated = await writeTransaction(db, async (tx) => {
     const r = await tx.order.updateMany({ where: { id: order.id, status: order.status, refundAddress: null }, data: patch });
     if (r.count !== 1) return null;
