@@ -6,7 +6,7 @@ import { createDb, type Db } from "@/lib/db/client";
 import { createApiKey } from "@/lib/keys/api-keys";
 import { getOrCreateReseller } from "@/lib/resellers/resellers";
 import { createEndpoint } from "@/lib/webhooks/endpoints";
-import { addressFor, isErrorShape, newIp, sleep } from "../support/api";
+import { addressFor, api, isErrorShape, makeReseller, newIp, pollUntil, sleep, testDb } from "../support/api";
 import { type RunningApp, startApp } from "../support/app";
 import { type Fakes, startFakes } from "../support/fake-providers";
 import { assertLedgerConsistent } from "../support/ledger";
@@ -413,5 +413,38 @@ describe("refusals", () => {
     ).toBe("INVALID_REFUND_EXTRA_ID");
     // Nothing of it reached the order.
     expect((await db.order.findUniqueOrThrow({ where: { id } })).refundAddress).toBeNull();
+  });
+});
+
+describe("the simulated engine (the suite's server): our own refund path", () => {
+  it("a failed order whose refund awaits an address asks for one; given, the refund is sent", async () => {
+    const { key: simKey, reseller } = await makeReseller();
+    const made = await api("/exchange", { key: simKey, body: { from: "btc", to: "eth", amount: "0.01", address: addressFor("eth") } });
+    expect(made.status, made.text).toBe(201);
+    const id = made.body.id;
+    // Before any failure there is nothing to ask.
+    expect((await api(`/exchange/${id}`, { key: simKey })).body.requiredAction).toBeNull();
+    expect((await api(`/sandbox/exchange/${id}/deposit`, { key: simKey, body: { amount: "0.00000001" } })).status).toBe(200);
+    const { order } = await pollUntil(id, ["failed"], { key: simKey });
+    expect(order).toMatchObject({
+      failureReason: "deposit_below_minimum",
+      refundAddress: null,
+      refund: { state: "awaiting_address", hash: null },
+      requiredAction: "provide_refund_address",
+    });
+    const messages = await testDb().webhookMessage.count({
+      where: { resellerId: reseller.id, subject: id, type: "order.action_required" },
+    });
+    expect(messages).toBe(0); // no endpoint: nothing written for nobody
+
+    const refundAddress = addressFor("btc");
+    const given = await api(`/exchange/${id}/refund-address`, { key: simKey, body: { refundAddress } });
+    expect(given.status, given.text).toBe(200);
+    expect(given.body).toMatchObject({ status: "failed", refundAddress, refund: { state: "sent" }, requiredAction: null });
+    expect(given.body.refund.hash).toMatch(/^[0-9a-f]{64}$/);
+    expect((await api(`/exchange/${id}`, { key: simKey })).body).toEqual(given.body);
+    const again = await api(`/exchange/${id}/refund-address`, { key: simKey, body: { refundAddress: addressFor("btc") } });
+    expect(again.status, again.text).toBe(409);
+    expect(again.body.error.code).toBe("REFUND_ADDRESS_LOCKED");
   });
 });
