@@ -107,30 +107,40 @@ export async function setRefundAddress(db: Db, opts: SetRefundAddressOptions): P
     : { refundHash: null };
 
   const now = opts.now ?? new Date();
-  const status = orderStateOf(order.status);
+  // The row as it is now, under the write lock: the worker may have moved the order while the
+  // provider was asked (a hold ends, a refund is queued). A write lost to a concurrent one is tried again.
+  for (let attempt = 1; ; attempt++) {
+    const outcome = await writeTransaction(db, async (tx) => {
+      const fresh = await tx.order.findUnique({ where: { id: order.id } });
+      if (!fresh) throw new AppError("ORDER_NOT_FOUND", "No order with this id.");
+      if (fresh.refundAddress === address && (fresh.refundExtraId ?? null) === extraId) return "done"; // a concurrent retry won
+      const why = lockReason(fresh);
+      if (why) throw locked(why);
+      const patch = patchFor(fresh, sent.refundHash, address, extraId, now);
+      const r = await tx.order.updateMany({
+        where: { id: fresh.id, status: fresh.status, stateReason: fresh.stateReason, refundAddress: null },
+        data: patch,
+      });
+      if (r.count !== 1) return "again";
+      await tx.orderEvent.create({ data: { orderId: fresh.id, status: fresh.status, note: REFUND_ADDRESS_NOTE, at: now } });
+      await announceRequiredAction(tx, fresh, { ...fresh, ...patch } as Order, { now });
+      return "done";
+    });
+    if (outcome === "done") return getOrderForCaller(db, { orderId: order.id, caller: { resellerId: order.resellerId } });
+    if (attempt >= 3) throw locked("The order keeps changing; read it and try again.");
+  }
+}
+
+/** What giving the address changes on the row. */
+function patchFor(o: Order, refundHash: string | null, address: string, extraId: string | null, now: Date): Partial<Order> {
   const patch: Partial<Order> = { refundAddress: address, refundExtraId: extraId, updatedAt: now };
   // A failure whose refund awaited an address: sent now (its hash), or owed to this address.
-  if (status === "failed") Object.assign(patch, { refundState: sent.refundHash ? "sent" : "pending", refundHash: sent.refundHash });
-  else {
-    // An open order is read again soon: the provider's answer to the address shows without waiting.
-    patch.nextActionAt = now;
-    // The provider's need was this address (a refund queued without one): answered, the order
-    // waits on the provider's next reading to say what it does now (refunding, as a rule), and
-    // asks nothing more of the user meanwhile.
-    if (order.stateReason === "needs_action") patch.stateReason = null;
-  }
-  const updated = await writeTransaction(db, async (tx) => {
-    const r = await tx.order.updateMany({ where: { id: order.id, status: order.status, refundAddress: null }, data: patch });
-    if (r.count !== 1) return null;
-    await tx.orderEvent.create({ data: { orderId: order.id, status: order.status, note: REFUND_ADDRESS_NOTE, at: now } });
-    const events = await tx.orderEvent.findMany({ where: { orderId: order.id }, orderBy: { id: "asc" } });
-    const after = { ...order, ...patch } as Order;
-    await announceRequiredAction(tx, order, after, { now, events });
-    return Object.assign(after, { events });
-  });
-  if (updated) return updated;
-  // Someone else changed the order meanwhile (another request, the worker's step): what stands now.
-  const now2 = await getOrderForCaller(db, { orderId: order.id, caller: { resellerId: order.resellerId } });
-  if (now2.refundAddress === address && (now2.refundExtraId ?? null) === extraId) return now2;
-  throw locked(lockReason(now2) ?? "The order changed meanwhile; read it and try again.");
+  if (o.status === "failed") return Object.assign(patch, { refundState: refundHash ? "sent" : "pending", refundHash });
+  // An open order is read again soon: the provider's answer to the address shows without waiting.
+  patch.nextActionAt = now;
+  // The provider's need was this address (a refund queued without one): answered, the order
+  // waits on the provider's next reading to say what it does now (refunding, as a rule), and
+  // asks nothing more of the user meanwhile.
+  if (o.stateReason === "needs_action") patch.stateReason = null;
+  return patch;
 }

@@ -419,6 +419,12 @@ describe("refusals", () => {
 describe("the simulated engine (the suite's server): our own refund path", () => {
   it("a failed order whose refund awaits an address asks for one; given, the refund is sent", async () => {
     const { key: simKey, reseller } = await makeReseller();
+    // Delivery is not this test's subject (the address is never reached): the outbox is.
+    await createEndpoint(testDb(), {
+      resellerId: reseller.id,
+      url: "https://hooks.example.com/actions",
+      events: ["order.action_required"],
+    });
     const made = await api("/exchange", { key: simKey, body: { from: "btc", to: "eth", amount: "0.01", address: addressFor("eth") } });
     expect(made.status, made.text).toBe(201);
     const id = made.body.id;
@@ -432,10 +438,13 @@ describe("the simulated engine (the suite's server): our own refund path", () =>
       refund: { state: "awaiting_address", hash: null },
       requiredAction: "provide_refund_address",
     });
-    const messages = await testDb().webhookMessage.count({
+    // The failure (a step of the worker) announced it, in its transaction: one message, for the one endpoint.
+    const messages = await testDb().webhookMessage.findMany({
       where: { resellerId: reseller.id, subject: id, type: "order.action_required" },
     });
-    expect(messages).toBe(0); // no endpoint: nothing written for nobody
+    expect(messages.map((m) => JSON.parse(m.payload).data)).toMatchObject([
+      { orderId: id, status: "failed", requiredAction: "provide_refund_address", previousRequiredAction: null },
+    ]);
 
     const refundAddress = addressFor("btc");
     const given = await api(`/exchange/${id}/refund-address`, { key: simKey, body: { refundAddress } });
