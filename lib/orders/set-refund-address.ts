@@ -1,4 +1,5 @@
 import "server-only";
+import { setTimeout as sleep } from "node:timers/promises";
 import { addressRejectionReason, getCurrency, validateAddress, validateExtraId } from "@/lib/currencies";
 import type { Db, Order, OrderEvent } from "@/lib/db/client";
 import { writeTransaction } from "@/lib/db/write-transaction";
@@ -6,6 +7,7 @@ import { isFinal, orderStateOf } from "@/lib/domain/order-states";
 import { getEngine } from "@/lib/engine";
 import { callEngine } from "@/lib/engine/call";
 import { AppError } from "@/lib/errors";
+import { leaseMs, releaseLease, takeLease } from "@/lib/jobs/lease";
 import { announceRequiredAction } from "./announce";
 import { getOrderForCaller, getOrderForToken } from "./get-order";
 import { refundAddressUsable } from "./required-action";
@@ -99,35 +101,63 @@ export async function setRefundAddress(db: Db, opts: SetRefundAddressOptions): P
   if (!address) throw new AppError("INVALID_REFUND_ADDRESS", "The refund address is empty.");
   checkAddress(order, address, extraId);
 
-  const engine = getEngine();
-  const swap = swapSnapshot(order);
-  const ctx = { scope: opts.scope ?? `reseller:${order.resellerId}`, clientIp: opts.clientIp };
-  const sent = engine.setRefundAddress
-    ? await callEngine(engineDeadlineMs(), ctx, (c) => engine.setRefundAddress!(swap, { address, extraId }, c))
-    : { refundHash: null };
+  // One giver at a time, and no worker step meanwhile: the order's lease (lib/jobs/lease.ts) is
+  // held from before the provider is asked until the address is written, so two requests with
+  // different addresses never both reach the provider, and the row written is the row the
+  // provider was asked about.
+  const token = await claimOrder(db, order.id);
+  try {
+    const claimed = await getOrderForCaller(db, { orderId: order.id, caller: { resellerId: order.resellerId } });
+    if (claimed.refundAddress === address && (claimed.refundExtraId ?? null) === extraId) return claimed; // a concurrent retry won
+    const why2 = lockReason(claimed);
+    if (why2) throw locked(why2);
 
-  const now = opts.now ?? new Date();
-  // The row as it is now, under the write lock: the worker may have moved the order while the
-  // provider was asked (a hold ends, a refund is queued). A write lost to a concurrent one is tried again.
-  for (let attempt = 1; ; attempt++) {
-    const outcome = await writeTransaction(db, async (tx) => {
-      const fresh = await tx.order.findUnique({ where: { id: order.id } });
-      if (!fresh) throw new AppError("ORDER_NOT_FOUND", "No order with this id.");
-      if (fresh.refundAddress === address && (fresh.refundExtraId ?? null) === extraId) return "done"; // a concurrent retry won
-      const why = lockReason(fresh);
-      if (why) throw locked(why);
-      const patch = patchFor(fresh, sent.refundHash, address, extraId, now);
-      const r = await tx.order.updateMany({
-        where: { id: fresh.id, status: fresh.status, stateReason: fresh.stateReason, refundAddress: null },
-        data: patch,
+    const engine = getEngine();
+    const swap = swapSnapshot(claimed);
+    const ctx = { scope: opts.scope ?? `reseller:${order.resellerId}`, clientIp: opts.clientIp };
+    const sent = engine.setRefundAddress
+      ? await callEngine(engineDeadlineMs(), ctx, (c) => engine.setRefundAddress!(swap, { address, extraId }, c))
+      : { refundHash: null };
+
+    const now = opts.now ?? new Date();
+    // The row as it is now, under the write lock (a sandbox deposit moves an order without a
+    // claim); a write lost to such a change is tried again.
+    for (let attempt = 1; ; attempt++) {
+      const outcome = await writeTransaction(db, async (tx) => {
+        const fresh = await tx.order.findUnique({ where: { id: order.id } });
+        if (!fresh) throw new AppError("ORDER_NOT_FOUND", "No order with this id.");
+        const why = lockReason(fresh);
+        if (why) throw locked(why);
+        const patch = patchFor(fresh, sent.refundHash, address, extraId, now);
+        const r = await tx.order.updateMany({
+          where: { id: fresh.id, status: fresh.status, stateReason: fresh.stateReason, refundAddress: null, leaseToken: token },
+          data: { ...patch, leaseToken: null, leaseUntil: null },
+        });
+        if (r.count !== 1) return "again";
+        await tx.orderEvent.create({ data: { orderId: fresh.id, status: fresh.status, note: REFUND_ADDRESS_NOTE, at: now } });
+        await announceRequiredAction(tx, fresh, { ...fresh, ...patch } as Order, { now });
+        return "done";
       });
-      if (r.count !== 1) return "again";
-      await tx.orderEvent.create({ data: { orderId: fresh.id, status: fresh.status, note: REFUND_ADDRESS_NOTE, at: now } });
-      await announceRequiredAction(tx, fresh, { ...fresh, ...patch } as Order, { now });
-      return "done";
-    });
-    if (outcome === "done") return getOrderForCaller(db, { orderId: order.id, caller: { resellerId: order.resellerId } });
-    if (attempt >= 3) throw locked("The order keeps changing; read it and try again.");
+      if (outcome === "done") return getOrderForCaller(db, { orderId: order.id, caller: { resellerId: order.resellerId } });
+      if (attempt >= 3) throw locked("The order keeps changing; read it and try again.");
+    }
+  } finally {
+    // Matches nothing once the write released it.
+    await releaseLease(db, "order", order.id, token);
+  }
+}
+
+/** How long a request waits for the order's claim (a worker's read of it is held by the same claim). */
+const CLAIM_WAIT_MS = 10_000;
+
+/** Takes the order's lease, waiting while a worker (or another request) holds it. */
+async function claimOrder(db: Db, orderId: string): Promise<string> {
+  const deadline = Date.now() + CLAIM_WAIT_MS;
+  for (;;) {
+    const { token, taken } = await takeLease(db, "order", { ids: [orderId], where: {}, now: new Date(), ms: leaseMs() });
+    if (taken === 1) return token;
+    if (Date.now() > deadline) throw new AppError("ENGINE_UNAVAILABLE", "The order is being worked on; try again in a moment.");
+    await sleep(50);
   }
 }
 

@@ -329,6 +329,44 @@ describe("a hold without a refund address, resolved by the user", () => {
   });
 });
 
+describe("at once", () => {
+  it("two addresses given at once: one is taken, SideShift hears only it; the same one twice: both answered, one call", async () => {
+    const { id, shift } = await v1Order(["waiting", "pending", "processing", "review"]);
+    await until(
+      () => v1(`/exchange/${id}`, { key }),
+      (r) => r.body.requiredAction === "provide_refund_address",
+      "the hold",
+    );
+    const [a, b] = [addressFor("btc"), addressFor("btc")];
+    const answers = await Promise.all(
+      [a, b].map((refundAddress) => v1(`/exchange/${id}/refund-address`, { key, body: { refundAddress } })),
+    );
+    expect(answers.map((r) => r.status).sort(), answers.map((r) => r.text).join("\n")).toEqual([200, 409]);
+    const winner = answers.find((r) => r.status === 200)!.body.refundAddress;
+    expect(answers.find((r) => r.status === 409)!.body.error.code).toBe("REFUND_ADDRESS_LOCKED");
+    const calls = fakes.sideshift.refundAddressCalls.filter((c) => c.shiftId === shift.id);
+    expect(calls.map((c) => c.address)).toEqual([winner]);
+    expect((await db.order.findUniqueOrThrow({ where: { id } })).refundAddress).toBe(winner);
+
+    const second = await v1Order(["waiting", "pending", "processing", "review"]);
+    await until(
+      () => v1(`/exchange/${second.id}`, { key }),
+      (r) => r.body.requiredAction === "provide_refund_address",
+      "the hold",
+    );
+    const same = await Promise.all([1, 2, 3].map(() => v1(`/exchange/${second.id}/refund-address`, { key, body: { refundAddress: a } })));
+    expect(same.map((r) => r.status)).toEqual([200, 200, 200]);
+    expect(fakes.sideshift.refundAddressCalls.filter((c) => c.shiftId === second.shift.id)).toHaveLength(1);
+    // One note on the timeline, one announcement of the new action.
+    expect(await db.orderEvent.count({ where: { orderId: second.id, note: "refund_address_set" } })).toBe(1);
+    const actions = await db.webhookMessage.findMany({
+      where: { subject: second.id, type: "order.action_required" },
+      orderBy: { createdAt: "asc" },
+    });
+    expect(actions.map((m) => JSON.parse(m.payload).data.requiredAction)).toEqual(["provide_refund_address", "wait_for_review"]);
+  });
+});
+
 describe("refusals", () => {
   it("409: a finished order, an order that has an address, a provider that cannot take one", async () => {
     const finished = await v1Order(["waiting", "pending", "processing", "settling", "settled"]);
