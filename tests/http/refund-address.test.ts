@@ -1,5 +1,6 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import { Ajv2020 } from "ajv/dist/2020.js";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { createDb, type Db } from "@/lib/db/client";
@@ -186,6 +187,12 @@ describe("a hold without a refund address, resolved by the user", () => {
       "the webhook",
     );
     const [hook] = receiver.events(id, "order.action_required");
+    // As documented: the event's schema in the served OpenAPI document (its webhooks section).
+    const doc = (await (await fetch(`${server.baseUrl}/api/v1/openapi.json`)).json()) as { components: object };
+    const ajv = new Ajv2020({ strict: false, validateFormats: false });
+    ajv.addSchema({ $id: "openapi", components: doc.components });
+    const valid = ajv.compile({ $ref: "openapi#/components/schemas/OrderActionWebhookEvent" });
+    expect(valid(JSON.parse(hook.body)), ajv.errorsText(valid.errors)).toBe(true);
     expect(verify(hook).data).toMatchObject({
       orderId: id,
       status: "exchanging",
