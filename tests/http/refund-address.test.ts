@@ -462,6 +462,15 @@ describe("refusals", () => {
 });
 
 describe("the simulated engine (the suite's server): our own refund path", () => {
+  it("a keyless order has no door for an address: its failure asks the user to contact support", async () => {
+    const ip = newIp();
+    const made = await api("/exchange", { ip, body: { from: "btc", to: "eth", amount: "0.01", address: addressFor("eth") } });
+    expect(made.status, made.text).toBe(201);
+    expect((await api(`/sandbox/exchange/${made.body.id}/deposit`, { ip, body: { amount: "0.00000001" } })).status).toBe(200);
+    const { order } = await pollUntil(made.body.id, ["failed"]);
+    expect(order).toMatchObject({ refund: { state: "awaiting_address" }, requiredAction: "contact_support" });
+  });
+
   it("a failed order whose refund awaits an address asks for one; given, the refund is sent", async () => {
     const { key: simKey, reseller } = await makeReseller();
     // Delivery is not this test's subject (the address is never reached): the outbox is.
