@@ -48,6 +48,10 @@ export const ERROR_CODES = [
   "PAYOUT_CHAIN_UNAVAILABLE",
   "PRICE_UNAVAILABLE",
   "API_KEY_LIMIT_REACHED",
+  // A refund address given after creation (lib/orders/set-refund-address.ts): the order's can no
+  // longer change / its provider cannot take one.
+  "REFUND_ADDRESS_LOCKED",
+  "REFUND_ADDRESS_UNSUPPORTED",
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -159,6 +159,16 @@ export class SimulatedEngine implements Engine {
     return { to: "confirming", amountReceived: amount, payinHash: fakeTxHash(getCurrency(swap.fromCurrency)) };
   }
 
+  /**
+   * A refund address given after creation. Open: nothing to do, the order's row carries it and
+   * a failure refunds to it (nextStep). Failed with its refund awaiting an address: the refund
+   * is sent now (simulated: a transaction hash in the source chain's shape).
+   */
+  async setRefundAddress(swap: SwapSnapshot, _to: { address: string; extraId: string | null }, ctx: EngineContext) {
+    this.checkFault(ctx);
+    return { refundHash: swap.state === "failed" ? fakeTxHash(getCurrency(swap.fromCurrency)) : null };
+  }
+
   readSwap(swap: SwapSnapshot, ctx: EngineContext): Promise<EngineStep | null> {
     return this.call(swap.orderId, "readSwap", swap.state, ctx, () => this.nextStep(swap, new Date(), ctx));
   }

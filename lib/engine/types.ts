@@ -159,6 +159,18 @@ export interface Engine {
   readSwap(swap: SwapSnapshot, ctx: EngineContext): Promise<EngineStep | null>;
   /** How long to wait before asking `readSwap` about a swap again. */
   nextCheckDelayMs(swap: SwapSnapshot): number;
+  /**
+   * A refund address given after creation (lib/orders/set-refund-address.ts). An upstream engine
+   * passes it to the order's provider (AppError REFUND_ADDRESS_UNSUPPORTED when that provider
+   * cannot take one, INVALID_REFUND_ADDRESS when it refuses the address); the simulated engine,
+   * for a failed order whose refund awaited an address, sends the refund and answers its hash.
+   * Absent: the engine keeps nothing of its own, the order's row is all.
+   */
+  setRefundAddress?(
+    swap: SwapSnapshot,
+    to: { address: string; extraId: string | null },
+    ctx: EngineContext,
+  ): Promise<{ refundHash: string | null }>;
   /** Upstream engines: which currencies the enabled providers offer now, and the ranges they stated. */
   availability?(): CurrencyAvailability;
   /**

@@ -11,7 +11,7 @@ import { AppError } from "@/lib/errors";
 import { bpsToPercent, D } from "@/lib/money/decimal";
 import { num } from "@/lib/money/json-number";
 import { type CreateOrderInput, createOrder } from "@/lib/orders/create-order";
-import { getOrderForCaller, ORDER_ID_RE } from "@/lib/orders/get-order";
+import { getOrderForToken, hashOrderToken } from "@/lib/orders/get-order";
 import { reportSandboxDeposit } from "@/lib/orders/report-deposit";
 import { serializeOrderStatus } from "@/lib/orders/serialize-order";
 import { getEstimate } from "@/lib/quotes/get-estimate";
@@ -146,7 +146,7 @@ export function checkAddress(opts: { currency: string; address: string; extraId?
   };
 }
 
-export const hashOrderToken = (token: string) => crypto.hash("sha256", token, "hex");
+export { hashOrderToken };
 
 export interface HostedOrderInput {
   from: string;
@@ -188,17 +188,8 @@ export async function createHostedOrder(db: Db, opts: { sel: HostedSelector; inp
   return { token, order: await hostedOrderView({ ...order, events: [{ status: "waiting", at: order.createdAt } as OrderEvent] }) };
 }
 
-/** The order for the holder of its status link's secret; anyone else gets the 404 of an unknown id. */
-async function orderForToken(db: Db, orderId: string, token: string | null) {
-  const notFound = () => new AppError("ORDER_NOT_FOUND", "No order with this id.");
-  if (!token || token.length > 100 || !ORDER_ID_RE.test(orderId)) throw notFound();
-  const row = await db.order.findUnique({ where: { id: orderId }, select: { resellerId: true, accessTokenHash: true } });
-  const want = row?.accessTokenHash;
-  const got = hashOrderToken(token);
-  if (!row?.resellerId || !want || want.length !== got.length || !crypto.timingSafeEqual(Buffer.from(want), Buffer.from(got)))
-    throw notFound();
-  return getOrderForCaller(db, { orderId, caller: { resellerId: row.resellerId } });
-}
+/** The order for the holder of its status link's secret; anyone else gets the 404 of an unknown id (lib/orders/get-order.ts). */
+const orderForToken = (db: Db, orderId: string, token: string | null) => getOrderForToken(db, { orderId, token });
 
 /**
  * The brand of an order's reseller, for its status page: only for the holder of the status

@@ -9,6 +9,7 @@ import {
   getHostedEstimate,
   getHostedOrderStatus,
   postHostedOrder,
+  postHostedRefundAddress,
   postHostedSandboxDeposit,
 } from "./hosted";
 import { hostedOpenApiDocument, openApiDocument } from "./openapi";
@@ -17,7 +18,7 @@ import { emptyReply, errorReply, json, type Reply } from "./respond";
 import { apiRoute, type RequestEnv, type RouteSpec } from "./route";
 import { getCurrencies } from "./v1/currencies";
 import { getEstimateHandler } from "./v1/estimate";
-import { getExchange, postExchange } from "./v1/exchange";
+import { getExchange, postExchange, postRefundAddress } from "./v1/exchange";
 import { getRangeHandler } from "./v1/range";
 import { getSandboxEngineCalls, postSandboxDeposit, postSandboxEngine } from "./v1/sandbox";
 
@@ -60,6 +61,7 @@ const ROUTES: RouteDef[] = [
   { ...V1, method: "GET", path: "/range", handler: getRangeHandler },
   { ...V1, method: "POST", path: "/exchange", handler: postExchange, creation: true },
   { ...V1, method: "GET", path: "/exchange/:id", handler: getExchange },
+  { ...V1, method: "POST", path: "/exchange/:id/refund-address", handler: postRefundAddress },
   { ...V1, method: "POST", path: "/sandbox/exchange/:id/deposit", handler: postSandboxDeposit },
   { ...V1, method: "GET", path: "/sandbox/exchange/:id/engine-calls", handler: getSandboxEngineCalls },
   { ...V1, method: "POST", path: "/sandbox/engine", handler: postSandboxEngine },
@@ -71,6 +73,7 @@ const ROUTES: RouteDef[] = [
   { ...HOSTED, method: "GET", path: "/orders/:id", handler: getHostedOrderStatus },
   { ...HOSTED, method: "POST", path: "/orders/:id/deposit", handler: postHostedSandboxDeposit },
   { ...HOSTED, method: "GET", path: "/brand/:id/logo", handler: getBrandLogoHandler },
+  { ...HOSTED, method: "POST", path: "/orders/:id/refund-address", handler: postHostedRefundAddress },
   { api: HOSTED_API, auth: "none", method: "GET", path: "/openapi.json", handler: async () => ({ body: hostedOpenApiDocument() }) },
 ];
 

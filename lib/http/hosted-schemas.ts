@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { RATE_TYPES } from "@/lib/domain/order-states";
-import { orderStatusResponse } from "./schemas";
+import { orderStatusResponse, refundAddressBody } from "./schemas";
 
 // The hosted page's and the widget's API (/api/hosted, docs/widgets.md): the request schemas
 // that validate its requests and the response schemas that document its answers, in the
@@ -59,6 +59,9 @@ export const hostedOrderBody = z
     message: "An amount to receive needs a fixed rate",
     path: ["rateType"],
   });
+
+/** A refund address given after creation (POST /orders/{id}/refund-address): the v1 body's. */
+export const hostedRefundAddressBody = refundAddressBody;
 
 /** The page shows amounts as they are: exact decimals as strings. */
 const decimal = z.string().describe("Exact decimal, as a string");

@@ -7,10 +7,12 @@ import {
   getHostedOrder,
   hostedCurrencies,
   hostedEstimate,
+  hostedOrderView,
   hostedSandboxDeposit,
 } from "@/lib/hosted/hosted";
 import { stringifyJson } from "@/lib/money/json-number";
 import { pollAfterSeconds } from "@/lib/orders/poll-hint";
+import { setRefundAddress } from "@/lib/orders/set-refund-address";
 import { etagOf, noneMatchHits } from "./etag";
 import {
   type AddressCheck,
@@ -19,6 +21,7 @@ import {
   hostedAddressQuery,
   hostedEstimateQuery,
   hostedOrderBody,
+  hostedRefundAddressBody,
 } from "./hosted-schemas";
 import type { ApiRequest } from "./request";
 import { RawJson, readJsonBody } from "./respond";
@@ -102,3 +105,16 @@ export const getHostedOrderStatus: RouteHandler = async ({ req, env }) => {
 export const postHostedSandboxDeposit: RouteHandler = async ({ req, env }) => ({
   body: await hostedSandboxDeposit(getDb(), { orderId: env.params.id ?? "", token: tokenOf(req) }),
 });
+
+/** A refund address given after creation, by the holder of the status link's secret (wrong or none: 404). */
+export const postHostedRefundAddress: RouteHandler = async ({ req, env }) => {
+  const body = parseWith(hostedRefundAddressBody, await readJsonBody(req, getConfig().MAX_BODY_BYTES));
+  const order = await setRefundAddress(getDb(), {
+    orderId: env.params.id ?? "",
+    auth: { token: tokenOf(req) },
+    refundAddress: body.refundAddress,
+    refundExtraId: body.refundExtraId,
+    clientIp: env.ip,
+  });
+  return { body: await hostedOrderView(order) };
+};

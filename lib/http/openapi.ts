@@ -187,6 +187,19 @@ export function openApiDocument(): object {
           },
         },
       },
+      "/exchange/{id}/refund-address": {
+        post: {
+          operationId: "setRefundAddress",
+          description:
+            "An extension: gives the order a refund address after creation, the way out of requiredAction provide_refund_address (docs/api.md, Refund address after creation). Needs the API key of the order's reseller (another reseller's order, or a keyless one: 404). The address is checked for the order's fromCurrency (422 INVALID_REFUND_ADDRESS, INVALID_REFUND_EXTRA_ID) and passed to the order's provider where it is held upstream. 409 REFUND_ADDRESS_LOCKED: the order is finished, refunded or being refunded, failed with nothing to refund, or already has a refund address; 409 REFUND_ADDRESS_UNSUPPORTED: its provider cannot take one after creation. The same address again answers 200 (a retry).",
+          parameters: [idParam],
+          requestBody: { required: true, content: { "application/json": { schema: { $ref: "#/components/schemas/RefundAddress" } } } },
+          responses: {
+            "200": ok("OrderStatus", "The order, with its refund address"),
+            ...errorResponses(400, 401, 403, 404, 405, 409, 413, 415, 422, 429, 500, 503),
+          },
+        },
+      },
       "/sandbox/exchange/{id}/deposit": {
         post: {
           operationId: "sandboxDeposit",
@@ -221,6 +234,11 @@ export function openApiDocument(): object {
     webhooks: {
       "order.created": webhookOperation("orderCreated", "OrderWebhookEvent", "An order was created with your API key."),
       "order.status_changed": webhookOperation("orderStatusChanged", "OrderWebhookEvent", "One of your orders changed state."),
+      "order.action_required": webhookOperation(
+        "orderActionRequired",
+        "OrderActionWebhookEvent",
+        "One of your orders needs something of its user (its requiredAction became non-null or changed): a refund address, a word with support, or patience during a review.",
+      ),
       "withdrawal.created": webhookOperation("withdrawalCreated", "WithdrawalWebhookEvent", "A withdrawal of your profit was queued."),
       "withdrawal.status_changed": webhookOperation(
         "withdrawalStatusChanged",
@@ -249,6 +267,8 @@ export function openApiDocument(): object {
         SandboxEngineCalls: schema(s.sandboxEngineCallsResponse),
         Error: schema(s.errorResponse),
         OrderWebhookEvent: schema(s.orderWebhookEvent),
+        OrderActionWebhookEvent: schema(s.orderActionWebhookEvent),
+        RefundAddress: schema(s.refundAddressBody, "input"),
         TestWebhookEvent: schema(s.testWebhookEvent),
         WithdrawalWebhookEvent: schema(s.withdrawalWebhookEvent),
       },
@@ -340,6 +360,22 @@ export function hostedOpenApiDocument(): object {
           },
         },
       },
+      "/orders/{id}/refund-address": {
+        post: {
+          operationId: "hostedSetRefundAddress",
+          description:
+            "The status page's way out of requiredAction provide_refund_address: gives the order a refund address, checked for its fromCurrency and passed to its provider. 409 REFUND_ADDRESS_LOCKED or REFUND_ADDRESS_UNSUPPORTED as in the v1 API's POST /exchange/{id}/refund-address.",
+          parameters: [hostedIdParam, orderToken],
+          requestBody: {
+            required: true,
+            content: { "application/json": { schema: { $ref: "#/components/schemas/HostedRefundAddress" } } },
+          },
+          responses: {
+            "200": ok("HostedOrderView", "The order, with its refund address"),
+            ...errorResponses(400, 403, 404, 409, 413, 415, 422, 429, 500, 503),
+          },
+        },
+      },
       "/orders/{id}/deposit": {
         post: {
           operationId: "hostedSandboxDeposit",
@@ -362,6 +398,7 @@ export function hostedOpenApiDocument(): object {
         HostedOrderRequest: schema(h.hostedOrderBody, "input"),
         HostedOrderCreated: schema(h.hostedOrderCreated),
         HostedOrderView: schema(h.hostedOrderView),
+        HostedRefundAddress: schema(h.hostedRefundAddressBody, "input"),
         Error: schema(s.errorResponse),
       },
     },

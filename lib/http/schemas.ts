@@ -1,6 +1,7 @@
 import { LosslessNumber } from "lossless-json";
 import { z } from "zod";
 import { FAILURE_REASONS, ORDER_STATES, RATE_TYPES, STATE_REASONS } from "@/lib/domain/order-states";
+import { REFUND_STATES, REQUIRED_ACTIONS } from "@/lib/domain/required-action";
 
 // The v1 request schemas (they validate every request) and response schemas (they document
 // the responses). lib/http/openapi.ts builds the OpenAPI document from these same objects.
@@ -68,6 +69,24 @@ export const createExchangeByToAmountBody = createExchangeBody.omit({ amount: tr
   toAmount: amount.describe("The amount the user receives; the order's fromAmount is what to send (rounded up)"),
   rateType: z.literal("fixed").describe("toAmount needs a fixed rate"),
 });
+
+/** Printable text only: a control character (a NUL above all, which PostgreSQL's text refuses) is a 400, never a 500. */
+const printable = (max: number) =>
+  z
+    .string()
+    .max(max)
+    .regex(/^\P{Cc}*$/u, "must not contain control characters");
+
+/** An extension: a refund address given after creation (v1 and the hosted page's API). */
+export const refundAddressBody = z
+  .object({
+    refundAddress: printable(256).min(1).describe("Refund address, checked for the order's source currency (fromCurrency)"),
+    refundExtraId: printable(256)
+      .nullable()
+      .optional()
+      .describe("Extra ID (memo, tag) of the refund address, for source currencies that use one"),
+  })
+  .strict();
 
 export const sandboxDepositBody = z.object({
   amount: amount.optional().describe("Amount that arrived; defaults to the order's fromAmount"),
@@ -150,7 +169,7 @@ export const orderStatusResponse = orderResponse.extend({
   refundExtraId: z.string().nullable(),
   refund: z
     .object({
-      state: z.enum(["sent", "pending", "awaiting_address"]).describe("pending: owed, not yet sent; awaiting_address: no refundAddress"),
+      state: z.enum(REFUND_STATES).describe("pending: owed, not yet sent; awaiting_address: no refundAddress"),
       amount: dec.nullable(),
       hash: z.string().nullable(),
     })
@@ -163,6 +182,12 @@ export const orderStatusResponse = orderResponse.extend({
     .enum(STATE_REASONS)
     .nullable()
     .describe("While open: why the upstream provider holds the order (a refund in progress stays open until it is sent)"),
+  requiredAction: z
+    .enum(REQUIRED_ACTIONS)
+    .nullable()
+    .describe(
+      "An extension: what the user must do, if anything. provide_refund_address: the order is held or failed without a refund address and one would let it be refunded (POST /exchange/{id}/refund-address); contact_support: only the operator's support can resolve it; wait_for_review: the provider reviews it, nothing to do but wait. null: nothing. Derived from status, stateReason, refund and refundAddress (docs/api.md)",
+    ),
   history: z.array(z.object({ status: z.enum(ORDER_STATES), at: iso })).describe("Every state so far, oldest first"),
 });
 
@@ -173,6 +198,22 @@ export const orderWebhookEvent = z.object({
     orderId: z.string(),
     status: z.enum(ORDER_STATES).describe("The order's state now"),
     previousStatus: z.enum(ORDER_STATES).optional().describe("order.status_changed: the state before"),
+    channel: z
+      .object({ type: z.enum(["key", "widget", "page"]), id: z.string().nullable() })
+      .nullable()
+      .describe("The channel the order came through: an API key (its id), a widget (its id) or the hosted page (id null)"),
+    order: orderStatusResponse.describe("The full status body, as GET /exchange/{id} answers it"),
+  }),
+});
+
+export const orderActionWebhookEvent = z.object({
+  type: z.literal("order.action_required"),
+  timestamp: iso,
+  data: z.object({
+    orderId: z.string(),
+    status: z.enum(ORDER_STATES).describe("The order's state now"),
+    requiredAction: z.enum(REQUIRED_ACTIONS).describe("What the user must do now (the order body's requiredAction)"),
+    previousRequiredAction: z.enum(REQUIRED_ACTIONS).nullable().describe("What it was before: null when nothing was required"),
     channel: z
       .object({ type: z.enum(["key", "widget", "page"]), id: z.string().nullable() })
       .nullable()

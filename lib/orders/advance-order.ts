@@ -7,7 +7,7 @@ import { applyRate } from "@/lib/domain/quote-math";
 import { type EngineStep, getEngine } from "@/lib/engine";
 import { reverseProfit, settleProfit } from "@/lib/ledger/ledger";
 import { D, formatAmount } from "@/lib/money/decimal";
-import { announceOrder } from "./announce";
+import { announceOrder, announceRequiredAction } from "./announce";
 import { swapSnapshot } from "./swap";
 
 export interface ApplyStepOptions {
@@ -93,6 +93,7 @@ export async function applyStep(
     if (step.to === "finished") await settleProfit(tx, updated, new D(updated.profit), now);
     if (step.to === "failed") await reverseProfit(tx, updated, now);
     await announceOrder(tx, updated, { previousStatus: from, now });
+    await announceRequiredAction(tx, order, updated, { now });
     return updated;
   });
 }

@@ -3,6 +3,7 @@ import { parseChannel } from "@/lib/channels/channels";
 import type { Order, OrderEvent, Tx } from "@/lib/db/client";
 import { orderStateOf } from "@/lib/domain/order-states";
 import { enqueueEvent } from "@/lib/webhooks/outbox";
+import { orderRequiredAction } from "./required-action";
 import { serializeOrderStatus } from "./serialize-order";
 
 /**
@@ -34,3 +35,44 @@ export async function announceOrder(
     now: change.now,
   });
 }
+
+/**
+ * The `order.action_required` event, in the transaction of the change that may cause it: sent
+ * when the order's requiredAction (lib/domain/required-action.ts) is non-null after the change
+ * and was something else before (null or another action). Derived from the row before and
+ * after, so nothing is stored for it. Returns whether the change calls for one (even for an
+ * order no endpoint hears).
+ */
+export async function announceRequiredAction(
+  tx: Tx,
+  before: Order,
+  after: Order,
+  change: { now: Date; events?: OrderEvent[] },
+): Promise<boolean> {
+  const previous = orderRequiredAction(before);
+  const action = orderRequiredAction(after);
+  if (action === null || action === previous) return false;
+  if (!after.resellerId) return true;
+  const events = change.events ?? (await tx.orderEvent.findMany({ where: { orderId: after.id }, orderBy: { id: "asc" } }));
+  await enqueueEvent(tx, {
+    resellerId: after.resellerId,
+    type: "order.action_required",
+    subject: after.id,
+    data: {
+      orderId: after.id,
+      status: orderStateOf(after.status),
+      requiredAction: action,
+      previousRequiredAction: previous,
+      channel: parseChannel(after.channel),
+      order: serializeOrderStatus(after, events),
+    },
+    now: change.now,
+  });
+  return true;
+}
+
+/** Whether a change of the row calls for `order.action_required` (no transaction needed when not). */
+export const requiredActionAppears = (before: Order, after: Order): boolean => {
+  const action = orderRequiredAction(after);
+  return action !== null && action !== orderRequiredAction(before);
+};

@@ -1,4 +1,5 @@
 import "server-only";
+import crypto from "node:crypto";
 import type Database from "better-sqlite3";
 import { type Db, dateParam, driverOf, emptySql, type Order, type OrderEvent, providerOf, queryOnPool, sql } from "@/lib/db/client";
 import { sqliteDate, statementOf } from "@/lib/db/sqlite-direct";
@@ -22,6 +23,26 @@ export async function getOrderForCaller(
   if (!order || order.payinAddress === null || (order.resellerId !== null && order.resellerId !== opts.caller?.resellerId))
     throw new AppError("ORDER_NOT_FOUND", "No order with this id.");
   return order;
+}
+
+/** The stored form of an order's status link secret (the hosted page's X-Order-Token): its SHA-256. */
+export const hashOrderToken = (token: string) => crypto.hash("sha256", token, "hex");
+
+/**
+ * The order for the holder of its status link's secret (the hosted page's X-Order-Token);
+ * anyone else, a wrong or missing token included, gets the 404 of an unknown id.
+ */
+export async function getOrderForToken(db: Db, opts: { orderId: string; token: string | null }): Promise<Order & { events: OrderEvent[] }> {
+  const orderId = opts.orderId.toLowerCase();
+  const token = opts.token;
+  const notFound = () => new AppError("ORDER_NOT_FOUND", "No order with this id.");
+  if (!token || token.length > 100 || !ORDER_ID_RE.test(orderId)) throw notFound();
+  const row = await db.order.findUnique({ where: { id: orderId }, select: { resellerId: true, accessTokenHash: true } });
+  const want = row?.accessTokenHash;
+  const got = hashOrderToken(token);
+  if (!row?.resellerId || !want || want.length !== got.length || !crypto.timingSafeEqual(Buffer.from(want), Buffer.from(got)))
+    throw notFound();
+  return getOrderForCaller(db, { orderId, caller: { resellerId: row.resellerId } });
 }
 
 type OrderWithEvents = Order & { events: OrderEvent[] };

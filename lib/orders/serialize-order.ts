@@ -2,6 +2,7 @@ import "server-only";
 import type { Order, OrderEvent } from "@/lib/db/client";
 import { failureReasonOf, orderStateOf, stateReasonOf } from "@/lib/domain/order-states";
 import { num, numOrNull } from "@/lib/money/json-number";
+import { orderRequiredAction } from "./required-action";
 
 /** The creation response: exactly the spec's Exchange order fields. */
 export function serializeCreatedOrder(o: Order) {
@@ -39,7 +40,20 @@ export function serializeOrderStatus(o: Order, events?: Pick<OrderEvent, "status
     failureReason: failureReasonOf(o.failureReason),
     /** While open, why the provider holds the order (an addition to the spec). */
     stateReason: stateReasonOf(o.stateReason),
-    /** Every state the order has been in, oldest first (an addition to the spec); left out of the JSON without events. */
-    history: events?.map((e) => ({ status: e.status, at: e.at.toISOString() })),
+    /** What the user must do, if anything (an addition to the spec; lib/domain/required-action.ts). */
+    requiredAction: orderRequiredAction(o),
+    /**
+     * Every state the order has been in, oldest first (an addition to the spec); left out of the
+     * JSON without events. An event in the state of the one before it is a note (a refund address
+     * given later), not a state: left out.
+     */
+    history: events && historyOf(events),
   });
+}
+
+/** The states of a timeline, each once where it began (notes in the same state are skipped). */
+function historyOf(events: Pick<OrderEvent, "status" | "at">[]) {
+  const out: { status: string; at: string }[] = [];
+  for (const e of events) if (out[out.length - 1]?.status !== e.status) out.push({ status: e.status, at: e.at.toISOString() });
+  return out;
 }

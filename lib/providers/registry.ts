@@ -32,3 +32,8 @@ export const PROVIDER_SETTINGS = Object.assign({}, ...PROVIDERS.map((p) => p.set
 
 /** The parsed settings of every provider. */
 export type ProviderSettings = z.output<z.ZodObject<ProviderShape>>;
+
+/** Whether an open order held by `provider` takes a refund address after creation (its adapter's setRefundAddress). */
+export function takesRefundAddressLater(provider: string): boolean {
+  return PROVIDERS.some((p) => p.name === provider && p.refundAddressLater === true);
+}

@@ -14,6 +14,7 @@ import {
   type ProviderAsset,
   type ProviderQuote,
   type QuoteInput,
+  type RefundTarget,
   type SwapReading,
   type SwapRef,
   type UpstreamCurrency,
@@ -216,6 +217,17 @@ export class SideShiftAdapter implements ProviderAdapter {
       refundAmount: refunded ? (decOrNull(leg.refundAmount) ?? received) : null,
     };
   }
+
+  /** POST /shifts/{id}/set-refund-address {address, memo?} (reference section 2): answered 201 with the shift. */
+  async setRefundAddress(ref: SwapRef, to: RefundTarget, opts: { userIp?: string; signal?: AbortSignal } = {}): Promise<void> {
+    const body: Record<string, unknown> = { address: to.address };
+    if (to.extraId) body.memo = to.extraId;
+    await this.call("POST", `/shifts/${encodeURIComponent(ref.id)}/set-refund-address`, {
+      body,
+      userIp: opts.userIp,
+      signal: opts.signal,
+    });
+  }
 }
 
 export const sideshift = defineProvider({
@@ -231,6 +243,7 @@ export const sideshift = defineProvider({
   enabledBy: "SIDESHIFT_ENABLED",
   credentials: ["SIDESHIFT_SECRET", "SIDESHIFT_AFFILIATE_ID"],
   statuses: STATUSES,
+  refundAddressLater: true,
   mapping,
   assetKey,
   baseUrl: (s) => s.SIDESHIFT_API_URL,

@@ -114,6 +114,18 @@ export interface ProviderAdapter {
   readSwap(ref: SwapRef, signal?: AbortSignal): Promise<SwapReading>;
   /** Makes the provider's pending choice (FixedFloat: refund to the order's refund address); false when it cannot. */
   resolveChoice?(ref: SwapRef, signal?: AbortSignal): Promise<boolean>;
+  /**
+   * Gives an open swap a refund address after its creation (SideShift set-refund-address), for a
+   * swap held for review or queued for a refund without one. A provider whose documented API has
+   * no such call leaves it out; its definition then has no `refundAddressLater` either.
+   */
+  setRefundAddress?(ref: SwapRef, to: RefundTarget, opts?: { userIp?: string; signal?: AbortSignal }): Promise<void>;
+}
+
+/** A refund address given after creation. */
+export interface RefundTarget {
+  address: string;
+  extraId: string | null;
 }
 
 /** A provider's commission cap: the highest fee + markup (bps) it routes, and what sets it. */
@@ -141,6 +153,12 @@ export interface ProviderDefinition<N extends string = string, S extends z.ZodRa
   readonly credentials: readonly (keyof S & string)[];
   /** Provider status string -> our state; a string not in it reads as unknown (helpers.ts, mapStatus). */
   readonly statuses: Readonly<Record<string, MappedStatus>>;
+  /**
+   * Its adapter implements setRefundAddress: an open order of it takes a refund address after
+   * creation (the order body's requiredAction asks for one; tests/providers/registry.test.ts
+   * checks the flag against the adapter).
+   */
+  readonly refundAddressLater?: boolean;
   /** Its mapping file (mappings/<name>.json), as imported: mapping.ts checks and loads it. */
   readonly mapping: unknown;
   /** A stable string for one of its asset ids (availability sets, cache keys, the fakes' pairs). */

@@ -1,7 +1,8 @@
 // The webhook event types (a shared module: pure, imported by the dashboard too). An
 // endpoint subscribes to some of them, or to every one ("*", including those added later).
 
-export const ORDER_EVENT_TYPES = ["order.created", "order.status_changed"] as const;
+/** order.action_required: the order's requiredAction became non-null or changed (lib/orders/announce.ts). */
+export const ORDER_EVENT_TYPES = ["order.created", "order.status_changed", "order.action_required"] as const;
 export const WITHDRAWAL_EVENT_TYPES = ["withdrawal.created", "withdrawal.status_changed"] as const;
 /** Sent only to the endpoint it was asked for (the dashboard's "Send test event"). */
 export const TEST_EVENT_TYPE = "webhook.test";

@@ -2,6 +2,7 @@ import "server-only";
 import { now as clockNow } from "@/lib/clock";
 import { getConfig } from "@/lib/config";
 import type { Db, Order, Prisma } from "@/lib/db/client";
+import { writeTransaction } from "@/lib/db/write-transaction";
 import { OPEN_STATES } from "@/lib/domain/order-states";
 import { type EngineStep, getEngine } from "@/lib/engine";
 import { callEngine } from "@/lib/engine/call";
@@ -10,6 +11,7 @@ import { type Heartbeat, heartbeatStaleMs, newHeartbeat } from "@/lib/jobs/heart
 import { leaseMs, releaseLease, takeLease, unleased } from "@/lib/jobs/lease";
 import { getLogger } from "@/lib/log";
 import { applyStep } from "@/lib/orders/advance-order";
+import { announceRequiredAction, requiredActionAppears } from "@/lib/orders/announce";
 import { recoverIntents } from "@/lib/orders/recover-intents";
 import { flagStuckOrders } from "@/lib/orders/stuck";
 import { engineDeadlineMs, swapSnapshot } from "@/lib/orders/swap";
@@ -98,7 +100,7 @@ async function advanceClaimed(db: Db, order: Order, token: string, now: Date): P
   const at = new Date(Math.max(now.getTime(), Date.now()));
   if (step?.to === null) {
     // No move: the provider's status or the reason the order waits changed.
-    await release(db, order.id, token, {
+    const data = {
       attempts: 0,
       lastError: null,
       upstreamStatus: step.upstream.status,
@@ -106,7 +108,16 @@ async function advanceClaimed(db: Db, order: Order, token: string, now: Date): P
       nextActionAt: new Date(
         at.getTime() + engine.nextCheckDelayMs({ ...swap, upstream: swap.upstream && { ...swap.upstream, ...step.upstream } }),
       ),
-    });
+    };
+    const after = { ...order, ...data };
+    // A reason that asks something of the user (a hold, a refund without an address) is
+    // announced with the change, in its transaction (order.action_required); else a plain release.
+    if (!requiredActionAppears(order, after)) await release(db, order.id, token, data);
+    else
+      await writeTransaction(db, async (tx) => {
+        const r = await releaseLease(tx, "order", order.id, token, { ...data, updatedAt: at });
+        if (r.count === 1) await announceRequiredAction(tx, order, { ...after, updatedAt: at }, { now: at });
+      });
     return null;
   }
   if (step) {

@@ -22,6 +22,7 @@ const ELSEWHERE = {
   PAYOUT_CHAIN_UNAVAILABLE: "dashboard only (tests/withdrawals/contract-wallet.test.ts)",
   PRICE_UNAVAILABLE: "dashboard only (tests/prices/live-prices.test.ts)",
   API_KEY_LIMIT_REACHED: "dashboard and CLI only (tests/http/dashboard-key-cap.test.ts)",
+  REFUND_ADDRESS_UNSUPPORTED: "tests/http/refund-address.test.ts (needs ENGINE=providers: a provider without set-refund-address)",
 } as const satisfies Partial<Record<ErrorCode, string>>;
 
 const order = (over: Record<string, unknown> = {}) => ({ from: "btc", to: "eth", amount: "0.01", address: addressFor("eth"), ...over });
@@ -67,6 +68,11 @@ const CASES: Record<Exclude<ErrorCode, keyof typeof ELSEWHERE>, () => Promise<Ap
     const fixed = order({ rateType: "fixed", rateId: est.body.rateId });
     expect((await api("/exchange", { ip, body: fixed })).status).toBe(201);
     return api("/exchange", { ip, body: fixed });
+  },
+  REFUND_ADDRESS_LOCKED: async () => {
+    const { key } = await makeReseller();
+    const o = await api("/exchange", { key, body: order({ refundAddress: addressFor("btc") }) });
+    return api(`/exchange/${o.body.id}/refund-address`, { key, body: { refundAddress: addressFor("btc") } });
   },
   UNSUPPORTED_MEDIA_TYPE: () =>
     api("/exchange", { method: "POST", rawBody: JSON.stringify(order()), headers: { "content-type": "text/plain;charset=UTF-8" } }),

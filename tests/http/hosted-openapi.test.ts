@@ -35,6 +35,7 @@ describe("GET /api/hosted/openapi.json", () => {
       "/orders",
       "/orders/{id}",
       "/orders/{id}/deposit",
+      "/orders/{id}/refund-address",
     ]);
     // The body schema in the document is the very zod schema that validates POST /orders.
     const { $schema: _, ...fromZod } = z.toJSONSchema(hostedOrderBody, { io: "input", unrepresentable: "any" }) as Record<string, unknown>;

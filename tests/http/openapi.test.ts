@@ -2,7 +2,7 @@ import { Validator } from "@seriousme/openapi-schema-validator";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { DASHBOARD_ONLY_CODES, ERROR_CODES } from "@/lib/errors";
-import { createExchangeBody } from "@/lib/http/schemas";
+import { createExchangeBody, refundAddressBody } from "@/lib/http/schemas";
 import { api } from "../support/api";
 
 describe("GET /api/v1/openapi.json", () => {
@@ -17,6 +17,7 @@ describe("GET /api/v1/openapi.json", () => {
         "/estimate",
         "/exchange",
         "/exchange/{id}",
+        "/exchange/{id}/refund-address",
         "/range",
         "/sandbox/engine",
         "/sandbox/exchange/{id}/deposit",
@@ -67,6 +68,7 @@ describe("GET /api/v1/openapi.json", () => {
     expect(status.responses["304"]).toBeDefined();
     // Webhooks (OpenAPI 3.1's webhooks section).
     expect(Object.keys(doc.webhooks).sort()).toEqual([
+      "order.action_required",
       "order.created",
       "order.status_changed",
       "webhook.test",
@@ -76,6 +78,20 @@ describe("GET /api/v1/openapi.json", () => {
     const hook = doc.webhooks["order.status_changed"].post;
     expect(hook.parameters.map((p: { name: string }) => p.name)).toEqual(["webhook-id", "webhook-timestamp", "webhook-signature"]);
     expect(doc.components.schemas.OrderWebhookEvent.properties.data.properties.order.properties).toHaveProperty("history");
+    // What the user must do (issue 51): in the status body, its own event, and the request that answers it.
+    expect(doc.components.schemas.OrderStatus.properties.requiredAction.anyOf).toEqual([
+      { type: "string", enum: ["provide_refund_address", "contact_support", "wait_for_review"] },
+      { type: "null" },
+    ]);
+    expect(doc.components.schemas.OrderActionWebhookEvent.properties.type.const).toBe("order.action_required");
+    const { $schema: _s, ...refundBody } = z.toJSONSchema(refundAddressBody, { io: "input", unrepresentable: "any" }) as Record<
+      string,
+      unknown
+    >;
+    expect(doc.components.schemas.RefundAddress).toEqual(refundBody);
+    expect(doc.paths["/exchange/{id}/refund-address"].post.responses["409"].description).toMatch(
+      /REFUND_ADDRESS_LOCKED, REFUND_ADDRESS_UNSUPPORTED/,
+    );
     // Fixed-rate and reverse quotes.
     expect(doc.components.schemas.Estimate.properties).toHaveProperty("rateId");
     expect(doc.components.schemas.Estimate.properties.rateType.enum).toEqual(["floating", "fixed"]);

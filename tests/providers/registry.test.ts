@@ -51,6 +51,18 @@ describe("the provider registry", () => {
     }
     expect(() => getMapping("nosuch")).toThrow(/no provider nosuch is registered/);
   });
+
+  it("refundAddressLater is set exactly for the providers whose adapter implements setRefundAddress", () => {
+    const flagged = PROVIDERS.filter((p) => p.refundAddressLater === true).map((p) => p.name);
+    const implemented = PROVIDERS.filter((p) => {
+      const fake = FAKES[p.name]!;
+      const [adapter] = createAdapters(parseConfig({ ENGINE: "providers", ...fake.env(fake.create()) }));
+      return typeof adapter.setRefundAddress === "function";
+    }).map((p) => p.name);
+    expect(flagged).toEqual(implemented);
+    // Of the five documented APIs, SideShift's alone sets a refund address after creation (provider-apis.md).
+    expect(flagged).toEqual(["sideshift"]);
+  });
 });
 
 describe("the adapters' shared helpers", () => {

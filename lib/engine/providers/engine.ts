@@ -457,6 +457,40 @@ export class ProvidersEngine implements Engine {
     return step;
   }
 
+  /**
+   * A refund address given after creation, passed to the order's provider (docs/providers.md,
+   * Refund addresses after creation). Its refusal of the address is INVALID_REFUND_ADDRESS; any
+   * other answer that is not an outage (the swap is past taking one) is REFUND_ADDRESS_LOCKED;
+   * an outage is ENGINE_UNAVAILABLE, and the user may try again.
+   */
+  async setRefundAddress(
+    swap: SwapSnapshot,
+    to: { address: string; extraId: string | null },
+    ctx: EngineContext,
+  ): Promise<{ refundHash: string | null }> {
+    const ref = swap.upstream;
+    const a = ref ? this.adapters.get(ref.provider) : undefined;
+    if (!ref || !a?.setRefundAddress)
+      throw new AppError("REFUND_ADDRESS_UNSUPPORTED", "This order's exchange provider cannot take a refund address after creation.");
+    try {
+      await a.setRefundAddress(ref, to, { userIp: ctx.clientIp, signal: ctx.signal });
+    } catch (e) {
+      const err = isProviderError(e) ? e : new ProviderError(a.name, "unavailable", String(e));
+      getLogger().warn({ orderId: swap.orderId, provider: a.name, kind: err.kind, msg: err.message }, "provider refused a refund address");
+      if (err.kind === "invalid_refund_address")
+        throw new AppError("INVALID_REFUND_ADDRESS", `The provider refused the refund address: ${err.message}`);
+      if (err.kind === "invalid_extra_id")
+        throw new AppError("INVALID_REFUND_EXTRA_ID", `The provider refused the refund address's extra ID: ${err.message}`);
+      if (err.isOutage || err.kind === "unavailable")
+        throw new AppError("ENGINE_UNAVAILABLE", "The exchange provider did not answer; try again later.");
+      throw new AppError("REFUND_ADDRESS_LOCKED", `The exchange provider no longer takes a refund address for this order: ${err.message}`);
+    }
+    // The next reading asks the provider again (its answer to the address), not a memo of before.
+    this.lastReading.delete(swap.orderId);
+    getLogger().info({ orderId: swap.orderId, provider: a.name }, "refund address given to the provider");
+    return { refundHash: null };
+  }
+
   private remember(orderId: string, reading: SwapReading) {
     this.lastReading.delete(orderId);
     if (this.lastReading.size >= 10_000) this.lastReading.delete(this.lastReading.keys().next().value as string);

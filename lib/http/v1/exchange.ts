@@ -7,10 +7,11 @@ import { createOrder } from "@/lib/orders/create-order";
 import { getOrderForCaller } from "@/lib/orders/get-order";
 import { pollAfterSeconds } from "@/lib/orders/poll-hint";
 import { serializeCreatedOrder, serializeOrderStatus } from "@/lib/orders/serialize-order";
+import { setRefundAddress } from "@/lib/orders/set-refund-address";
 import { etagOf, noneMatchHits } from "../etag";
 import { RawJson, readJsonBody } from "../respond";
 import { parseWith, type RouteHandler } from "../route";
-import { createExchangeBody, createExchangeByToAmountBody } from "../schemas";
+import { createExchangeBody, createExchangeByToAmountBody, refundAddressBody } from "../schemas";
 
 const IDEMPOTENCY_KEY_RE = /^[\x21-\x7e]{1,255}$/;
 
@@ -49,4 +50,22 @@ export const getExchange: RouteHandler = async ({ req, env, caller }) => {
   if (poll !== null) headers["Poll-After"] = String(poll);
   if (noneMatchHits(req.header("if-none-match"), etag)) return { status: 304, body: null, headers };
   return { body: new RawJson(text), headers };
+};
+
+/**
+ * An extension: gives the order a refund address after creation (lib/orders/set-refund-address.ts),
+ * for the key's reseller's orders only (another reseller's, or a keyless order: 404).
+ */
+export const postRefundAddress: RouteHandler = async ({ req, env, caller, scope }) => {
+  if (!caller) throw new AppError("API_KEY_REQUIRED", "Giving a refund address needs the API key (X-API-Key) of the order's reseller.");
+  const body = parseWith(refundAddressBody, await readJsonBody(req, getConfig().MAX_BODY_BYTES));
+  const order = await setRefundAddress(getDb(), {
+    orderId: env.params.id ?? "",
+    auth: { resellerId: caller.resellerId },
+    refundAddress: body.refundAddress,
+    refundExtraId: body.refundExtraId,
+    clientIp: env.ip,
+    scope,
+  });
+  return { body: serializeOrderStatus(order, order.events) };
 };

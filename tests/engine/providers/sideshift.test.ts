@@ -295,3 +295,47 @@ describe("SideShift in the engine: refunds are not final until done", () => {
     });
   });
 });
+
+describe("SideShift adapter: a refund address after creation", () => {
+  it("POST /shifts/{id}/set-refund-address with address, memo, the secret and the user's IP; the next reading refunds there", async () => {
+    const { id } = await shiftReading(["waiting", "pending", "processing", "review"], null);
+    for (let i = 0; i < 3; i++) await ss.readSwap({ id, data: null });
+    expect((await ss.readSwap({ id, data: null })).mapped).toEqual({ state: "exchanging", reason: "hold", final: false });
+    fake.requests.length = 0;
+    await ss.setRefundAddress({ id, data: null }, { address: "bc1qlater", extraId: null }, { userIp: IP });
+    const [req] = fake.requests;
+    expect([req.method, req.path, req.headers["x-sideshift-secret"], req.headers["x-user-ip"]]).toEqual([
+      "POST",
+      `/api/v2/shifts/${id}/set-refund-address`,
+      fake.secret,
+      IP,
+    ]);
+    expect(req.body).toEqual({ address: "bc1qlater" });
+    fake.refund(id);
+    expect((await ss.readSwap({ id, data: null })).mapped).toEqual({ state: "failed", reason: "refunding", final: false });
+    await ss.readSwap({ id, data: null });
+    const done = await ss.readSwap({ id, data: null });
+    expect([done.mapped.reason, done.refundHash]).toEqual(["refunded", `ss-refund-${id}`]);
+  });
+
+  it("the engine: SideShift's refusals become the client's codes, and a provider without the call is unsupported", async () => {
+    const engine = engineWith([ss]);
+    const giveOn = async (steps: string[], to: { address: string; extraId: string | null }) => {
+      const { id } = await shiftReading(steps, null);
+      await ss.readSwap({ id, data: null }); // the fake's shift takes the script's status
+      const swap = snapshot({ state: "exchanging", upstream: { provider: "sideshift", id, data: null, status: "review", reason: "hold" } });
+      return engine.setRefundAddress(swap, to, { scope: "t", clientIp: IP });
+    };
+    expect(await giveOn(["review"], { address: "bc1qok", extraId: null })).toEqual({ refundHash: null });
+    expect(await codeOf(giveOn(["review"], { address: "invalid-addr", extraId: null }))).toBe("INVALID_REFUND_ADDRESS");
+    expect(await codeOf(giveOn(["review"], { address: "sideshift-own", extraId: null }))).toBe("INVALID_REFUND_ADDRESS");
+    expect(await codeOf(giveOn(["review"], { address: "bc1qok", extraId: "123" }))).toBe("INVALID_REFUND_EXTRA_ID");
+    expect(await codeOf(giveOn(["expired"], { address: "bc1qok", extraId: null }))).toBe("REFUND_ADDRESS_LOCKED");
+    fake.failNext({ status: 503 }, 1, (r) => r.path.endsWith("/set-refund-address"));
+    expect(await codeOf(giveOn(["review"], { address: "bc1qok", extraId: null }))).toBe("ENGINE_UNAVAILABLE");
+    const cn = snapshot({ state: "exchanging", upstream: { provider: "changenow", id: "x", data: null, status: "hold", reason: "hold" } });
+    expect(await codeOf(engine.setRefundAddress(cn, { address: "bc1qok", extraId: null }, { scope: "t" }))).toBe(
+      "REFUND_ADDRESS_UNSUPPORTED",
+    );
+  });
+});

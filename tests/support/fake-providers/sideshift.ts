@@ -33,7 +33,7 @@ interface SsQuote {
   expiresAt: number;
 }
 
-interface SsShift {
+export interface SsShift {
   id: string;
   quote: SsQuote;
   body: Record<string, any>;
@@ -41,7 +41,22 @@ interface SsShift {
   depositMemo: string | null;
   script: Script;
   createdAt: string;
+  /** The status its last read answered ("waiting" until read). */
+  status: string;
 }
+
+/** A set-refund-address call the fake received, as it was asked. */
+export interface SsRefundAddressCall {
+  shiftId: string;
+  address: unknown;
+  memo: unknown;
+  /** The status of the shift when it was asked, and the fake's answer. */
+  status: string;
+  answered: number;
+}
+
+/** Statuses in which a shift still takes a refund address (the docs' refund flow: while held, or queued for a refund). */
+const TAKES_REFUND_ADDRESS = new Set(["waiting", "pending", "processing", "review", "refund"]);
 
 export const SS_HAPPY: ScriptStep[] = ["waiting", "pending", "processing", "settling", "settled"];
 
@@ -60,6 +75,10 @@ export class FakeSideShift extends FakeServer {
   private shiftTimes: number[] = [];
   private readonly scripts = new Map<string, ScriptStep[]>();
   defaultScript: ScriptStep[] = SS_HAPPY;
+  /** Every POST /shifts/{id}/set-refund-address, in order. */
+  readonly refundAddressCalls: SsRefundAddressCall[] = [];
+  /** Addresses the fake refuses as SideShift's own ("This refund address belongs to SideShift.ai"), besides its prefixes. */
+  readonly refusedRefundAddresses = new Set<string>();
 
   get baseUrl() {
     return `${this.url}/api/v2`;
@@ -72,6 +91,35 @@ export class FakeSideShift extends FakeServer {
 
   script(address: string, steps: ScriptStep[]) {
     this.scripts.set(address, steps);
+  }
+
+  /** The shift made for a payout address (the last one, when several). */
+  shiftFor(settleAddress: string): SsShift | undefined {
+    return [...this.shifts.values()].filter((s) => s.body.settleAddress === settleAddress).pop();
+  }
+
+  /**
+   * Puts the shift on hold: its next reads answer "review" (exchanging, reason hold), with the
+   * documented `issue`, until the test moves it on. A shift scripted to end on "review" is held already.
+   */
+  hold(shiftId: string, issue = "Needs review") {
+    this.shiftOf(shiftId).script.continueWith([{ status: "review", issue }]);
+  }
+
+  /**
+   * Refunds the shift to its refund address: its next reads answer "refund" then "refunding"
+   * then "refunded" (the refund's hash in settleHash, as this fake puts it). Without a refund
+   * address it stays queued for one ("refund", the adapter's needs_action) until it has one.
+   */
+  refund(shiftId: string) {
+    const s = this.shiftOf(shiftId);
+    s.script.continueWith(s.body.refundAddress ? ["refund", "refunding", "refunded"] : ["refund"]);
+  }
+
+  private shiftOf(id: string): SsShift {
+    const s = this.shifts.get(id);
+    if (!s) throw new Error(`no shift ${id}`);
+    return s;
   }
 
   private err(status: number, message: string, code?: string): Reply {
@@ -101,6 +149,8 @@ export class FakeSideShift extends FakeServer {
       if (path === "/quotes") return this.quote(r);
       return this.createShift(r);
     }
+    const setRefund = /^\/shifts\/([^/]+)\/set-refund-address$/.exec(path);
+    if (r.method === "POST" && setRefund) return this.setRefundAddress(decodeURIComponent(setRefund[1]), r);
     if (r.method === "GET" && path.startsWith("/shifts/")) return this.readShift(decodeURIComponent(path.slice("/shifts/".length)));
     return this.err(404, `Method ${path} not found`, "METHOD_NOT_FOUND");
   }
@@ -199,6 +249,7 @@ export class FakeSideShift extends FakeServer {
       depositMemo: this.memoNetworks.has(q.body.depositNetwork) ? String(200000 + this.shifts.size) : null,
       script: new Script(this.scripts.get(b.settleAddress) ?? this.defaultScript),
       createdAt: new Date().toISOString(),
+      status: "waiting",
     };
     this.shifts.set(id, s);
     return { status: 201, body: this.shiftBody(s, "waiting", {}) };
@@ -251,7 +302,40 @@ export class FakeSideShift extends FakeServer {
     if (!s) return this.err(404, "Shift not found");
     const step = s.script.next();
     if (isFault(step)) return faultReply(step.fault as Fault);
-    return { status: 200, body: this.shiftBody(s, stepStatus(step), stepFields(step)) };
+    let status = stepStatus(step);
+    // A refund goes out only to a refund address: without one the shift waits in "refund".
+    if ((status === "refunding" || status === "refunded") && !s.body.refundAddress) status = "refund";
+    s.status = status;
+    return { status: 200, body: this.shiftBody(s, status, stepFields(step)) };
+  }
+
+  /**
+   * POST /shifts/{id}/set-refund-address {address, memo?}: answered 201 with the shift. Refused
+   * as the API refuses: a missing address (400 BAD_USER_INPUT), the fake's invalid addresses
+   * ("invalid..." prefix: "Invalid refundDestination"), SideShift's own ("sideshift..." prefix or
+   * refusedRefundAddresses), a memo where the network has none, and a shift past taking one.
+   */
+  private setRefundAddress(id: string, r: RecordedRequest): Reply {
+    const s = this.shifts.get(id);
+    const b = (r.body ?? {}) as Record<string, any>;
+    const call: SsRefundAddressCall = { shiftId: id, address: b.address, memo: b.memo, status: s?.status ?? "", answered: 0 };
+    this.refundAddressCalls.push(call);
+    const answer = (reply: Reply) => {
+      call.answered = reply.status;
+      return reply;
+    };
+    if (!s) return answer(this.err(404, "Shift not found"));
+    if (typeof b.address !== "string" || !b.address)
+      return answer(this.err(400, "Bad request: Invalid parameters: address", "BAD_USER_INPUT"));
+    if (b.address.startsWith("invalid")) return answer(this.err(400, "Invalid refundDestination"));
+    if (b.address.startsWith("sideshift") || this.refusedRefundAddresses.has(b.address))
+      return answer(this.err(400, "This refund address belongs to SideShift.ai"));
+    if (b.memo !== undefined && !this.memoNetworks.has(s.quote.body.depositNetwork))
+      return answer(this.err(400, "Bad request: Invalid parameters: memo", "BAD_USER_INPUT"));
+    if (!TAKES_REFUND_ADDRESS.has(s.status)) return answer(this.err(400, `Cannot update a shift in status ${s.status}`));
+    s.body.refundAddress = b.address;
+    if (b.memo !== undefined) s.body.refundMemo = b.memo;
+    return answer({ status: 201, body: this.shiftBody(s, s.status, {}) });
   }
 }
 
