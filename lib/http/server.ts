@@ -13,7 +13,7 @@ import { apiRouteLabel, closeAfterAnswer, createApiHandler } from "./app";
 import { clientIpOf } from "./client-ip";
 import { readiness } from "./health";
 import { answerError, type NextHandler, readBodyForNext, refuseTooLarge, replay } from "./next-bridge";
-import { nextRequestRefusal, serverActionBodyProblem, unknownActionResponder } from "./next-guard";
+import { HOSTED_PAGE_PATH, nextRequestRefusal, serverActionBodyProblem, unknownActionResponder } from "./next-guard";
 import { requestIdOf } from "./request-id";
 
 // The process's one port (server.ts wires it): the v1 API and /healthz go to lib/http/app.ts,
@@ -28,6 +28,9 @@ const WIDGET_PATH = /^\/w\/([1-9A-HJ-NP-Za-km-z]{1,64})\/?(?:[?#]|$)/;
 // Everything under /api except next-auth is the JSON API's: unknown paths there answer in
 // the API's error shape, not with the dashboard's HTML 404.
 const API_PATH = /^\/(?:api(?!\/auth(?:[/?]|$))|v1|healthz)(?:[/?]|$)/;
+
+/** Whether a Host header names an onion service (the request came over Tor to it). */
+const onionHost = (host: string | undefined) => /\.onion(?::\d+)?$/i.test(host ?? "");
 
 /** What the listener and the shutdown share. */
 export interface ServerState {
@@ -137,6 +140,10 @@ export function createAppServer({ cfg, log, next, worker, serverActions = null, 
       return;
     }
     if (url === "/metrics" && !cfg.METRICS_PORT) return void serveMetrics(req, res);
+    // The end user's pages offer the onion service to Tor Browser (docs/deploy.md, Onion service),
+    // unless the request already came to it.
+    if (cfg.ONION_ADDRESS && HOSTED_PAGE_PATH.test(url) && !onionHost(req.headers.host))
+      res.setHeader("Onion-Location", `http://${cfg.ONION_ADDRESS}${url}`);
     // Next only sees the client IP we vouch for (the socket's, or X-Forwarded-For behind TRUST_PROXY).
     req.headers["x-client-ip"] = clientIpOf(req, cfg.TRUST_PROXY);
     // A widget's page may be framed by the sites its reseller listed: proxy.ts puts this
@@ -176,7 +183,7 @@ export function createAppServer({ cfg, log, next, worker, serverActions = null, 
     if (!action && !req.headers["transfer-encoding"] && (declared === undefined || declared === "0")) return void next(req, res);
     void readBodyForNext(req, res, cfg.MAX_BODY_BYTES, log).then((body) => {
       if (!body) return void (res.headersSent || res.destroy());
-      const problem = action ? serverActionBodyProblem(req.headers["content-type"], body) : null;
+      const problem = action ? serverActionBodyProblem(req.headers["content-type"], body, req.url) : null;
       if (problem) return answerError(res, new AppError("INVALID_REQUEST", problem));
       return next(replay(req, body), res);
     });
