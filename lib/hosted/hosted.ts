@@ -184,7 +184,7 @@ export async function createHostedOrder(db: Db, opts: { sel: HostedSelector; inp
 }
 
 /** The order for the holder of its status link's secret; anyone else gets the 404 of an unknown id. */
-async function orderForToken(db: Db, orderId: string, token: string | null) {
+export async function orderForToken(db: Db, orderId: string, token: string | null) {
   const notFound = () => new AppError("ORDER_NOT_FOUND", "No order with this id.");
   if (!token || token.length > 100 || !ORDER_ID_RE.test(orderId)) throw notFound();
   const row = await db.order.findUnique({ where: { id: orderId }, select: { resellerId: true, accessTokenHash: true } });

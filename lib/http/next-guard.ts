@@ -78,6 +78,21 @@ function actionHost(headers: NextBoundRequest["headers"]): string | undefined {
 }
 
 /**
+ * The end user's pages send no Referer (Referrer-Policy: no-referrer: their URLs hold the order's
+ * secret), and under that policy a browser sends `Origin: null` with a same-origin POST, which
+ * Next's CSRF check refuses. For such a form post to a hosted page, when the browser itself says
+ * the request comes from the same origin (Sec-Fetch-Site, which no page can set), the request's
+ * Origin is put back as the origin Next compares with (the Host). Anything else is left as sent
+ * (a foreign origin, or "null" without Sec-Fetch-Site, stays refused).
+ */
+export function vouchForHostedOrigin(req: NextBoundRequest): void {
+  if (req.method !== "POST" || !HOSTED_PAGE_PATH.test(req.url ?? "/")) return;
+  if (first(req.headers.origin) !== "null" || first(req.headers["sec-fetch-site"]) !== "same-origin") return;
+  const host = actionHost(req.headers);
+  if (host) req.headers.origin = `http://${host}`;
+}
+
+/**
  * Why server.ts answers a request for Next itself, with a 4xx, where Next would fail with a
  * 500 and a stack in the log; null to hand it on:
  * - a path that does not percent-decode;
