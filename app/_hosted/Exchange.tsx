@@ -5,7 +5,7 @@ import { useActionState, useEffect, useId, useState } from "react";
 import { AddressField } from "./AddressField";
 import { exchangeAction } from "./actions";
 import { ApiError, type HostedConfig } from "./api";
-import { currencyLabel, type FieldErrors, type Named, type PageMessage, pageError } from "./messages";
+import { currencyLabel, type FieldErrors, type Named, networkName, type PageMessage, pageError } from "./messages";
 import { OrderPanel } from "./OrderPanel";
 import { useAddressCheck, useEstimate } from "./queries";
 import { type ExchangeState, estimateKey, type FormCurrency } from "./state";
@@ -40,11 +40,14 @@ function CurrencySelect({
   const c = classes(useTheme().dark);
   const id = useId();
   const msg = useId();
-  const option = (x: FormCurrency) => (
-    <option key={x[0]} value={x[0]}>
-      {t("currencyOption", { symbol: x[1], name: x[2], network: currencyNetwork(x) })}
-    </option>
-  );
+  const option = (x: FormCurrency) => {
+    const network = currencyNetwork(x);
+    return (
+      <option key={x[0]} value={x[0]}>
+        {network ? t("currencyOption", { symbol: x[1], name: x[2], network }) : t("currencyOptionNative", { symbol: x[1], name: x[2] })}
+      </option>
+    );
+  };
   return (
     <div className="min-w-0">
       <label htmlFor={id} className="mb-1 block text-sm font-medium">
@@ -73,11 +76,11 @@ function CurrencySelect({
   );
 }
 
-/** The network as the option shows it (the label helper's wording). */
+/** The network as the option shows it (the label helper's wording); "" for a coin on its own network. */
 const currencyNetwork = (x: FormCurrency) => {
   const label = currencyLabel({ symbol: x[1], name: x[2], network: x[3] }, x[0]);
   const comma = label.lastIndexOf(", ");
-  return comma === -1 ? x[2] : label.slice(comma + 2, -1);
+  return comma === -1 ? "" : label.slice(comma + 2, -1);
 };
 
 function Flow({
@@ -334,7 +337,7 @@ function Flow({
 
       <div className={`space-y-3 rounded-xl border p-4 sm:p-5 ${c.card}`}>
         <AddressField
-          label={t("address", { symbol: toSymbol, network: toC ? currencyNetwork(currencies.find((x) => x[0] === to)!) : "" })}
+          label={t("address", { symbol: toSymbol, network: networkName(toC?.network ?? "") })}
           name="address"
           value={address}
           onChange={setAddress}
@@ -367,7 +370,7 @@ function Flow({
           </div>
         ) : null}
         <AddressField
-          label={t("refundAddress", { symbol: fromSymbol, network: fromC ? currencyNetwork(currencies.find((x) => x[0] === from)!) : "" })}
+          label={t("refundAddress", { symbol: fromSymbol, network: networkName(fromC?.network ?? "") })}
           name="refundAddress"
           value={refundAddress}
           onChange={setRefundAddress}

@@ -308,3 +308,18 @@ export async function finishHostedOrder(api: APIRequestContext, id: string, toke
     })
     .toBe("finished");
 }
+
+/** A widget made on the dashboard's Widgets page; its id. */
+export async function createWidgetInUi(page: Page, opts: { name: string; markup: number; origins: string[] }): Promise<string> {
+  await page.goto("/dashboard/widgets");
+  await page.getByTestId("new-widget").click();
+  await page.getByTestId("widget-name").fill(opts.name);
+  await page.getByTestId("widget-markup").fill(String(opts.markup));
+  await page.getByTestId("widget-origins").fill(opts.origins.join("\n"));
+  await page.getByTestId("create-widget").click();
+  const card = page.getByTestId("widget-card").filter({ hasText: opts.name });
+  await expect(card).toBeVisible();
+  const id = await card.getAttribute("data-widget-id");
+  expect(id).toMatch(/^wg/);
+  return id!;
+}

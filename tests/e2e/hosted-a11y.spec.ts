@@ -1,0 +1,53 @@
+import AxeBuilder from "@axe-core/playwright";
+import { expect, test } from "@playwright/test";
+import { LOCALES } from "../../lib/i18n/locales";
+import { apiContext, createWidgetInUi, ethAddress, finishHostedOrder, hostedApiOrder, newWallet, resellerIdOf, signIn } from "./helpers";
+
+// axe-core over every page of the end user's path (the exchange page, the widget, the status
+// page of a waiting and of a finished order), with JavaScript on and off, in every language of
+// lib/i18n (a new language is covered as soon as it is listed): no serious or critical
+// violation, <html lang> the page's language, and no sideways scroll at 390 px.
+
+test("the end user's pages in every language, with and without JavaScript: no serious or critical axe violation", async ({
+  browser,
+  baseURL,
+}) => {
+  const dash = await browser.newContext();
+  const dashPage = await dash.newPage();
+  await signIn(dashPage, newWallet());
+  const resellerId = await resellerIdOf(dashPage);
+  const widgetId = await createWidgetInUi(dashPage, { name: "A11y widget", markup: 100, origins: [] });
+  await dash.close();
+  const api = await apiContext(baseURL!);
+  const waiting = await hostedApiOrder(api, resellerId, ethAddress());
+  const finished = await hostedApiOrder(api, resellerId, ethAddress());
+  await finishHostedOrder(api, finished.order.id, finished.token);
+  await api.dispose();
+
+  const pages = [
+    ["exchange page", `/x/${resellerId}?from=btc&to=eth&amount=0.1`, "exchange-form"],
+    ["widget", `/w/${widgetId}?theme=dark`, "exchange-form"],
+    ["status, waiting", waiting.statusPath, "order-panel"],
+    ["status, finished", finished.statusPath, "order-panel"],
+  ] as const;
+  for (const js of [true, false]) {
+    const ctx = await browser.newContext({ javaScriptEnabled: js, viewport: { width: 390, height: 800 } });
+    const page = await ctx.newPage();
+    for (const locale of LOCALES) {
+      for (const [what, path, testId] of pages) {
+        const label = `${what}, ${locale}, JavaScript ${js ? "on" : "off"}`;
+        await page.goto(`${path}${path.includes("?") ? "&" : "?"}lang=${locale}`);
+        await expect(page.getByTestId(testId), label).toBeVisible();
+        expect(await page.locator("html").getAttribute("lang"), label).toBe(locale);
+        const r = await new AxeBuilder({ page }).analyze();
+        const bad = r.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
+        expect(
+          bad.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`),
+          label,
+        ).toEqual([]);
+        expect(await page.evaluate(() => document.documentElement.scrollWidth), `${label} scrolls sideways`).toBeLessThanOrEqual(390);
+      }
+    }
+    await ctx.close();
+  }
+});
