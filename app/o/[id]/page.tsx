@@ -32,16 +32,29 @@ export default async function OrderStatusPage({
   const sp = await searchParams;
   const token = first(sp.t) ?? null;
   if (!/^[0-9a-f]{24}$/.test(id) || !token) notFound();
+  const { locale, lang } = await hostedLocale(sp);
+  const t = await getTranslations("status");
+  const tc = await getTranslations("common");
   let found: Awaited<ReturnType<typeof pageOrder>>;
   try {
     found = await pageOrder(getDb(), { orderId: id, token, clientIp: await clientIp() });
   } catch (e) {
-    if ((e as { code?: string }).code === "ORDER_NOT_FOUND") notFound();
-    throw e;
+    const code = (e as { code?: string }).code;
+    if (code === "ORDER_NOT_FOUND") notFound();
+    if (code !== "RATE_LIMITED") throw e;
+    // Over the IP's budget (the hosted API's): say so, and look again when the budget allows.
+    const wait = Math.min(60, Math.max(5, Number((e as { details?: { retryAfter?: number } }).details?.retryAfter) || 10));
+    const te = await getTranslations("errors");
+    return (
+      <HostedShell theme={{ dark: false, accent: "#4f46e5" }} widget={false} title={t("title")} picker={null}>
+        {/* biome-ignore lint/security/noDangerouslySetInnerHtml: a fixed tag with a number; React would hoist a bare <meta> */}
+        <div dangerouslySetInnerHTML={{ __html: `<meta http-equiv="refresh" content="${wait}">` }} />
+        <p role="alert" className="rounded-xl border border-zinc-200 bg-white p-5" data-testid="rate-limited">
+          {te("rateLimited")}
+        </p>
+      </HostedShell>
+    );
   }
-  const { locale, lang } = await hostedLocale(sp);
-  const t = await getTranslations("status");
-  const tc = await getTranslations("common");
   const { view, refreshSeconds } = found;
   return (
     <HostedShell
