@@ -6,13 +6,16 @@ import { apiContext, createWidgetInUi, ethAddress, finishHostedOrder, hostedApiO
 // axe-core over every page of the end user's path (the exchange page, the widget, the status
 // page of a waiting and of a finished order), with JavaScript on and off, in every language of
 // lib/i18n (a new language is covered as soon as it is listed): no serious or critical
-// violation, <html lang> the page's language, and no sideways scroll at 390 px.
+// violation, <html lang> the page's language, and no sideways scroll at 390 px. One test per
+// language and JavaScript setting, two at a time (each worker makes its reseller, widget and
+// orders once).
 
-test("the end user's pages in every language, with and without JavaScript: no serious or critical axe violation", async ({
-  browser,
-  baseURL,
-}) => {
-  const dash = await browser.newContext();
+test.describe.configure({ mode: "parallel" });
+
+let paths: { what: string; path: string; testId: string }[] = [];
+
+test.beforeAll(async ({ browser, baseURL }) => {
+  const dash = await browser.newContext({ baseURL });
   const dashPage = await dash.newPage();
   await signIn(dashPage, newWallet());
   const resellerId = await resellerIdOf(dashPage);
@@ -23,18 +26,22 @@ test("the end user's pages in every language, with and without JavaScript: no se
   const finished = await hostedApiOrder(api, resellerId, ethAddress());
   await finishHostedOrder(api, finished.order.id, finished.token);
   await api.dispose();
+  paths = [
+    { what: "exchange page", path: `/x/${resellerId}?from=btc&to=eth&amount=0.1`, testId: "exchange-form" },
+    { what: "widget", path: `/w/${widgetId}?theme=dark`, testId: "exchange-form" },
+    { what: "status, waiting", path: waiting.statusPath, testId: "order-panel" },
+    { what: "status, finished", path: finished.statusPath, testId: "order-panel" },
+  ];
+});
 
-  const pages = [
-    ["exchange page", `/x/${resellerId}?from=btc&to=eth&amount=0.1`, "exchange-form"],
-    ["widget", `/w/${widgetId}?theme=dark`, "exchange-form"],
-    ["status, waiting", waiting.statusPath, "order-panel"],
-    ["status, finished", finished.statusPath, "order-panel"],
-  ] as const;
-  for (const js of [true, false]) {
-    const ctx = await browser.newContext({ javaScriptEnabled: js, viewport: { width: 390, height: 800 } });
-    const page = await ctx.newPage();
-    for (const locale of LOCALES) {
-      for (const [what, path, testId] of pages) {
+for (const js of [true, false])
+  for (const locale of LOCALES)
+    test(`the end user's pages in ${locale}, JavaScript ${js ? "on" : "off"}: no serious or critical axe violation`, async ({
+      browser,
+    }) => {
+      const ctx = await browser.newContext({ javaScriptEnabled: js, viewport: { width: 390, height: 800 } });
+      const page = await ctx.newPage();
+      for (const { what, path, testId } of paths) {
         const label = `${what}, ${locale}, JavaScript ${js ? "on" : "off"}`;
         await page.goto(`${path}${path.includes("?") ? "&" : "?"}lang=${locale}`);
         await expect(page.getByTestId(testId), label).toBeVisible();
@@ -47,7 +54,5 @@ test("the end user's pages in every language, with and without JavaScript: no se
         ).toEqual([]);
         expect(await page.evaluate(() => document.documentElement.scrollWidth), `${label} scrolls sideways`).toBeLessThanOrEqual(390);
       }
-    }
-    await ctx.close();
-  }
-});
+      await ctx.close();
+    });
