@@ -8,7 +8,7 @@ import path from "node:path";
  */
 export default async function globalTeardown() {
   const pgDb = process.env.E2E_PG_DB;
-  if (pgDb && process.env.E2E_KEEP_DATA !== "1") {
+  if (process.env.E2E_PG !== "0" && process.env.E2E_PG_ADMIN_URL && process.env.E2E_KEEP_DATA !== "1") {
     const { default: pg } = await import("pg");
     const admin = new pg.Client({ connectionString: process.env.E2E_PG_ADMIN_URL });
     await admin.connect();
