@@ -11,7 +11,22 @@ const LAYERS = [
   // The base: errors, ids, money, settings, logging, and the shared vocabulary (lib/domain:
   // order states and reasons, rate types, the markup and rate maths). lib/providers is here
   // because config reads the providers' definitions (their settings are part of the one config).
-  ["errors", "ids", "money", "config", "settings", "providers", "log", "native-date", "root", "instance", "domain", "scope", "clock"],
+  [
+    "errors",
+    "ids",
+    "money",
+    "config",
+    "settings",
+    "providers",
+    "log",
+    "native-date",
+    "root",
+    "instance",
+    "domain",
+    "scope",
+    "clock",
+    "i18n",
+  ],
   ["db"],
   // Leaf helpers of background work: leases, backoff, heartbeats.
   ["jobs"],

@@ -1,3 +1,9 @@
+import createNextIntlPlugin from "next-intl/plugin";
+
+// The hosted pages' translations (lib/i18n): next-intl without i18n routing; the request
+// config reads the locale proxy.ts resolved (`lang`, then Accept-Language, else English).
+const withNextIntl = createNextIntlPlugin("./lib/i18n/request.ts");
+
 /** @type {import('next').NextConfig} */
 const nextConfig = {
   // The v1 API is served by lib/http/app.ts, straight from server.ts, not by Next; Next serves the
@@ -14,13 +20,15 @@ const nextConfig = {
   async headers() {
     const common = [
       { key: "X-Content-Type-Options", value: "nosniff" },
-      { key: "Referrer-Policy", value: "strict-origin-when-cross-origin" },
       { key: "Permissions-Policy", value: "camera=(), microphone=(), geolocation=(), payment=()" },
     ];
     return [
-      { source: "/((?!w/).*)", headers: [{ key: "X-Frame-Options", value: "DENY" }, ...common] },
-      { source: "/w/:path*", headers: common },
+      { source: "/((?!w/).*)", headers: [{ key: "X-Frame-Options", value: "DENY" }] },
+      { source: "/((?!w/|x/|o/).*)", headers: [...common, { key: "Referrer-Policy", value: "strict-origin-when-cross-origin" }] },
+      // The end user's pages: the status page's URL holds its order's secret (?t=), so no
+      // Referer ever leaves them, not even the origin (docs/widgets.md, The status link's secret).
+      { source: "/:page(w|x|o)/:path*", headers: [...common, { key: "Referrer-Policy", value: "no-referrer" }] },
     ];
   },
 };
-export default nextConfig;
+export default withNextIntl(nextConfig);

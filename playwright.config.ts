@@ -1,4 +1,5 @@
 import { execFileSync } from "node:child_process";
+import crypto from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -21,6 +22,28 @@ if (!process.env.E2E_BASE_URL && !process.env.E2E_PORT) process.env.E2E_PORT = S
 if (!process.env.E2E_BASE_URL && !process.env.E2E_DATA_DIR)
   process.env.E2E_DATA_DIR = fs.mkdtempSync(path.join(os.tmpdir(), "reseller-e2e-"));
 const baseURL = process.env.E2E_BASE_URL ?? `http://localhost:${process.env.E2E_PORT}`;
+
+// A second server on PostgreSQL, for the specs that must pass on both databases (PG_SPECS):
+// a fresh database made here, once, in the runner (the workers inherit its name), and dropped
+// by the global teardown. E2E_PG=0 leaves it out (no PostgreSQL at hand); E2E_PG_ADMIN_URL
+// names the server (default: postgres on 127.0.0.1:5432, trust auth, as the HTTP suites use).
+const PG_SPECS = /hosted-nojs\.spec\.ts$/;
+const withPg = !process.env.E2E_BASE_URL && process.env.E2E_PG !== "0";
+const pgAdmin = process.env.E2E_PG_ADMIN_URL ?? process.env.TEST_PG_ADMIN_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
+if (withPg && !process.env.E2E_PG_DB) {
+  process.env.E2E_PG_DB = `reseller_e2e_${process.pid}_${Date.now().toString(36)}`;
+  process.env.E2E_PG_ADMIN_URL = pgAdmin;
+  process.env.E2E_PG_PORT = String(freePort());
+  process.env.E2E_PG_SECRET = crypto.randomBytes(32).toString("hex");
+  const script = `const pg=require('pg');const c=new pg.Client({connectionString:process.argv[1]});c.connect().then(()=>c.query('CREATE DATABASE "'+process.argv[2]+'"')).then(()=>c.end(),e=>{console.error(e.message);process.exit(1)})`;
+  execFileSync(process.execPath, ["-e", script, pgAdmin, process.env.E2E_PG_DB], { stdio: ["ignore", "ignore", "inherit"] });
+}
+const pgBaseURL = `http://localhost:${process.env.E2E_PG_PORT}`;
+const pgDatabaseUrl = () => {
+  const u = new URL(pgAdmin);
+  u.pathname = `/${process.env.E2E_PG_DB}`;
+  return u.toString();
+};
 const chromium = process.env.E2E_CHROMIUM ?? "/usr/bin/chromium";
 
 export default defineConfig({
@@ -38,7 +61,6 @@ export default defineConfig({
   retries: 0,
   reporter: process.env.CI ? [["list"], ["html", { open: "never" }]] : "list",
   use: {
-    baseURL,
     browserName: "chromium",
     viewport: { width: 1280, height: 800 },
     trace: "retain-on-failure",
@@ -55,35 +77,77 @@ export default defineConfig({
       ],
     },
   },
+  projects: [
+    // Every spec on the SQLite server.
+    { name: "sqlite", use: { baseURL } },
+    // The specs that must also pass on PostgreSQL.
+    ...(withPg ? [{ name: "postgres", testMatch: PG_SPECS, use: { baseURL: pgBaseURL } }] : []),
+  ],
   webServer: process.env.E2E_BASE_URL
     ? undefined
-    : {
-        command: "node scripts/ensure-build.mjs && node dist/server.mjs",
-        url: `${baseURL}/healthz`,
-        reuseExistingServer: false,
-        gracefulShutdown: { signal: "SIGTERM", timeout: 5_000 },
-        timeout: 600_000,
-        stdout: "ignore",
-        stderr: "pipe",
-        env: {
-          NODE_ENV: "production",
-          PORT: process.env.E2E_PORT!,
-          APP_URL: baseURL,
-          NEXTAUTH_URL: "",
-          // No NEXTAUTH_SECRET: the server generates one into the data dir, like a fresh clone.
-          NEXTAUTH_SECRET: "",
-          DATABASE_URL: `file:${path.join(process.env.E2E_DATA_DIR!, "e2e.db")}`,
-          SANDBOX: "true",
-          SIM_STEP_SECONDS: "0.2",
-          WORKER_POLL_MS: "100",
-          PLATFORM_FEE_BPS: "25",
-          MARKUP_CAP_BPS: "1000",
-          LOG_LEVEL: "warn",
-          // Every test signs in from 127.0.0.1, several times a minute; the limit itself is
-          // tested in tests/http/dashboard-http.test.ts.
-          RATE_LIMIT_SIGNIN_PER_MINUTE: "1000",
-          // The webhook test's receiver listens on 127.0.0.1.
-          WEBHOOK_ALLOW_PRIVATE: "true",
+    : [
+        {
+          command: "node scripts/ensure-build.mjs && node dist/server.mjs",
+          url: `${baseURL}/healthz`,
+          reuseExistingServer: false,
+          gracefulShutdown: { signal: "SIGTERM", timeout: 5_000 },
+          timeout: 600_000,
+          stdout: "ignore",
+          stderr: "pipe",
+          env: {
+            NODE_ENV: "production",
+            PORT: process.env.E2E_PORT!,
+            APP_URL: baseURL,
+            NEXTAUTH_URL: "",
+            // No NEXTAUTH_SECRET: the server generates one into the data dir, like a fresh clone.
+            NEXTAUTH_SECRET: "",
+            DATABASE_URL: `file:${path.join(process.env.E2E_DATA_DIR!, "e2e.db")}`,
+            SANDBOX: "true",
+            SIM_STEP_SECONDS: "0.2",
+            WORKER_POLL_MS: "100",
+            PLATFORM_FEE_BPS: "25",
+            MARKUP_CAP_BPS: "1000",
+            LOG_LEVEL: "warn",
+            // Every test signs in from 127.0.0.1, several times a minute; the limit itself is
+            // tested in tests/http/dashboard-http.test.ts.
+            RATE_LIMIT_SIGNIN_PER_MINUTE: "1000",
+            // The end user's pages count against the IP's keyless budget (60 a minute), and the
+            // axe spec opens dozens of them from 127.0.0.1 within a minute; the limits themselves
+            // are tested in tests/http/rate-limits.test.ts.
+            RATE_LIMIT_PUBLIC_PER_MINUTE: "1000",
+            // The webhook test's receiver listens on 127.0.0.1.
+            WEBHOOK_ALLOW_PRIVATE: "true",
+          },
         },
-      },
+        ...(withPg
+          ? [
+              {
+                command: "node scripts/ensure-build.mjs && node dist/server.mjs",
+                url: `${pgBaseURL}/healthz`,
+                reuseExistingServer: false,
+                gracefulShutdown: { signal: "SIGTERM" as const, timeout: 5_000 },
+                timeout: 600_000,
+                stdout: "ignore" as const,
+                stderr: "pipe" as const,
+                env: {
+                  NODE_ENV: "production",
+                  PORT: process.env.E2E_PG_PORT!,
+                  APP_URL: pgBaseURL,
+                  NEXTAUTH_URL: "",
+                  // On PostgreSQL a generated secret would go to ./data of the worktree: one made per run instead.
+                  NEXTAUTH_SECRET: process.env.E2E_PG_SECRET!,
+                  DATABASE_URL: pgDatabaseUrl(),
+                  SANDBOX: "true",
+                  SIM_STEP_SECONDS: "0.2",
+                  WORKER_POLL_MS: "100",
+                  PLATFORM_FEE_BPS: "25",
+                  MARKUP_CAP_BPS: "1000",
+                  LOG_LEVEL: "warn",
+                  RATE_LIMIT_SIGNIN_PER_MINUTE: "1000",
+                  RATE_LIMIT_PUBLIC_PER_MINUTE: "1000",
+                },
+              },
+            ]
+          : []),
+      ],
 });

@@ -1,5 +1,6 @@
 import { type NextRequest, NextResponse } from "next/server";
 import { isFrameAncestorsValue } from "@/lib/channels/frame-origins";
+import { LOCALE_HEADER, resolveLocale } from "@/lib/i18n/locales";
 
 // The dashboard's Content-Security-Policy, with a fresh nonce per response for its scripts
 // (Next's way: Next reads the nonce from the request's CSP header and puts it on every script
@@ -33,6 +34,14 @@ export function proxy(request: NextRequest) {
   const headers = new Headers(request.headers);
   headers.set("x-nonce", nonce);
   headers.set("Content-Security-Policy", csp);
+  // The hosted pages' language (lib/i18n): `lang`, then Accept-Language, else English; no
+  // cookie. The layout (<html lang>) and next-intl's request config read it; a client cannot set it.
+  headers.set(
+    LOCALE_HEADER,
+    /^\/[xwo]\//.test(request.nextUrl.pathname)
+      ? resolveLocale(request.nextUrl.searchParams.get("lang"), request.headers.get("accept-language"))
+      : "en",
+  );
   const response = NextResponse.next({ request: { headers } });
   response.headers.set("Content-Security-Policy", csp);
   return response;

@@ -1,5 +1,7 @@
 import type { Metadata, Viewport } from "next";
+import { headers } from "next/headers";
 import { connection } from "next/server";
+import { DEFAULT_LOCALE, isLocale, LOCALE_HEADER } from "@/lib/i18n/locales";
 import "./globals.css";
 import { Providers } from "./providers";
 
@@ -14,8 +16,10 @@ export const viewport: Viewport = { width: "device-width", initialScale: 1, them
 export default async function RootLayout({ children }: { children: React.ReactNode }) {
   // Every page is rendered per request, so that Next can put the CSP nonce (proxy.ts) on its scripts.
   await connection();
+  // The hosted pages' language, as proxy.ts resolved it (lib/i18n); the dashboard is in English.
+  const locale = (await headers()).get(LOCALE_HEADER);
   return (
-    <html lang="en">
+    <html lang={isLocale(locale) ? locale : DEFAULT_LOCALE}>
       <body className="min-h-dvh">
         <Providers>{children}</Providers>
       </body>

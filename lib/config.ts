@@ -67,6 +67,14 @@ const schema = z.object({
   HOST: z.string().default("0.0.0.0"),
   /** Public origin of the app (scheme://host[:port]); SIWE messages must name it. */
   APP_URL: z.string().url().optional(),
+  /**
+   * The app's onion service host (abc...xyz.onion, docs/deploy.md, Onion service): the end
+   * user's pages (/x, /w, /o) then send Onion-Location, so Tor Browser offers the onion address.
+   */
+  ONION_ADDRESS: z
+    .string()
+    .regex(/^[a-z2-7]{56}\.onion$/, "is not a v3 onion host (56 base32 characters, then .onion)")
+    .optional(),
   DATABASE_URL: z.string().default("file:./data/reseller.db"),
   /** PostgreSQL: connections in each process's pool (Prisma and the bare driver's statements share it). */
   DATABASE_POOL_MAX: int(10, 1),

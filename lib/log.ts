@@ -22,9 +22,18 @@ const SECRET_PATHS = [
   "*.headers.authorization",
 ];
 
+/**
+ * A URL with the secrets it may carry in its query replaced: the status page's `t` (the order's
+ * secret, /o/<id>?t=..., docs/widgets.md). Any logged URL goes through it (the `url` field's
+ * serializer below); keep URLs out of other fields.
+ */
+export function redactUrl(url: unknown): unknown {
+  return typeof url === "string" ? url.replace(/([?&;]t=)[^&#]*/gi, "$1[redacted]") : url;
+}
+
 /** A JSON logger at `level` (stdout, or `destination`). Never log API keys, signatures or request bodies. */
 export function createLogger(level: string, destination?: pino.DestinationStream): Logger {
-  return pino({ level, base: undefined, redact: SECRET_PATHS }, destination);
+  return pino({ level, base: undefined, redact: SECRET_PATHS, serializers: { url: redactUrl } }, destination);
 }
 
 /** The current app's logger (createApp may give one; else stdout at LOG_LEVEL). */

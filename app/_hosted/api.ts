@@ -3,15 +3,7 @@
 // are the API's own, inferred from the zod schemas that validate and document it
 // (lib/http/hosted-schemas.ts; served as /api/hosted/openapi.json): no second copy to drift.
 
-import type {
-  AddressCheck,
-  HostedCurrency,
-  HostedEstimate,
-  HostedEstimateQuery,
-  HostedOrderBody,
-  HostedOrderCreated,
-  HostedOrderView,
-} from "@/lib/http/hosted-schemas";
+import type { AddressCheck, HostedCurrency, HostedEstimate, HostedEstimateQuery, HostedOrderView } from "@/lib/http/hosted-schemas";
 
 export type { AddressCheck, HostedCurrency, HostedEstimate, HostedOrderView };
 
@@ -62,24 +54,12 @@ export const getEstimate = (cfg: HostedConfig, p: EstimateRequest) =>
 export const checkAddress = (currency: string, address: string, extraId?: string) =>
   call<AddressCheck>(`/address?${qs({ currency, address, extraId })}`).then((r) => r.body as AddressCheck);
 
-export const createOrder = (cfg: HostedConfig, body: Omit<HostedOrderBody, "r" | "w">) =>
-  call<HostedOrderCreated>("/orders", {
-    method: "POST",
-    headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({ ...(cfg.r ? { r: cfg.r } : {}), ...(cfg.w ? { w: cfg.w } : {}), ...body }),
-  }).then((r) => r.body as HostedOrderCreated);
-
 export async function getOrder(id: string, token: string, etag: string | null) {
   const r = await call<HostedOrderView>(`/orders/${encodeURIComponent(id)}`, {
     headers: { "X-Order-Token": token, ...(etag ? { "If-None-Match": etag } : {}) },
   });
   return { order: r.body, etag: r.headers.get("etag"), pollAfter: Number(r.headers.get("poll-after") ?? "0") || null };
 }
-
-export const sandboxDeposit = (id: string, token: string) =>
-  call<HostedOrderView>(`/orders/${encodeURIComponent(id)}/deposit`, { method: "POST", headers: { "X-Order-Token": token } }).then(
-    (r) => r.body as HostedOrderView,
-  );
 
 /** An amount as the API gave it (an exact decimal of at most 15 significant digits) as text, never in exponent form. */
 export const fmt = (x: number | string | null | undefined): string =>

@@ -1,7 +1,9 @@
 import "server-only";
 import { notFound } from "next/navigation";
-import { getDb, hostedCurrencies, hostedPage } from "@/app/_server/lib";
+import { getDb, hostedCurrencies, hostedPage, pageEstimate, pageRange } from "@/app/_server/lib";
 import type { HostedConfig, HostedCurrency } from "./api";
+import { pageError } from "./messages";
+import type { ExchangeState, FormCurrency } from "./state";
 
 /** A hosted page's or widget's settings; an unknown, disabled or revoked one is the 404 page. */
 export async function loadHosted(sel: {
@@ -40,4 +42,49 @@ export function withUrlParameters(
   const amount = first(sp.amount);
   if (amount && /^\d{1,15}(?:\.\d{1,18})?$/.test(amount)) out.defaultAmount = amount;
   return out;
+}
+
+/**
+ * The currencies as the form's lists need them, and nothing more: the list is in the page
+ * twice (the HTML's options, and the client component's props in the inlined RSC payload).
+ */
+export const formCurrencies = (list: HostedCurrency[]): FormCurrency[] =>
+  list.map((c) => [c.ticker, c.symbol, c.name, c.network, c.hasExtraId ? (c.extraIdName ?? "Extra ID") : "", c.popular ? 1 : 0]);
+
+/**
+ * The form's first state, rendered on the server: the page's defaults, the pair's limits (so
+ * they show before an amount is typed) and, when the URL or widget gives an amount, its estimate.
+ */
+export async function initialExchange(cfg: HostedConfig, currencies: HostedCurrency[], clientIp: string): Promise<ExchangeState> {
+  const known = (t: string | null | undefined, fallback: string) => (t && currencies.some((x) => x.ticker === t) ? t : fallback);
+  const from = known(cfg.defaultFrom, currencies[0]?.ticker ?? "btc");
+  let to = known(cfg.defaultTo, currencies[1]?.ticker ?? "eth");
+  if (to === from) to = currencies.find((c) => c.ticker !== from)?.ticker ?? to;
+  const amount = cfg.defaultAmount ?? "";
+  const sel = { reseller: cfg.r, widget: cfg.w };
+  const state: ExchangeState = {
+    values: { from, to, mode: "send", amount, rateType: "floating", address: "", extraId: "", refundAddress: "" },
+    errors: {},
+    estimate: null,
+    range: await pageRange(getDb(), { sel, from, to, clientIp }),
+    notice: null,
+    created: null,
+  };
+  if (amount) {
+    try {
+      state.estimate = await pageEstimate(getDb(), { sel, from, to, amount, rateType: "floating", clientIp });
+    } catch (e) {
+      const code = (e as { code?: string }).code;
+      if (!code || code === "INTERNAL_ERROR") throw e;
+      const pair = {
+        from: currencies.find((c) => c.ticker === from),
+        to: currencies.find((c) => c.ticker === to),
+        fromTicker: from,
+        toTicker: to,
+      };
+      const { field, message } = pageError(code, (e as { details?: Record<string, unknown> }).details, pair);
+      state.errors[field] = message;
+    }
+  }
+  return state;
 }

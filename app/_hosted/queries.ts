@@ -1,24 +1,15 @@
 "use client";
 
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { keepPreviousData, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useMemo, useRef, useState } from "react";
-import {
-  type AddressCheck,
-  ApiError,
-  checkAddress,
-  createOrder,
-  getEstimate,
-  getOrder,
-  type HostedConfig,
-  type HostedOrderView,
-  sandboxDeposit,
-} from "./api";
+import { type AddressCheck, ApiError, checkAddress, getEstimate, getOrder, type HostedConfig, type HostedOrderView } from "./api";
+import { AMOUNT_RE } from "./messages";
 
 // The exchange page's server state in react-query, as the dashboard's is: the estimate and
 // the address checks are queries on a debounced key (a new key is a new request; an answer
-// for an old key is never shown for a new one), the order a mutation, its status a polled query.
-
-const AMOUNT_RE = /^\d{1,30}(?:\.\d{0,30})?$/;
+// for an old key is never shown for a new one), the order's status a polled query. Creating
+// the order and the sandbox's deposit are server actions (./actions.ts), which work without
+// JavaScript too; these only make the page livelier when it runs.
 
 /** `value` once it has stayed the same (compared as JSON) for `ms`; the same object until then. */
 export function useDebounced<T>(value: T, ms: number): T {
@@ -64,8 +55,9 @@ export function useEstimate(
     retry: false,
   });
   const estimate = valid && !query.isError ? (query.data ?? null) : null;
-  const error = !valid ? (q.amount ? "Enter an amount such as 0.1." : null) : query.isError ? query.error.message : null;
-  return { estimate, error, refresh: query.refetch };
+  // The refusal as the API gave it (code and details); the form words it (./messages.ts).
+  const error: ApiError | "amount" | null = !valid ? (q.amount ? "amount" : null) : query.isError ? (query.error as ApiError) : null;
+  return { estimate, error, refresh: query.refetch, settled: q };
 }
 
 /** An address (and extra id) checked for a currency as it is typed; null while empty or unchecked. */
@@ -81,11 +73,6 @@ export function useAddressCheck(currency: string, address: string, extraId = "")
     retry: false,
   });
   return typed.address && !query.isError ? (query.data ?? null) : null;
-}
-
-/** Creating the order: its answer (the order and its status link) once made. */
-export function useCreateOrder(cfg: HostedConfig) {
-  return useMutation({ mutationFn: (body: Parameters<typeof createOrder>[1]) => createOrder(cfg, body) });
 }
 
 const FINAL = ["finished", "failed"];
@@ -124,14 +111,5 @@ export function useHostedOrder(id: string, token: string, initial: HostedOrderVi
       if (order ? FINAL.includes(order.status) : pollAfter.current === null) return false;
       return Math.min(Math.max(pollAfter.current ?? 5, 1), 10) * 1000;
     },
-  });
-}
-
-/** The sandbox's simulated deposit: its answer is the order's new status. */
-export function useSandboxDeposit(id: string, token: string) {
-  const client = useQueryClient();
-  return useMutation({
-    mutationFn: () => sandboxDeposit(id, token),
-    onSuccess: (order) => client.setQueryData(hostedKeys.order(id), order),
   });
 }

@@ -1,6 +1,7 @@
 "use client";
 
-import { createContext, useContext, useEffect, useState } from "react";
+import { useTranslations } from "next-intl";
+import { createContext, useContext, useEffect, useState, useSyncExternalStore } from "react";
 
 // The hosted page's and the widget's look: light or dark, and the reseller's accent colour
 // (a CSS variable; text on it is white or near-black, whichever reads better on it).
@@ -91,6 +92,15 @@ export function useCountdown(until: string | null): number | null {
   return Math.max(0, Math.floor((Date.parse(until) - now) / 1000));
 }
 
+const noSubscribe = () => () => {};
+/** False on the server and in a page without JavaScript; true once the page runs (live checks, countdowns, copy buttons). */
+export const useMounted = () =>
+  useSyncExternalStore(
+    noSubscribe,
+    () => true,
+    () => false,
+  );
+
 export const mmss = (s: number) => `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
 
 export function AccentButton({ className = "", ...props }: React.ComponentProps<"button">) {
@@ -104,19 +114,23 @@ export function AccentButton({ className = "", ...props }: React.ComponentProps<
   );
 }
 
+/** A copy button, shown only when JavaScript runs (without it, the text beside it is selectable). */
 export function CopyText({ text, label }: { text: string; label: string }) {
   const { dark } = useTheme();
+  const t = useTranslations("common");
+  const mounted = useMounted();
   const [state, setState] = useState<"idle" | "copied" | "failed">("idle");
   useEffect(() => {
     if (state === "idle") return;
-    const t = setTimeout(() => setState("idle"), 2000);
-    return () => clearTimeout(t);
+    const timer = setTimeout(() => setState("idle"), 2000);
+    return () => clearTimeout(timer);
   }, [state]);
+  if (!mounted) return null;
   return (
     <button
       type="button"
       className={`shrink-0 rounded-md px-2.5 py-1.5 text-sm font-medium ${classes(dark).secondary}`}
-      aria-label={`Copy ${label}`}
+      aria-label={t("copyLabel", { what: label })}
       onClick={async () => {
         try {
           await navigator.clipboard.writeText(text);
@@ -126,7 +140,7 @@ export function CopyText({ text, label }: { text: string; label: string }) {
         }
       }}
     >
-      <span aria-live="polite">{state === "copied" ? "Copied" : state === "failed" ? "Select and copy" : "Copy"}</span>
+      <span aria-live="polite">{state === "copied" ? t("copied") : state === "failed" ? t("copyFailed") : t("copy")}</span>
     </button>
   );
 }

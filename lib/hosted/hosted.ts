@@ -189,7 +189,7 @@ export async function createHostedOrder(db: Db, opts: { sel: HostedSelector; inp
 }
 
 /** The order for the holder of its status link's secret; anyone else gets the 404 of an unknown id (lib/orders/get-order.ts). */
-const orderForToken = (db: Db, orderId: string, token: string | null) => getOrderForToken(db, { orderId, token });
+export const orderForToken = (db: Db, orderId: string, token: string | null) => getOrderForToken(db, { orderId, token });
 
 /**
  * The brand of an order's reseller, for its status page: only for the holder of the status
@@ -236,9 +236,11 @@ export function explorerTxUrl(currency: Currency | undefined, hash: string | nul
   return base ? base + hash : null;
 }
 
-/** What the deposit screen scans: the address (and nothing else a wallet could misread). */
-const qrDataUrl = async (text: string) =>
-  `data:image/svg+xml;base64,${Buffer.from(await QRCode.toString(text, { type: "svg", errorCorrectionLevel: "M", margin: 2 })).toString("base64")}`;
+/**
+ * What the deposit screen scans: the address (and nothing else a wallet could misread), as a
+ * PNG data URL: Tor Browser's "Safest" level turns SVG off, so an SVG code would not show there.
+ */
+const qrDataUrl = (text: string) => QRCode.toDataURL(text, { type: "image/png", errorCorrectionLevel: "M", margin: 2, scale: 4 });
 
 /** The status page's view of an order: the v1 status body, names, explorer links and the deposit QR code. */
 export async function hostedOrderView(order: Order & { events: Pick<OrderEvent, "status" | "at">[] }) {
@@ -264,6 +266,9 @@ export async function hostedOrderView(order: Order & { events: Pick<OrderEvent, 
       refund: explorerTxUrl(from, order.refundHash),
     },
     depositQr: order.payinAddress && order.status === "waiting" ? await qrDataUrl(order.payinAddress) : null,
+    // What was sent to the payout address: the order's toAmount once it finished (a floating
+    // order's is the amount the exchange actually made), null before.
+    amountSent: order.status === "finished" ? num(order.toAmount).toString() : null,
   };
 }
 
@@ -278,6 +283,10 @@ export async function hostedSandboxDeposit(db: Db, opts: { orderId: string; toke
   const order = await orderForToken(db, opts.orderId.toLowerCase(), opts.token);
   return hostedOrderView(await reportSandboxDeposit(db, { orderId: order.id, caller: { resellerId: order.resellerId ?? "" } }));
 }
+
+/** The status page's path: the secret in the query (`?t=`), so that a page without JavaScript can send it (docs/widgets.md). */
+export const hostedStatusPath = (orderId: string, token: string, lang?: string | null) =>
+  `/o/${orderId}?t=${token}${lang ? `&lang=${encodeURIComponent(lang)}` : ""}`;
 
 /** Whether the deposit screen offers the sandbox's simulated deposit. */
 export const hostedSandboxEnabled = () => getSandboxEngine() !== null;

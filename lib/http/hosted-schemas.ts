@@ -117,12 +117,13 @@ export const hostedOrderView = orderStatusResponse.extend({
   from: side,
   to: side,
   links: z.object({ payin: link, payout: link, refund: link }),
-  depositQr: z.string().nullable().describe("While waiting: an SVG data URL of the deposit address"),
+  depositQr: z.string().nullable().describe("While waiting: a PNG data URL of the deposit address's QR code"),
+  amountSent: decimal.nullable().describe("Once finished: the amount sent to the payout address; null before"),
 });
 
 export const hostedOrderCreated = z.object({
   token: z.string().describe("The status link's secret, shown once; send it as X-Order-Token"),
-  statusPath: z.string().describe("The status page: /o/<id>#t=<token>"),
+  statusPath: z.string().describe("The status page: /o/<id>?t=<token>"),
   order: hostedOrderView,
 });
 
@@ -130,6 +131,4 @@ export type HostedCurrency = z.infer<typeof hostedCurrency>;
 export type HostedEstimate = z.infer<typeof hostedEstimateResponse>;
 export type AddressCheck = z.infer<typeof addressCheckResponse>;
 export type HostedOrderView = z.infer<typeof hostedOrderView>;
-export type HostedOrderCreated = z.infer<typeof hostedOrderCreated>;
-export type HostedOrderBody = z.input<typeof hostedOrderBody>;
 export type HostedEstimateQuery = z.input<typeof hostedEstimateQuery>;

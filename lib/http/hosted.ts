@@ -9,6 +9,7 @@ import {
   hostedEstimate,
   hostedOrderView,
   hostedSandboxDeposit,
+  hostedStatusPath,
 } from "@/lib/hosted/hosted";
 import { stringifyJson } from "@/lib/money/json-number";
 import { pollAfterSeconds } from "@/lib/orders/poll-hint";
@@ -87,7 +88,7 @@ export const postHostedOrder: RouteHandler = async ({ req, env }) => {
     },
     clientIp: env.ip,
   });
-  return { status: 201, body: { token, statusPath: `/o/${order.id}#t=${token}`, order } };
+  return { status: 201, body: { token, statusPath: hostedStatusPath(order.id, token), order } };
 };
 
 /** The status: ETag (If-None-Match answers 304 while nothing changed) and Poll-After, as GET /exchange/{id}. */

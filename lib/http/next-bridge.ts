@@ -1,7 +1,7 @@
 import "server-only";
 import http, { type IncomingMessage, type ServerResponse } from "node:http";
 import { AppError } from "@/lib/errors";
-import type { Logger } from "@/lib/log";
+import { type Logger, redactUrl } from "@/lib/log";
 import { closeAfterAnswer } from "./app";
 import { errorAnswer } from "./errors";
 
@@ -62,7 +62,7 @@ export function readBodyForNext(req: IncomingMessage, res: ServerResponse, max: 
     req.once("end", () => settle(Buffer.concat(chunks)));
     const gone = () => {
       if (settled || req.complete) return;
-      log.debug({ url: req.url, received: size }, "client went away before sending its whole request body");
+      log.debug({ url: redactUrl(req.url), received: size }, "client went away before sending its whole request body");
       settle(null);
     };
     req.once("aborted", gone);

@@ -24,8 +24,19 @@ function isPlain(v: unknown, depth: number): boolean {
   return true;
 }
 
-/** Why a server-action request's body is not one this dashboard sends, or null when it is. */
-export function serverActionBodyProblem(contentType: string | undefined, body: Buffer): string | null {
+/**
+ * The end user's pages (/x/<reseller>, /w/<widget>, /o/<order>): their forms are React form
+ * actions (app/_hosted/actions.ts), which a browser posts as multipart/form-data, with
+ * JavaScript (a Next-Action header) or without it (a plain form post to the page).
+ */
+export const HOSTED_PAGE_PATH = /^\/[xwo]\/[^/?#]+\/?(?:[?#]|$)/;
+
+const isMultipart = (contentType: string | undefined) => (contentType ?? "").toLowerCase().startsWith("multipart/form-data");
+
+/** Why a server-action request's body is not one this app sends, or null when it is. */
+export function serverActionBodyProblem(contentType: string | undefined, body: Buffer, url = "/"): string | null {
+  // A hosted page's form: multipart, decoded by React's own form decoder.
+  if (HOSTED_PAGE_PATH.test(url) && isMultipart(contentType)) return null;
   if (!(contentType ?? "").toLowerCase().startsWith("text/plain")) return "A dashboard action takes its arguments as text/plain JSON.";
   let args: unknown;
   try {
@@ -67,12 +78,28 @@ function actionHost(headers: NextBoundRequest["headers"]): string | undefined {
 }
 
 /**
+ * The end user's pages send no Referer (Referrer-Policy: no-referrer: their URLs hold the order's
+ * secret), and under that policy a browser sends `Origin: null` with a same-origin POST, which
+ * Next's CSRF check refuses. For such a form post to a hosted page, when the browser itself says
+ * the request comes from the same origin (Sec-Fetch-Site, which no page can set), the request's
+ * Origin is put back as the origin Next compares with (the Host). Anything else is left as sent
+ * (a foreign origin, or "null" without Sec-Fetch-Site, stays refused).
+ */
+export function vouchForHostedOrigin(req: NextBoundRequest): void {
+  if (req.method !== "POST" || !HOSTED_PAGE_PATH.test(req.url ?? "/")) return;
+  if (first(req.headers.origin) !== "null" || first(req.headers["sec-fetch-site"]) !== "same-origin") return;
+  const host = actionHost(req.headers);
+  if (host) req.headers.origin = `http://${host}`;
+}
+
+/**
  * Why server.ts answers a request for Next itself, with a 4xx, where Next would fail with a
  * 500 and a stack in the log; null to hand it on:
  * - a path that does not percent-decode;
  * - a write to a page that is not a server action: the dashboard posts only actions (with a
  *   Next-Action header); Next would try any other multipart or form POST as a no-JavaScript
- *   form action and fail to parse a malformed one;
+ *   form action and fail to parse a malformed one. The one exception: the end user's pages
+ *   (HOSTED_PAGE_PATH), whose forms work without JavaScript, take a multipart form post;
  * - a server action from a foreign Origin: Next refuses it (CSRF) by throwing. The check is
  *   Next's own, so nothing it would accept is refused here.
  */
@@ -81,7 +108,8 @@ export function nextRequestRefusal(req: NextBoundRequest): AppError | null {
   if (!pathDecodes(url)) return new AppError("INVALID_REQUEST", "The path is not valid percent-encoding.");
   const method = req.method ?? "GET";
   if (method === "GET" || method === "HEAD" || method === "OPTIONS" || /^\/api\/auth(?:[/?]|$)/.test(url)) return null;
-  if (first(req.headers["next-action"]) === undefined)
+  const hostedForm = HOSTED_PAGE_PATH.test(url) && method === "POST" && isMultipart(first(req.headers["content-type"]));
+  if (first(req.headers["next-action"]) === undefined && !hostedForm)
     return new AppError("METHOD_NOT_ALLOWED", `The dashboard's pages take GET, not ${method}.`, undefined, { Allow: "GET, HEAD" });
   const origin = first(req.headers.origin);
   if (origin === undefined) return null; // Next lets an action without Origin through (no browser sends one so)

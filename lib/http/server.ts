@@ -5,6 +5,7 @@ import { widgetFrameAncestors } from "@/lib/channels/channels";
 import type { Config } from "@/lib/config";
 import { getDb } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
+import { hostedPageFound } from "@/lib/hosted/page";
 import type { Logger } from "@/lib/log";
 import { hasOperatorToken, observeRequest, serveMetrics } from "@/lib/observability/metrics";
 import { runInScope, type Scope } from "@/lib/scope";
@@ -12,8 +13,16 @@ import { registerReconcileGauges } from "@/lib/withdrawals/reconcile";
 import { apiRouteLabel, closeAfterAnswer, createApiHandler } from "./app";
 import { clientIpOf } from "./client-ip";
 import { readiness } from "./health";
+import { answerHostedNotFound } from "./hosted-404";
 import { answerError, type NextHandler, readBodyForNext, refuseTooLarge, replay } from "./next-bridge";
-import { nextRequestRefusal, serverActionBodyProblem, unknownActionResponder } from "./next-guard";
+import {
+  HOSTED_PAGE_PATH,
+  nextRequestRefusal,
+  pathDecodes,
+  serverActionBodyProblem,
+  unknownActionResponder,
+  vouchForHostedOrigin,
+} from "./next-guard";
 import { requestIdOf } from "./request-id";
 
 // The process's one port (server.ts wires it): the v1 API and /healthz go to lib/http/app.ts,
@@ -35,6 +44,9 @@ const BRAND_ACTION_BODY_BYTES = 96 * 1024;
 // Everything under /api except next-auth is the JSON API's: unknown paths there answer in
 // the API's error shape, not with the dashboard's HTML 404.
 const API_PATH = /^\/(?:api(?!\/auth(?:[/?]|$))|v1|healthz)(?:[/?]|$)/;
+
+/** Whether a Host header names an onion service (the request came over Tor to it). */
+const onionHost = (host: string | undefined) => /\.onion(?::\d+)?$/i.test(host ?? "");
 
 /** What the listener and the shutdown share. */
 export interface ServerState {
@@ -144,11 +156,31 @@ export function createAppServer({ cfg, log, next, worker, serverActions = null, 
       return;
     }
     if (url === "/metrics" && !cfg.METRICS_PORT) return void serveMetrics(req, res);
+    // The end user's pages offer the onion service to Tor Browser (docs/deploy.md, Onion service),
+    // unless the request already came to it.
+    if (cfg.ONION_ADDRESS && HOSTED_PAGE_PATH.test(url) && !onionHost(req.headers.host))
+      res.setHeader("Onion-Location", `http://${cfg.ONION_ADDRESS}${url}`);
     // Next only sees the client IP we vouch for (the socket's, or X-Forwarded-For behind TRUST_PROXY).
     req.headers["x-client-ip"] = clientIpOf(req, cfg.TRUST_PROXY);
     // A widget's page may be framed by the sites its reseller listed: proxy.ts puts this
     // header in the CSP's frame-ancestors. Next sees it only as set here.
     delete req.headers["x-frame-ancestors"];
+    // An end user's page that names nothing (an unknown reseller, widget or order, a wrong
+    // secret): the hosted 404, which needs no JavaScript (lib/http/hosted-404.ts).
+    if ((req.method === "GET" || req.method === "HEAD") && HOSTED_PAGE_PATH.test(url) && pathDecodes(url)) {
+      void hostedPageFound(getDb(), url).then(
+        (found) => (found ? afterHostedCheck(req, res, url) : answerHostedNotFound(req, res)),
+        (e: unknown) => {
+          log.error({ err: e }, "hosted page lookup failed");
+          answerError(res, new AppError("INTERNAL_ERROR", "Internal error."));
+        },
+      );
+      return;
+    }
+    afterHostedCheck(req, res, url);
+  }
+
+  function afterHostedCheck(req: http.IncomingMessage, res: http.ServerResponse, url: string) {
     const widget = WIDGET_PATH.exec(url);
     if (!widget) return toNext(req, res);
     void widgetFrameAncestors(getDb(), widget[1]).then(
@@ -165,6 +197,8 @@ export function createAppServer({ cfg, log, next, worker, serverActions = null, 
 
   /** A request for Next: refused when Next would fail on it, its body read within the limit, then Next's handler. */
   function toNext(req: http.IncomingMessage, res: http.ServerResponse) {
+    // A hosted page's own form post, sent with `Origin: null` under its no-referrer policy.
+    vouchForHostedOrigin(req);
     // Garbage that Next would answer with a 500 and a stack trace: refused here (lib/http/next-guard.ts).
     const refusal = nextRequestRefusal(req);
     if (refusal) return answerError(res, refusal);
@@ -185,7 +219,7 @@ export function createAppServer({ cfg, log, next, worker, serverActions = null, 
     if (!action && !req.headers["transfer-encoding"] && (declared === undefined || declared === "0")) return void next(req, res);
     void readBodyForNext(req, res, limit, log).then((body) => {
       if (!body) return void (res.headersSent || res.destroy());
-      const problem = action ? serverActionBodyProblem(req.headers["content-type"], body) : null;
+      const problem = action ? serverActionBodyProblem(req.headers["content-type"], body, req.url) : null;
       if (problem) return answerError(res, new AppError("INVALID_REQUEST", problem));
       return next(replay(req, body), res);
     });

@@ -2,8 +2,36 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 
-/** Removes the temp folder of the test server (SQLite file and generated session secret). E2E_KEEP_DATA=1 keeps it. */
-export default function globalTeardown() {
+/**
+ * Removes the temp folder of the test server (SQLite file and generated session secret) and the
+ * PostgreSQL server's database (playwright.config.ts made it). E2E_KEEP_DATA=1 keeps them.
+ */
+export default async function globalTeardown() {
+  const pgDb = process.env.E2E_PG_DB;
+  if (process.env.E2E_PG !== "0" && process.env.E2E_PG_ADMIN_URL && process.env.E2E_KEEP_DATA !== "1") {
+    const { default: pg } = await import("pg");
+    const admin = new pg.Client({ connectionString: process.env.E2E_PG_ADMIN_URL });
+    await admin.connect();
+    try {
+      // This run's database, and any a run that is gone left (named after its runner's pid:
+      // a config loaded without a run, as `playwright test --list` does, makes one too).
+      const { rows } = await admin.query<{ datname: string }>("SELECT datname FROM pg_database WHERE datname LIKE 'reseller_e2e_%'");
+      const alive = (pid: number) => {
+        try {
+          process.kill(pid, 0);
+          return true;
+        } catch {
+          return false;
+        }
+      };
+      for (const { datname } of rows) {
+        const m = /^reseller_e2e_(\d+)_[0-9a-z]+$/.exec(datname);
+        if (m && (datname === pgDb || !alive(Number(m[1])))) await admin.query(`DROP DATABASE IF EXISTS "${datname}" WITH (FORCE)`);
+      }
+    } finally {
+      await admin.end();
+    }
+  }
   const dir = process.env.E2E_DATA_DIR;
   if (!dir || process.env.E2E_KEEP_DATA === "1") return;
   const resolved = path.resolve(dir);

@@ -276,3 +276,50 @@ export function checkLedgerAfterFile() {
     await assertLedgerConsistent(`file:${path.join(dir, "e2e.db")}`);
   });
 }
+
+/** The reseller's id, as its referral link on the Widgets page gives it (/x/<id>). */
+export async function resellerIdOf(page: Page): Promise<string> {
+  await page.goto("/dashboard/widgets");
+  const link = (await page.locator("figure", { hasText: "Referral link" }).first().locator("code").textContent()) ?? "";
+  const m = /\/x\/([1-9A-HJ-NP-Za-km-z]+)/.exec(link);
+  expect(m).not.toBeNull();
+  return m![1];
+}
+
+/** An order made through the hosted page's own API (as the page's script would), with its status link. */
+export async function hostedApiOrder(api: APIRequestContext, resellerId: string, address: string) {
+  const res = await api.post("/api/hosted/orders", {
+    headers: { "Sec-Fetch-Site": "same-origin" },
+    data: { r: resellerId, from: "btc", to: "eth", amount: "0.1", address },
+  });
+  expect(res.status(), await res.text()).toBe(201);
+  return (await res.json()) as { token: string; statusPath: string; order: { id: string } };
+}
+
+/** The sandbox's deposit on a hosted order, then its status read until it is finished. */
+export async function finishHostedOrder(api: APIRequestContext, id: string, token: string) {
+  const h = { "Sec-Fetch-Site": "same-origin", "X-Order-Token": token };
+  const dep = await api.post(`/api/hosted/orders/${id}/deposit`, { headers: h });
+  expect(dep.status(), await dep.text()).toBe(200);
+  await expect
+    .poll(async () => ((await (await api.get(`/api/hosted/orders/${id}`, { headers: h })).json()) as { status: string }).status, {
+      timeout: 120_000,
+      intervals: [200],
+    })
+    .toBe("finished");
+}
+
+/** A widget made on the dashboard's Widgets page; its id. */
+export async function createWidgetInUi(page: Page, opts: { name: string; markup: number; origins: string[] }): Promise<string> {
+  await page.goto("/dashboard/widgets");
+  await page.getByTestId("new-widget").click();
+  await page.getByTestId("widget-name").fill(opts.name);
+  await page.getByTestId("widget-markup").fill(String(opts.markup));
+  await page.getByTestId("widget-origins").fill(opts.origins.join("\n"));
+  await page.getByTestId("create-widget").click();
+  const card = page.getByTestId("widget-card").filter({ hasText: opts.name });
+  await expect(card).toBeVisible();
+  const id = await card.getAttribute("data-widget-id");
+  expect(id).toMatch(/^wg/);
+  return id!;
+}

@@ -145,7 +145,8 @@ describe("a widget's order", () => {
     // Only the secret's hash is stored.
     expect(row.accessTokenHash).toBe(crypto.createHash("sha256").update(made.token).digest("hex"));
     expect(JSON.stringify(row)).not.toContain(made.token);
-    expect(made.statusPath).toBe(`/o/${row.id}#t=${made.token}`);
+    // The secret in the query, so that a page without JavaScript can send it (docs/widgets.md).
+    expect(made.statusPath).toBe(`/o/${row.id}?t=${made.token}`);
   });
 
   it("its status opens only with the link's secret, polls with ETag, and follows the sandbox deposit to finished", async () => {
@@ -168,8 +169,10 @@ describe("a widget's order", () => {
       from: { ticker: "btc", network: "bitcoin" },
       to: { ticker: "eth" },
     });
-    expect(first.body.depositQr).toMatch(/^data:image\/svg\+xml;base64,/);
-    expect(Buffer.from(first.body.depositQr.split(",")[1], "base64").toString()).toContain("<svg");
+    // A PNG (Tor Browser's "Safest" level shows no SVG).
+    expect(first.body.depositQr).toMatch(/^data:image\/png;base64,/);
+    expect(Buffer.from(first.body.depositQr.split(",")[1], "base64").subarray(0, 8).toString("hex")).toBe("89504e470d0a1a0a");
+    expect(first.body.amountSent).toBeNull();
     const etag = first.headers.get("etag")!;
     expect(first.headers.get("poll-after")).toMatch(/^\d+$/);
     const same = await hosted(path, { headers: { "x-order-token": token, "if-none-match": etag } });
@@ -189,6 +192,8 @@ describe("a widget's order", () => {
     expect(last.payoutHash).toBeTruthy();
     expect(last.links.payout).toBe(`https://etherscan.io/tx/${last.payoutHash}`);
     expect(last.depositQr).toBeNull();
+    // What was sent, once finished: the order's amount to receive.
+    expect(last.amountSent).toBe(String(last.toAmount));
   });
 
   it("a failed order's status shows the refund, with its hash linked to the explorer", async () => {

@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
-import { HostedExchange } from "@/app/_hosted/Exchange";
-import { loadHosted, withUrlParameters } from "@/app/_hosted/load";
+import { ExchangePage } from "@/app/_hosted/exchange-page";
+import type { Search } from "@/app/_hosted/shell";
 
 export const metadata: Metadata = { title: { absolute: "Exchange" }, robots: { index: false, follow: false } };
 
@@ -8,14 +8,7 @@ export const metadata: Metadata = { title: { absolute: "Exchange" }, robots: { i
  * A widget (/w/<widget id>): the exchange flow in a compact layout for an iframe. Only the
  * sites the widget lists may frame it (CSP frame-ancestors, set from lib/http/server.ts and proxy.ts).
  */
-export default async function WidgetPage({
-  params,
-  searchParams,
-}: {
-  params: Promise<{ widget: string }>;
-  searchParams: Promise<Record<string, string | string[] | undefined>>;
-}) {
+export default async function WidgetPage({ params, searchParams }: { params: Promise<{ widget: string }>; searchParams: Promise<Search> }) {
   const { widget } = await params;
-  const { cfg, currencies } = await loadHosted({ widget });
-  return <HostedExchange cfg={withUrlParameters(cfg, currencies, await searchParams)} currencies={currencies} widget />;
+  return <ExchangePage sel={{ widget }} sp={await searchParams} path={`/w/${widget}`} widget />;
 }

@@ -1,14 +1,13 @@
 import type { Metadata } from "next";
-import { HostedExchange } from "@/app/_hosted/Exchange";
-import { loadHosted, withUrlParameters } from "@/app/_hosted/load";
+import { ExchangePage } from "@/app/_hosted/exchange-page";
+import type { Search } from "@/app/_hosted/shell";
 
 export const metadata: Metadata = { title: { absolute: "Exchange" }, robots: { index: false, follow: false } };
-
-type Search = Record<string, string | string[] | undefined>;
 
 /**
  * A reseller's hosted exchange page, its referral link: /x/<reseller id>, optionally
  * ?channel=<widget id> to count its orders (and apply the markup) of that widget's channel.
+ * Works without JavaScript (app/_hosted/actions.ts).
  */
 export default async function HostedPage({
   params,
@@ -20,6 +19,5 @@ export default async function HostedPage({
   const { reseller } = await params;
   const sp = await searchParams;
   const channel = typeof sp.channel === "string" ? sp.channel : null;
-  const { cfg, currencies } = await loadHosted({ reseller, widget: channel });
-  return <HostedExchange cfg={withUrlParameters(cfg, currencies, sp)} currencies={currencies} widget={false} />;
+  return <ExchangePage sel={{ reseller, widget: channel }} sp={sp} path={`/x/${reseller}`} widget={false} />;
 }
