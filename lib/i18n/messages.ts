@@ -1,5 +1,12 @@
 import type { Locale } from "./locales";
+import de from "./messages/de.json";
 import en from "./messages/en.json";
+import es from "./messages/es.json";
+import fr from "./messages/fr.json";
+import pt from "./messages/pt.json";
+import ru from "./messages/ru.json";
+import tr from "./messages/tr.json";
+import zh from "./messages/zh.json";
 
 // The messages of each locale, English the reference (messages/en.json). A locale whose file
 // is not written yet, or a key missing from one, falls back to English. A new file: import it
@@ -10,7 +17,7 @@ export type Messages = typeof en;
 type Tree = { [key: string]: string | Tree };
 
 /** The written translations besides English; a locale not listed here shows English. */
-const FILES: Partial<Record<Locale, Tree>> = {};
+const FILES: Partial<Record<Locale, Tree>> = { es, pt, ru, zh, de, fr, tr };
 
 function merge(base: Tree, over: Tree | undefined): Tree {
   if (!over) return base;
