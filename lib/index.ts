@@ -31,7 +31,15 @@ export { getWithdrawalsView } from "./dashboard/withdrawals";
 export { closeDb, getDb } from "./db/client";
 export { migrate } from "./db/migrate";
 export { hostedCurrencies, hostedOrderBrand, hostedPage, hostedSandboxEnabled, hostedStatusPath } from "./hosted/hosted";
-export { pageCheckAddress, pageCreateOrder, pageEstimate, pageOrder, pageRange, pageSandboxDeposit } from "./hosted/page";
+export {
+  pageCheckAddress,
+  pageCreateOrder,
+  pageEstimate,
+  pageOrder,
+  pageRange,
+  pageSandboxDeposit,
+  pageSetRefundAddress,
+} from "./hosted/page";
 export { apiOnlyHandler, type NextHandler } from "./http/next-bridge";
 export { loadServerActionIds } from "./http/next-guard";
 export { shutDown } from "./http/shutdown";

@@ -145,6 +145,7 @@ function Flow({
         statusUrl={state.created.statusPath}
         lang={lang}
         widget
+        support={cfg.brand.support}
       />
     );
 

@@ -2,9 +2,11 @@
 
 import { useFormatter, useTranslations } from "next-intl";
 import { useActionState, useId } from "react";
+import type { BrandSupport } from "@/lib/resellers/brand-types";
 import { depositAction } from "./actions";
 import { ApiError, fmt, type HostedOrderView as OrderView } from "./api";
 import { useHostedOrder } from "./queries";
+import { RequiredAction } from "./RequiredAction";
 import { AccentButton, CopyText, classes, mmss, useCountdown, useMounted, useTheme } from "./theme";
 
 // An order as its user sees it, server-rendered from the order (the status page, or a widget
@@ -167,7 +169,7 @@ export function OrderPanel({
   lang,
   widget = false,
   refreshSeconds = null,
-  action,
+  support = null,
 }: {
   id: string;
   token: string;
@@ -180,8 +182,8 @@ export function OrderPanel({
   widget?: boolean;
   /** Without JavaScript the page reloads itself every so many seconds (null: final). */
   refreshSeconds?: number | null;
-  /** A slot for what the user must do on this order (e.g. give a refund address); the lead wires it in. */
-  action?: React.ReactNode;
+  /** The reseller's support contact, shown where the order asks the user to act. */
+  support?: BrandSupport | null;
 }) {
   const { dark } = useTheme();
   const c = classes(dark);
@@ -238,7 +240,7 @@ export function OrderPanel({
         ) : null}
       </div>
 
-      {action}
+      <RequiredAction order={order} token={token} lang={lang} support={support} />
 
       {waiting ? (
         <section aria-labelledby="deposit-h" className={`rounded-xl border p-4 sm:p-5 ${c.card}`}>

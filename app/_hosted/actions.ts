@@ -2,7 +2,16 @@
 
 import { headers } from "next/headers";
 import { redirect } from "next/navigation";
-import { getDb, hostedCurrencies, hostedStatusPath, pageCreateOrder, pageEstimate, pageRange, pageSandboxDeposit } from "@/app/_server/lib";
+import {
+  getDb,
+  hostedCurrencies,
+  hostedStatusPath,
+  pageCreateOrder,
+  pageEstimate,
+  pageRange,
+  pageSandboxDeposit,
+  pageSetRefundAddress,
+} from "@/app/_server/lib";
 import type { HostedOrderView } from "./api";
 import { AMOUNT_RE, type FieldErrors, pageError } from "./messages";
 import { type ExchangeState, type ExchangeValues, estimateKey } from "./state";
@@ -160,4 +169,54 @@ export async function depositAction(_prev: DepositState, form: FormData): Promis
   }
   if (text(form, "back") === "status") redirect(hostedStatusPath(id, token, lang));
   return { error: null };
+}
+
+export interface RefundAddressState {
+  /** A message of the "errors" namespace (the component gives its values), or null. */
+  error: string | null;
+  /** The field it belongs beside. */
+  field: "refundAddress" | "refundExtraId" | null;
+  /** What was typed, kept in the form when it is refused. */
+  refundAddress: string;
+  refundExtraId: string;
+}
+
+const REFUND_ERRORS: Record<string, { error: string; field: RefundAddressState["field"] }> = {
+  INVALID_REFUND_ADDRESS: { error: "invalidRefundAddress", field: "refundAddress" },
+  INVALID_REFUND_EXTRA_ID: { error: "invalidRefundExtraId", field: "refundExtraId" },
+  INVALID_REQUEST: { error: "invalidRefundAddress", field: "refundAddress" },
+  REFUND_ADDRESS_LOCKED: { error: "refundAddressLocked", field: null },
+  REFUND_ADDRESS_UNSUPPORTED: { error: "refundAddressUnsupported", field: null },
+  RATE_LIMITED: { error: "rateLimited", field: null },
+};
+
+/**
+ * The status page's "give a refund address" (issue 51: the way out of a hold), a form that works
+ * without JavaScript: lib's setRefundAddress with the status link's secret, as
+ * POST /api/hosted/orders/<id>/refund-address does. Saved: back to the status page (a reload
+ * never posts it again); refused: the reason beside the field, the input kept.
+ */
+export async function refundAddressAction(_prev: RefundAddressState, form: FormData): Promise<RefundAddressState> {
+  const id = text(form, "id", 40);
+  const token = text(form, "t", 100);
+  const lang = LANG.test(text(form, "lang", 5)) ? text(form, "lang", 5) : null;
+  const refundAddress = text(form, "refundAddress", 256);
+  const refundExtraId = text(form, "refundExtraId", 100);
+  const kept = { refundAddress, refundExtraId };
+  if (!refundAddress) return { error: "refundAddressRequired", field: "refundAddress", ...kept };
+  try {
+    await pageSetRefundAddress(getDb(), {
+      orderId: id,
+      token,
+      refundAddress,
+      ...(refundExtraId ? { refundExtraId } : {}),
+      clientIp: await clientIp(),
+    });
+  } catch (e) {
+    const known = REFUND_ERRORS[codeOf(e)];
+    if (known) return { ...known, ...kept };
+    if (!codeOf(e) || codeOf(e) === "INTERNAL_ERROR") throw e;
+    return { error: "refundAddressFailed", field: null, ...kept };
+  }
+  redirect(hostedStatusPath(id, token, lang));
 }

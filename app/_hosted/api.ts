@@ -5,6 +5,8 @@
 
 import type { AddressCheck, HostedCurrency, HostedEstimate, HostedEstimateQuery, HostedOrderView } from "@/lib/http/hosted-schemas";
 
+import type { PublicBrand } from "@/lib/resellers/brand-types";
+
 export type { AddressCheck, HostedCurrency, HostedEstimate, HostedOrderView };
 
 export interface HostedConfig {
@@ -18,6 +20,8 @@ export interface HostedConfig {
   defaultTo: string;
   defaultAmount: string | null;
   sandbox: boolean;
+  /** The reseller's brand (name, logo, support contact, terms; lib/resellers/brand.ts). */
+  brand: PublicBrand;
 }
 
 export class ApiError extends Error {

@@ -16,7 +16,7 @@ export async function ExchangePage({
   path: string;
   widget: boolean;
 }) {
-  const loaded = await loadHosted(sel);
+  const loaded = await loadHosted(sel.reseller ?? null, sel.widget ?? null);
   const cfg = withUrlParameters(loaded.cfg, loaded.currencies, sp);
   const { locale, lang } = await hostedLocale(sp);
   const t = await getTranslations("common");
@@ -25,6 +25,7 @@ export async function ExchangePage({
     <HostedShell
       theme={{ dark: cfg.theme === "dark", accent: cfg.accent }}
       widget={widget}
+      brand={cfg.brand}
       title={cfg.title === "Exchange" ? t("title") : cfg.title}
       picker={<LanguagePicker path={path} sp={sp} locale={locale} label={t("language")} />}
     >

@@ -1,21 +1,34 @@
 import "server-only";
+import type { Metadata } from "next";
 import { notFound } from "next/navigation";
+import { getTranslations } from "next-intl/server";
+import { cache } from "react";
 import { getDb, hostedCurrencies, hostedPage, pageEstimate, pageRange } from "@/app/_server/lib";
 import type { HostedConfig, HostedCurrency } from "./api";
 import { pageError } from "./messages";
 import type { ExchangeState, FormCurrency } from "./state";
 
-/** A hosted page's or widget's settings; an unknown, disabled or revoked one is the 404 page. */
-export async function loadHosted(sel: {
-  reseller?: string | null;
-  widget?: string | null;
-}): Promise<{ cfg: HostedConfig; currencies: HostedCurrency[] }> {
-  try {
-    return { cfg: await hostedPage(getDb(), sel), currencies: hostedCurrencies() };
-  } catch (e) {
-    if ((e as { code?: string }).code === "NOT_FOUND") notFound();
-    throw e;
-  }
+/**
+ * A hosted page's or widget's settings; an unknown, disabled or revoked one is the 404 page.
+ * Read once per request (React's cache): the page's metadata (its title, the brand's name) and
+ * the page itself ask for it.
+ */
+export const loadHosted = cache(
+  async (reseller: string | null, widget: string | null): Promise<{ cfg: HostedConfig; currencies: HostedCurrency[] }> => {
+    try {
+      return { cfg: await hostedPage(getDb(), { reseller, widget }), currencies: hostedCurrencies() };
+    } catch (e) {
+      if ((e as { code?: string }).code === "NOT_FOUND") notFound();
+      throw e;
+    }
+  },
+);
+
+/** A hosted page's tab title: the reseller's display name when it set one, else "Exchange" in the page's language. */
+export async function hostedTitle(reseller: string | null, widget: string | null): Promise<Metadata> {
+  const { cfg } = await loadHosted(reseller, widget);
+  const t = await getTranslations("common");
+  return { title: { absolute: cfg.brand.name ?? t("title") }, robots: { index: false, follow: false } };
 }
 
 const first = (v: string | string[] | undefined) => (Array.isArray(v) ? v[0] : v);

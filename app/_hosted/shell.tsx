@@ -1,9 +1,11 @@
 import "server-only";
 import { headers } from "next/headers";
 import { NextIntlClientProvider } from "next-intl";
-import { getLocale, getMessages } from "next-intl/server";
+import { getLocale, getMessages, getTranslations } from "next-intl/server";
 import { isLocale, LOCALE_NAMES, LOCALES, type Locale } from "@/lib/i18n/locales";
 import { type Messages, pickMessages } from "@/lib/i18n/messages";
+import type { PublicBrand } from "@/lib/resellers/brand-types";
+import { BrandFooter, BrandHeader } from "./Brand";
 import { HostedFrame } from "./theme";
 
 // The hosted pages' server-side frame: the language (lib/i18n; resolved by proxy.ts from
@@ -66,30 +68,35 @@ export async function ClientMessages({ namespaces, children }: { namespaces: rea
 }
 
 /**
- * A hosted page: its theme, an optional header (the reseller's brand, wired in by the lead:
- * a slot, empty for now), its title, its content and the language picker.
+ * A hosted page: its theme, the reseller's brand (logo and name above the title; support
+ * contact and terms below the content: app/_hosted/Brand.tsx), its title, its content and the
+ * language picker.
  */
-export function HostedShell({
+export async function HostedShell({
   theme,
   widget,
-  header,
+  brand,
   title,
   children,
   picker,
 }: {
   theme: { dark: boolean; accent: string };
   widget: boolean;
-  header?: React.ReactNode;
+  brand?: PublicBrand | null;
   title: string;
   children: React.ReactNode;
   picker: React.ReactNode;
 }) {
+  const t = await getTranslations("common");
   return (
     <HostedFrame theme={theme} widget={widget}>
-      {header ?? null}
       <main className={widget ? "mx-auto max-w-lg p-3" : "mx-auto max-w-xl px-4 py-6 sm:py-10"}>
+        {brand ? <BrandHeader brand={brand} labels={{ logo: brand.name ? "" : t("logoAlt") }} className="mb-3" /> : null}
         <h1 className={widget ? "mb-3 text-lg font-semibold" : "mb-4 text-2xl font-semibold tracking-tight"}>{title}</h1>
         {children}
+        {brand ? (
+          <BrandFooter brand={brand} labels={{ support: t("support"), terms: t("terms"), newTab: t("opensNewTab") }} className="mt-6" />
+        ) : null}
         {picker}
       </main>
     </HostedFrame>

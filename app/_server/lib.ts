@@ -61,6 +61,7 @@ export const {
   pageOrder,
   pageRange,
   pageSandboxDeposit,
+  pageSetRefundAddress,
   ordersCsv,
   parseInput,
   parseOrderQuery,

@@ -4,6 +4,7 @@ import type { Db } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 import { num, stringifyJson } from "@/lib/money/json-number";
 import { pollAfterSeconds } from "@/lib/orders/poll-hint";
+import { setRefundAddress } from "@/lib/orders/set-refund-address";
 import { getRange } from "@/lib/quotes/range";
 import { limitKeylessCreation, limitRequest } from "@/lib/ratelimit/limiter";
 import {
@@ -93,6 +94,24 @@ export async function pageOrder(db: Db, opts: { orderId: string; token: string |
 export async function pageSandboxDeposit(db: Db, opts: { orderId: string; token: string | null; clientIp: string }) {
   await limitRequest({ kind: "ip", ip: opts.clientIp });
   return asJson(await hostedSandboxDeposit(db, { orderId: opts.orderId, token: opts.token }));
+}
+
+/**
+ * A refund address given on the status page (issue 51: the way out of a hold), counted like
+ * POST /api/hosted/orders/<id>/refund-address: the same function behind the same budget.
+ */
+export async function pageSetRefundAddress(
+  db: Db,
+  opts: { orderId: string; token: string | null; refundAddress: string; refundExtraId?: string; clientIp: string },
+) {
+  await limitRequest({ kind: "ip", ip: opts.clientIp });
+  await setRefundAddress(db, {
+    orderId: opts.orderId,
+    auth: { token: opts.token },
+    refundAddress: opts.refundAddress,
+    refundExtraId: opts.refundExtraId,
+    clientIp: opts.clientIp,
+  });
 }
 
 /**

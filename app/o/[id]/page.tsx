@@ -1,16 +1,32 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { getTranslations } from "next-intl/server";
+import { cache } from "react";
 import type { HostedOrderView } from "@/app/_hosted/api";
 import { OrderPanel } from "@/app/_hosted/OrderPanel";
 import { ClientMessages, clientIp, first, HostedShell, hostedLocale, LanguagePicker, type Search } from "@/app/_hosted/shell";
-import { getDb, hostedSandboxEnabled, hostedStatusPath, pageOrder } from "@/app/_server/lib";
+import { getDb, hostedOrderBrand, hostedSandboxEnabled, hostedStatusPath, pageOrder } from "@/app/_server/lib";
 
-export const metadata: Metadata = {
-  title: { absolute: "Your exchange" },
-  robots: { index: false, follow: false },
-  referrer: "no-referrer",
-};
+/** The order's reseller's brand, read once per request (the title and the page): only with the link's secret. */
+const orderBrand = cache(async (id: string, token: string | null) =>
+  /^[0-9a-f]{24}$/.test(id) && token ? hostedOrderBrand(getDb(), { orderId: id, token }).catch(() => null) : null,
+);
+
+export async function generateMetadata({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ id: string }>;
+  searchParams: Promise<Search>;
+}): Promise<Metadata> {
+  const brand = await orderBrand((await params).id, first((await searchParams).t) ?? null);
+  const t = await getTranslations("status");
+  return {
+    title: { absolute: brand?.name ? `${t("title")} · ${brand.name}` : t("title") },
+    robots: { index: false, follow: false },
+    referrer: "no-referrer",
+  };
+}
 
 /**
  * A hosted order's status page: /o/<order id>?t=<secret>. Rendered on the server from the
@@ -56,10 +72,12 @@ export default async function OrderStatusPage({
     );
   }
   const { view, refreshSeconds } = found;
+  const brand = await orderBrand(id, token);
   return (
     <HostedShell
-      theme={{ dark: false, accent: "#4f46e5" }}
+      theme={{ dark: false, accent: brand?.accent ?? "#4f46e5" }}
       widget={false}
+      brand={brand}
       title={t("title")}
       picker={<LanguagePicker path={`/o/${id}`} sp={sp} locale={locale} label={tc("language")} />}
     >
@@ -78,6 +96,7 @@ export default async function OrderStatusPage({
           statusUrl={hostedStatusPath(view.id, token, lang)}
           lang={lang}
           refreshSeconds={refreshSeconds}
+          support={brand?.support ?? null}
         />
       </ClientMessages>
     </HostedShell>

@@ -1,8 +1,11 @@
 import type { Metadata } from "next";
 import { ExchangePage } from "@/app/_hosted/exchange-page";
+import { hostedTitle } from "@/app/_hosted/load";
 import type { Search } from "@/app/_hosted/shell";
 
-export const metadata: Metadata = { title: { absolute: "Exchange" }, robots: { index: false, follow: false } };
+export async function generateMetadata({ params }: { params: Promise<{ widget: string }> }): Promise<Metadata> {
+  return hostedTitle(null, (await params).widget);
+}
 
 /**
  * A widget (/w/<widget id>): the exchange flow in a compact layout for an iframe. Only the

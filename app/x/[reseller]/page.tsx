@@ -1,8 +1,19 @@
 import type { Metadata } from "next";
 import { ExchangePage } from "@/app/_hosted/exchange-page";
+import { hostedTitle } from "@/app/_hosted/load";
 import type { Search } from "@/app/_hosted/shell";
 
-export const metadata: Metadata = { title: { absolute: "Exchange" }, robots: { index: false, follow: false } };
+export async function generateMetadata({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ reseller: string }>;
+  searchParams: Promise<Search>;
+}): Promise<Metadata> {
+  const { reseller } = await params;
+  const sp = await searchParams;
+  return hostedTitle(reseller, typeof sp.channel === "string" ? sp.channel : null);
+}
 
 /**
  * A reseller's hosted exchange page, its referral link: /x/<reseller id>, optionally
