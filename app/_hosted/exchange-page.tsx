@@ -26,7 +26,7 @@ export async function ExchangePage({
       theme={{ dark: cfg.theme === "dark", accent: cfg.accent }}
       widget={widget}
       brand={cfg.brand}
-      title={cfg.title === "Exchange" ? t("title") : cfg.title}
+      title={cfg.title === "Exchange" || cfg.title === cfg.brand.name ? t("title") : cfg.title}
       picker={<LanguagePicker path={path} sp={sp} locale={locale} label={t("language")} />}
     >
       <ClientMessages namespaces={["exchange", "errors", "status", "common"]}>

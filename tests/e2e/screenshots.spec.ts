@@ -178,3 +178,58 @@ test("screenshots of the hosted exchange page, its deposit screen and the Widget
     await p.close();
   }
 });
+
+/** A 96x96 logo drawn by Chromium itself (a rounded square with a letter), as PNG bytes. */
+async function drawnLogo(page: Page): Promise<Buffer> {
+  await page.setContent(
+    `<div id="logo" style="width:96px;height:96px;border-radius:22px;background:#0f766e;color:#fff;display:flex;align-items:center;justify-content:center;font:700 56px sans-serif">A</div>`,
+  );
+  return page.locator("#logo").screenshot({ omitBackground: true });
+}
+
+test("screenshots of the hosted page without JavaScript in two languages, and of a branded widget", async ({ browser }) => {
+  test.setTimeout(180_000);
+  const page = await browser.newPage();
+  const logo = await drawnLogo(page);
+  await signIn(page, newWallet());
+  await page.goto("/dashboard/widgets");
+  // The reseller's brand (issue 51): name, logo, accent, support contact, terms.
+  await page.getByTestId("brand-name-input").fill("Acme Swap");
+  await page.getByTestId("brand-accent-input").fill("#0f766e");
+  await page.getByTestId("brand-support-input").fill("@acme_swap_support");
+  await page.getByTestId("brand-terms-input").fill("https://acme.example/terms");
+  await page.getByTestId("brand-logo-input").setInputFiles({ name: "logo.png", mimeType: "image/png", buffer: logo });
+  await page.getByTestId("brand-save").click();
+  await expect(page.getByText("Saved.")).toBeVisible();
+  await page.getByTestId("new-widget").click();
+  await page.getByTestId("widget-name").fill("Acme Swap");
+  await page.getByTestId("create-widget").click();
+  const card = page.getByTestId("widget-card");
+  await expect(card).toBeVisible();
+  const widgetId = await card.getAttribute("data-widget-id");
+  const referral = (await page.locator("figure", { hasText: "Referral link" }).first().locator("code").textContent()) ?? "";
+  const hostedPath = new URL(referral).pathname;
+
+  // The widget as a site embeds it (JavaScript on), branded.
+  const w = await browser.newPage({ viewport: { width: 480, height: 900 } });
+  // A widget keeps its own accent (a widget setting, or its URL parameter): here the brand's.
+  await w.goto(`/w/${widgetId}?from=btc&to=eth&amount=0.05&accent=0f766e`);
+  await expect(w.getByTestId("brand-name")).toHaveText("Acme Swap");
+  await expect.poll(() => w.getByTestId("brand-logo").evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(96);
+  await expect(w.getByTestId("estimate-to")).toBeVisible();
+  await shoot(w, "widget-branded");
+  await w.close();
+
+  // The hosted page with JavaScript off (Tor Browser's safest mode), in English and in Spanish.
+  const noJs = await browser.newContext({ javaScriptEnabled: false, viewport: { width: 1280, height: 800 } });
+  for (const lang of ["en", "es"]) {
+    const p = await noJs.newPage();
+    await p.goto(`${hostedPath}?lang=${lang}&from=btc&to=eth&amount=0.05`);
+    await expect(p.locator("html")).toHaveAttribute("lang", lang);
+    await expect(p.getByTestId("brand-name")).toHaveText("Acme Swap");
+    await expect(p.getByTestId("estimate-to")).toBeVisible();
+    await shoot(p, `hosted-nojs-${lang}`);
+    await p.close();
+  }
+  await noJs.close();
+});
