@@ -5,6 +5,7 @@ import { useActionState, useId } from "react";
 import type { BrandSupport } from "@/lib/resellers/brand-types";
 import { depositAction } from "./actions";
 import { ApiError, fmt, type HostedOrderView as OrderView } from "./api";
+import { networkName } from "./messages";
 import { useHostedOrder } from "./queries";
 import { RequiredAction } from "./RequiredAction";
 import { AccentButton, CopyText, classes, mmss, useCountdown, useMounted, useTheme } from "./theme";
@@ -97,11 +98,18 @@ function SandboxDeposit({ id, token, lang, widget }: { id: string; token: string
   const c = classes(dark);
   const [state, action, pending] = useActionState(depositAction, { error: null });
   return (
-    <form action={action} className={`mt-4 rounded-lg border border-dashed p-3 text-sm ${dark ? "border-zinc-600" : "border-zinc-300"}`}>
+    <form
+      action={action}
+      // In a widget without JavaScript the post cannot come back to the order shown in place (the
+      // widget page holds no order): it opens the status page in a new tab. With JavaScript React
+      // runs the action in place and the target is not used.
+      target={widget ? "_blank" : undefined}
+      className={`mt-4 rounded-lg border border-dashed p-3 text-sm ${dark ? "border-zinc-600" : "border-zinc-300"}`}
+    >
       <input type="hidden" name="id" value={id} />
       <input type="hidden" name="t" value={token} />
       {lang ? <input type="hidden" name="lang" value={lang} /> : null}
-      {widget ? null : <input type="hidden" name="back" value="status" />}
+      <input type="hidden" name="back" value={widget ? "status-without-script" : "status"} />
       <p className={c.muted}>{t("sandboxNote")}</p>
       <AccentButton type="submit" className="mt-2" disabled={pending} data-testid="simulate-deposit">
         {t("simulateDeposit")}
@@ -215,10 +223,10 @@ export function OrderPanel({
   const sides = {
     fromAmount: fmt(order.fromAmount),
     fromSymbol: order.from.symbol,
-    fromNetwork: order.from.network,
+    fromNetwork: networkName(order.from.network),
     toAmount: fmt(order.toAmount),
     toSymbol: order.to.symbol,
-    toNetwork: order.to.network,
+    toNetwork: networkName(order.to.network),
   };
   const fixed = order.rateType === "fixed";
   const reason = order.failureReason ? t(`reason.${REASONS.includes(order.failureReason) ? order.failureReason : "other"}`) : null;
@@ -257,7 +265,7 @@ export function OrderPanel({
                 testId="amount"
               />
               <Field
-                label={t("depositAddress", { network: order.from.network })}
+                label={t("depositAddress", { network: networkName(order.from.network) })}
                 value={order.payinAddress}
                 copy={order.payinAddress}
                 testId="deposit-address"

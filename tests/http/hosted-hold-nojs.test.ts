@@ -1,9 +1,11 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import AxeBuilder from "@axe-core/playwright";
 import { type Browser, type BrowserContext, chromium, type Page } from "@playwright/test";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { createDb, type Db } from "@/lib/db/client";
+import { LOCALES } from "@/lib/i18n/locales";
 import { setBrand } from "@/lib/resellers/brand";
 import { getOrCreateReseller } from "@/lib/resellers/resellers";
 import { createEndpoint } from "@/lib/webhooks/endpoints";
@@ -246,6 +248,27 @@ describe("a hold on the status page, with JavaScript off", () => {
     expect(await field.getAttribute("name")).toBe("refundAddress");
     // Bitcoin has no extra id (memo, tag): no field for one.
     expect(await form.locator('[name="refundExtraId"]').count()).toBe(0);
+
+    // The page asking for the address, branded, passes axe in every language with JavaScript on
+    // and off (off: its scripts refused, so axe, which runs in the page, checks the server's HTML).
+    for (const js of [true, false]) {
+      const ctx = await browser.newContext({ viewport: { width: 390, height: 800 } });
+      if (!js) await ctx.route(/\/_next\/static\/.*\.js(\?.*)?$/, (r) => r.abort());
+      const p = await ctx.newPage();
+      for (const locale of LOCALES) {
+        const label = `the action on the status page, ${locale}, JavaScript ${js ? "on" : "off"}`;
+        await p.goto(`${statusUrl}&lang=${locale}`);
+        await p.locator('[data-testid="required-action"][data-action="provide_refund_address"]').waitFor({ timeout: HANG_MS });
+        expect(await p.locator("html").getAttribute("lang"), label).toBe(locale);
+        const r = await new AxeBuilder({ page: p }).analyze();
+        const bad = r.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
+        expect(
+          bad.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`),
+          label,
+        ).toEqual([]);
+      }
+      await ctx.close();
+    }
 
     // An address of another chain: refused beside the field, the typed value kept, SideShift never asked.
     const wrong = addressFor("eth");

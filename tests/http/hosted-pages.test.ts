@@ -69,7 +69,9 @@ describe("the end user's pages", () => {
     expect(res.headers.get("set-cookie")).toBeNull();
     expect(res.headers.get("referrer-policy")).toBe("no-referrer");
     expect(html).toContain('<html lang="de"');
-    expect(html).toMatch(/Send between [0-9.]+ and [0-9.]+ BTC\./);
+    // In German (lib/i18n/messages/de.json), not English.
+    expect(html).toMatch(/Senden Sie zwischen [0-9.]+ und [0-9.]+ BTC\./);
+    expect(html).not.toContain("Send between");
     expect(html).toContain('data-testid="update-estimate"');
     const unknown = await fetch(`${root()}/x/nosuchreseller?lang=fr`, { headers: { "accept-language": "de" } });
     const body = await unknown.text();
