@@ -98,18 +98,11 @@ function SandboxDeposit({ id, token, lang, widget }: { id: string; token: string
   const c = classes(dark);
   const [state, action, pending] = useActionState(depositAction, { error: null });
   return (
-    <form
-      action={action}
-      // In a widget without JavaScript the post cannot come back to the order shown in place (the
-      // widget page holds no order): it opens the status page in a new tab. With JavaScript React
-      // runs the action in place and the target is not used.
-      target={widget ? "_blank" : undefined}
-      className={`mt-4 rounded-lg border border-dashed p-3 text-sm ${dark ? "border-zinc-600" : "border-zinc-300"}`}
-    >
+    <form action={action} className={`mt-4 rounded-lg border border-dashed p-3 text-sm ${dark ? "border-zinc-600" : "border-zinc-300"}`}>
       <input type="hidden" name="id" value={id} />
       <input type="hidden" name="t" value={token} />
       {lang ? <input type="hidden" name="lang" value={lang} /> : null}
-      <input type="hidden" name="back" value={widget ? "status-without-script" : "status"} />
+      {widget ? null : <input type="hidden" name="back" value="status" />}
       <p className={c.muted}>{t("sandboxNote")}</p>
       <AccentButton type="submit" className="mt-2" disabled={pending} data-testid="simulate-deposit">
         {t("simulateDeposit")}

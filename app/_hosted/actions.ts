@@ -167,10 +167,7 @@ export async function depositAction(_prev: DepositState, form: FormData): Promis
     if (!codeOf(e) || codeOf(e) === "INTERNAL_ERROR") throw e;
     return { error: codeOf(e) === "RATE_LIMITED" ? "rateLimited" : "depositFailed" };
   }
-  // A form post without JavaScript carries no Next-Action header (Next finds the action in the form's fields).
-  const withoutScript = !(await headers()).get("next-action");
-  const back = text(form, "back", 30);
-  if (back === "status" || (back === "status-without-script" && withoutScript)) redirect(hostedStatusPath(id, token, lang));
+  if (text(form, "back") === "status") redirect(hostedStatusPath(id, token, lang));
   return { error: null };
 }
 

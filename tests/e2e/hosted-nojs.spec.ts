@@ -1,5 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { createWidgetInUi, ethAddress, newWallet, resellerIdOf, signIn } from "./helpers";
+import { ethAddress, newWallet, resellerIdOf, signIn } from "./helpers";
 
 // The end user's path with JavaScript off, as in Tor Browser's "Safest" level (issue 51): the
 // exchange page shows the pair's limits, refuses a bad address beside its field with the input
@@ -102,37 +102,5 @@ test("without JavaScript: limits, a refused address beside its field, the estima
     await expect(page.getByRole("heading", { name: "Order not found" })).toBeVisible();
     await expect(page.getByRole("link", { name: /dashboard/i })).toHaveCount(0);
   }
-  await ctx.close();
-});
-
-test("without JavaScript in a widget: the order shows in place, and the sandbox's deposit opens the status page in a new tab", async ({
-  browser,
-  baseURL,
-}) => {
-  const origin = new URL(baseURL!).origin;
-  const dash = await browser.newContext();
-  const dashPage = await dash.newPage();
-  await signIn(dashPage, newWallet());
-  const widgetId = await createWidgetInUi(dashPage, { name: "No-script widget", markup: 50, origins: [] });
-  await dash.close();
-
-  const ctx = await browser.newContext({ javaScriptEnabled: false, viewport: { width: 390, height: 800 } });
-  const page = await ctx.newPage();
-  await page.goto(`/w/${widgetId}?from=btc&to=eth&amount=0.1`);
-  await expect(page.getByTestId("estimate-from")).toHaveText("0.1 BTC");
-  await page.getByTestId("address").fill(ethAddress());
-  await page.getByTestId("create-order").click();
-  // In place: the widget's page shows the order (its own URL stays the embedding site's frame).
-  await expect(page.getByTestId("order-status")).toHaveText("Waiting for your deposit");
-  expect(page.url()).toContain(`/w/${widgetId}`);
-  const statusPath = await page.getByTestId("status-link").getAttribute("href");
-  expect(statusPath).toMatch(/^\/o\/[0-9a-f]{24}\?t=/);
-
-  // The deposit's form opens the status page (a widget page cannot show the order again after a post).
-  const [tab] = await Promise.all([ctx.waitForEvent("page"), page.getByTestId("simulate-deposit").click()]);
-  await tab.waitForLoadState();
-  expect(new URL(tab.url()).pathname + new URL(tab.url()).search).toBe(statusPath);
-  await expect(tab.getByTestId("order-status")).toHaveText("Finished", { timeout: 120_000 });
-  expect(new URL(tab.url()).origin).toBe(origin);
   await ctx.close();
 });

@@ -78,7 +78,7 @@ test("a site embeds the widget; the user exchanges through it; the order is the 
   expect(await w.getByTestId("deposit-qr").getAttribute("src")).toMatch(/^data:image\/png;base64,/);
   await expect(w.getByTestId("expiry-countdown")).toHaveText(/^\([0-9]+:[0-5][0-9]\)$/);
   await expect(w.getByTestId("deadline")).toContainText(/Expires at .*UTC/);
-  await expect(w.getByText(/Deposit address \(litecoin\)/)).toBeVisible();
+  await expect(w.getByText(/Deposit address \(Litecoin\)/)).toBeVisible();
   // The iframe grew to its content (the resize snippet).
   await expect.poll(async () => (await visitor.locator("#widget").boundingBox())?.height ?? 0).not.toBe(640);
   const statusHref = await w.getByTestId("status-link").getAttribute("href");
