@@ -4,6 +4,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { defineConfig } from "@playwright/test";
+import { CHROMIUM_LAUNCH } from "./tests/support/chromium";
 
 // End-to-end tests of the dashboard in Debian's Chromium (apt-get install -y chromium;
 // never `npx playwright install`), against the production build: `npm run build`, then
@@ -44,7 +45,39 @@ const pgDatabaseUrl = () => {
   u.pathname = `/${process.env.E2E_PG_DB}`;
   return u.toString();
 };
-const chromium = process.env.E2E_CHROMIUM ?? "/usr/bin/chromium";
+
+/** A production server for the specs (dist/server.mjs, built once), on its port and database. */
+function e2eServer(port: string, url: string, env: Record<string, string>) {
+  return {
+    command: "node scripts/ensure-build.mjs && node dist/server.mjs",
+    url: `${url}/healthz`,
+    reuseExistingServer: false,
+    gracefulShutdown: { signal: "SIGTERM" as const, timeout: 5_000 },
+    timeout: 600_000,
+    stdout: "ignore" as const,
+    stderr: "pipe" as const,
+    env: {
+      NODE_ENV: "production",
+      PORT: port,
+      APP_URL: url,
+      NEXTAUTH_URL: "",
+      SANDBOX: "true",
+      SIM_STEP_SECONDS: "0.2",
+      WORKER_POLL_MS: "100",
+      PLATFORM_FEE_BPS: "25",
+      MARKUP_CAP_BPS: "1000",
+      LOG_LEVEL: "warn",
+      // Every test signs in from 127.0.0.1, several times a minute; the limit itself is
+      // tested in tests/http/dashboard-http.test.ts.
+      RATE_LIMIT_SIGNIN_PER_MINUTE: "1000",
+      // The end user's pages count against the IP's keyless budget (60 a minute), and the
+      // axe spec opens dozens of them from 127.0.0.1 within a minute; the limits themselves
+      // are tested in tests/http/rate-limits.test.ts.
+      RATE_LIMIT_PUBLIC_PER_MINUTE: "1000",
+      ...env,
+    },
+  };
+}
 
 export default defineConfig({
   testDir: "tests/e2e",
@@ -65,17 +98,7 @@ export default defineConfig({
     viewport: { width: 1280, height: 800 },
     trace: "retain-on-failure",
     screenshot: "only-on-failure",
-    launchOptions: {
-      executablePath: chromium,
-      args: [
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-      ],
-    },
+    launchOptions: CHROMIUM_LAUNCH,
   },
   projects: [
     // Every spec on the SQLite server.
@@ -86,67 +109,20 @@ export default defineConfig({
   webServer: process.env.E2E_BASE_URL
     ? undefined
     : [
-        {
-          command: "node scripts/ensure-build.mjs && node dist/server.mjs",
-          url: `${baseURL}/healthz`,
-          reuseExistingServer: false,
-          gracefulShutdown: { signal: "SIGTERM", timeout: 5_000 },
-          timeout: 600_000,
-          stdout: "ignore",
-          stderr: "pipe",
-          env: {
-            NODE_ENV: "production",
-            PORT: process.env.E2E_PORT!,
-            APP_URL: baseURL,
-            NEXTAUTH_URL: "",
-            // No NEXTAUTH_SECRET: the server generates one into the data dir, like a fresh clone.
-            NEXTAUTH_SECRET: "",
-            DATABASE_URL: `file:${path.join(process.env.E2E_DATA_DIR!, "e2e.db")}`,
-            SANDBOX: "true",
-            SIM_STEP_SECONDS: "0.2",
-            WORKER_POLL_MS: "100",
-            PLATFORM_FEE_BPS: "25",
-            MARKUP_CAP_BPS: "1000",
-            LOG_LEVEL: "warn",
-            // Every test signs in from 127.0.0.1, several times a minute; the limit itself is
-            // tested in tests/http/dashboard-http.test.ts.
-            RATE_LIMIT_SIGNIN_PER_MINUTE: "1000",
-            // The end user's pages count against the IP's keyless budget (60 a minute), and the
-            // axe spec opens dozens of them from 127.0.0.1 within a minute; the limits themselves
-            // are tested in tests/http/rate-limits.test.ts.
-            RATE_LIMIT_PUBLIC_PER_MINUTE: "1000",
-            // The webhook test's receiver listens on 127.0.0.1.
-            WEBHOOK_ALLOW_PRIVATE: "true",
-          },
-        },
+        e2eServer(process.env.E2E_PORT!, baseURL, {
+          // No NEXTAUTH_SECRET: the server generates one into the data dir, like a fresh clone.
+          NEXTAUTH_SECRET: "",
+          DATABASE_URL: `file:${path.join(process.env.E2E_DATA_DIR!, "e2e.db")}`,
+          // The webhook test's receiver listens on 127.0.0.1.
+          WEBHOOK_ALLOW_PRIVATE: "true",
+        }),
         ...(withPg
           ? [
-              {
-                command: "node scripts/ensure-build.mjs && node dist/server.mjs",
-                url: `${pgBaseURL}/healthz`,
-                reuseExistingServer: false,
-                gracefulShutdown: { signal: "SIGTERM" as const, timeout: 5_000 },
-                timeout: 600_000,
-                stdout: "ignore" as const,
-                stderr: "pipe" as const,
-                env: {
-                  NODE_ENV: "production",
-                  PORT: process.env.E2E_PG_PORT!,
-                  APP_URL: pgBaseURL,
-                  NEXTAUTH_URL: "",
-                  // On PostgreSQL a generated secret would go to ./data of the worktree: one made per run instead.
-                  NEXTAUTH_SECRET: process.env.E2E_PG_SECRET!,
-                  DATABASE_URL: pgDatabaseUrl(),
-                  SANDBOX: "true",
-                  SIM_STEP_SECONDS: "0.2",
-                  WORKER_POLL_MS: "100",
-                  PLATFORM_FEE_BPS: "25",
-                  MARKUP_CAP_BPS: "1000",
-                  LOG_LEVEL: "warn",
-                  RATE_LIMIT_SIGNIN_PER_MINUTE: "1000",
-                  RATE_LIMIT_PUBLIC_PER_MINUTE: "1000",
-                },
-              },
+              e2eServer(process.env.E2E_PG_PORT!, pgBaseURL, {
+                // On PostgreSQL a generated secret would go to ./data of the worktree: one made per run instead.
+                NEXTAUTH_SECRET: process.env.E2E_PG_SECRET!,
+                DATABASE_URL: pgDatabaseUrl(),
+              }),
             ]
           : []),
       ],

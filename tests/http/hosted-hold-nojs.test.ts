@@ -1,5 +1,3 @@
-import http from "node:http";
-import type { AddressInfo } from "node:net";
 import AxeBuilder from "@axe-core/playwright";
 import { type Browser, type BrowserContext, chromium, type Page } from "@playwright/test";
 import { Webhook } from "standardwebhooks";
@@ -10,11 +8,13 @@ import { setBrand } from "@/lib/resellers/brand";
 import { getOrCreateReseller } from "@/lib/resellers/resellers";
 import { createEndpoint } from "@/lib/webhooks/endpoints";
 import { addressFor, newIp, sleep } from "../support/api";
+import { CHROMIUM_LAUNCH } from "../support/chromium";
 import { type Fakes, startFakes } from "../support/fake-providers";
 import { secretsSeenIn } from "../support/global-server";
 import { assertLedgerConsistent } from "../support/ledger";
 import { recordSecret } from "../support/secrets";
 import { migratedDatabase, type RunningServer, startServer, type TestDatabase } from "../support/server";
+import { WebhookReceiver } from "../support/webhook-receiver";
 
 // Issue 51, "Done when": an exchange put on hold by the SideShift test fake shows the action on
 // the status page; the user gives a refund address there with JavaScript off (a wrong one first);
@@ -25,34 +25,6 @@ import { migratedDatabase, type RunningServer, startServer, type TestDatabase } 
 // The app is a spawned production server (startServer), not the in-process app (startApp): the
 // status page is a Next page, which only the built server serves, and the app must talk to this
 // file's provider fakes (their settings), which the suite's shared server does not.
-
-/** A webhook receiver in this process: every delivery kept, answered 200. */
-class Receiver {
-  server!: http.Server;
-  url = "";
-  received: { id: string; body: string; headers: Record<string, string> }[] = [];
-
-  async start() {
-    this.server = http.createServer((req, res) => {
-      let body = "";
-      req.on("data", (c) => (body += c));
-      req.on("end", () => {
-        const headers = Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, String(v)]));
-        this.received.push({ id: headers["webhook-id"], body, headers });
-        res.writeHead(200).end();
-      });
-    });
-    await new Promise<void>((resolve) => this.server.listen(0, "127.0.0.1", resolve));
-    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/hooks`;
-  }
-
-  stop = () => new Promise<void>((resolve) => (this.server?.listening ? this.server.close(() => resolve()) : resolve()));
-
-  events = (orderId: string, type: string) =>
-    this.received
-      .map((r) => ({ ...r, event: JSON.parse(r.body) }))
-      .filter((r) => r.event.type === type && r.event.data.orderId === orderId);
-}
 
 const SUPPORT = "support@example.com";
 const BRAND = "Acme Swap";
@@ -67,7 +39,7 @@ let browser: Browser;
 let context: BrowserContext;
 let resellerId: string;
 let webhookSecret: string;
-const receiver = new Receiver();
+const receiver = new WebhookReceiver();
 /** Secrets this file used, searched for in its own server's log at the end (as the suite does for its shared server). */
 const secrets: string[] = [];
 const secret = (s: string) => {
@@ -105,18 +77,7 @@ beforeAll(async () => {
   await setBrand(db, { resellerId, input: { name: BRAND, accent: "", support: SUPPORT, terms: "", logo: { keep: true } } });
   const made = await createEndpoint(db, { resellerId, url: receiver.url, events: ["*"], allowPrivate: true });
   webhookSecret = secret(made.secret);
-  browser = await chromium.launch({
-    executablePath: process.env.E2E_CHROMIUM ?? "/usr/bin/chromium",
-    // As playwright.config.ts's launchOptions.
-    args: [
-      "--headless",
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-    ],
-  });
+  browser = await chromium.launch(CHROMIUM_LAUNCH);
   context = await browser.newContext({ javaScriptEnabled: false });
 });
 

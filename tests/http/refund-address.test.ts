@@ -1,5 +1,3 @@
-import http from "node:http";
-import type { AddressInfo } from "node:net";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
@@ -13,6 +11,7 @@ import { type Fakes, startFakes } from "../support/fake-providers";
 import { assertLedgerConsistent } from "../support/ledger";
 import { recordSecret } from "../support/secrets";
 import { migratedDatabase, type TestDatabase } from "../support/server";
+import { WebhookReceiver } from "../support/webhook-receiver";
 
 // Issue 51, point 4: the way out of a hold. An order on SideShift (the fake) goes on hold
 // without a refund address; its v1 body and hosted view ask for one (requiredAction), an
@@ -20,34 +19,6 @@ import { migratedDatabase, type TestDatabase } from "../support/server";
 // first), through the hosted API with the status link's secret or through v1 with the key;
 // SideShift receives it and refunds to it; the order ends failed with the refund's hash.
 // Then the refusals: 409s, 404s, 401, and bodies no client can turn into a 500.
-
-/** A webhook receiver in this process: every delivery kept, answered 200. */
-class Receiver {
-  server!: http.Server;
-  url = "";
-  received: { id: string; body: string; headers: Record<string, string> }[] = [];
-
-  async start() {
-    this.server = http.createServer((req, res) => {
-      let body = "";
-      req.on("data", (c) => (body += c));
-      req.on("end", () => {
-        const headers = Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, String(v)]));
-        this.received.push({ id: headers["webhook-id"], body, headers });
-        res.writeHead(200).end();
-      });
-    });
-    await new Promise<void>((resolve) => this.server.listen(0, "127.0.0.1", resolve));
-    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/hooks`;
-  }
-
-  stop = () => new Promise<void>((resolve) => this.server.close(() => resolve()));
-
-  events = (orderId: string, type: string) =>
-    this.received
-      .map((r) => ({ ...r, event: JSON.parse(r.body) }))
-      .filter((r) => r.event.type === type && r.event.data.orderId === orderId);
-}
 
 let fakes: Fakes;
 let database: TestDatabase;
@@ -57,7 +28,7 @@ let resellerId: string;
 let key: string;
 let otherKey: string;
 let webhookSecret: string;
-const receiver = new Receiver();
+const receiver = new WebhookReceiver();
 
 beforeAll(async () => {
   await receiver.start();

@@ -1,0 +1,34 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+
+/**
+ * A webhook receiver in the test process: every delivery kept with its headers, answered 200.
+ * (tests/http/webhooks.test.ts has its own, which also answers with chosen statuses.)
+ */
+export class WebhookReceiver {
+  server!: http.Server;
+  url = "";
+  received: { id: string; body: string; headers: Record<string, string> }[] = [];
+
+  async start() {
+    this.server = http.createServer((req, res) => {
+      let body = "";
+      req.on("data", (c) => (body += c));
+      req.on("end", () => {
+        const headers = Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, String(v)]));
+        this.received.push({ id: headers["webhook-id"], body, headers });
+        res.writeHead(200).end();
+      });
+    });
+    await new Promise<void>((resolve) => this.server.listen(0, "127.0.0.1", resolve));
+    this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/hooks`;
+  }
+
+  stop = () => new Promise<void>((resolve) => (this.server?.listening ? this.server.close(() => resolve()) : resolve()));
+
+  /** The deliveries of one event type for one order, each with its parsed event. */
+  events = (orderId: string, type: string) =>
+    this.received
+      .map((r) => ({ ...r, event: JSON.parse(r.body) }))
+      .filter((r) => r.event.type === type && r.event.data.orderId === orderId);
+}
