@@ -291,6 +291,22 @@ const schema = z.object({
    * withdrawal over (which is safe: a signed transaction is persisted before it is sent).
    */
   WITHDRAWAL_LEASE_SECONDS: int(60, 1),
+  // The operator's console (issue 52, docs/operator.md).
+  /** The first admin of the console: an Ethereum address made admin at start when no admin exists ("" : none; or the CLI's operator:add). */
+  OPERATOR_ADMIN_WALLET: z.union([z.literal(""), z.string().regex(/^0x[0-9a-fA-F]{40}$/, "expected a 0x address")]).default(""),
+  /** How long a console session lasts, in hours. */
+  OPERATOR_SESSION_HOURS: int(8, 1),
+  /** A withdrawal worth more than this, in USD at live prices, waits for a finance operator's approval ("" : none does). */
+  WITHDRAWAL_APPROVAL_USD: z
+    .union([z.literal(""), z.string().regex(/^\d+(\.\d+)?$/, "expected a decimal number of US dollars")])
+    .default(""),
+  /** The console's queue: an open order in one state longer than this is stuck, in minutes per state: "confirming=120,exchanging=120,sending=120". */
+  QUEUE_STUCK_MINUTES: z
+    .string()
+    .regex(/^\s*[a-z]+=\d+(\s*,\s*[a-z]+=\d+)*\s*$/, "expected state=minutes, comma-separated")
+    .default("waiting=1440,confirming=120,exchanging=120,sending=120"),
+  /** How often each instance re-reads the providers switched on or off in the console, in seconds. */
+  PROVIDER_SWITCH_SECONDS: int(10, 1),
 });
 
 /** Every setting's name, for docs/configuration.md's table (a test keeps them in step). */

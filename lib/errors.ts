@@ -52,6 +52,11 @@ export const ERROR_CODES = [
   // longer change / its provider cannot take one.
   "REFUND_ADDRESS_LOCKED",
   "REFUND_ADDRESS_UNSUPPORTED",
+  // A suspended reseller's API key, on every v1 endpoint (issue 52, docs/api.md).
+  "RESELLER_SUSPENDED",
+  // The console (issue 52): the operator's role does not allow the action; the last admin cannot go.
+  "FORBIDDEN",
+  "LAST_ADMIN",
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];
@@ -76,6 +81,9 @@ export const DASHBOARD_ONLY_CODES: readonly ErrorCode[] = [
   "FORBIDDEN_ORIGIN",
   // Keys are made on the dashboard and by the operator's CLI (lib/keys: MAX_ACTIVE_KEYS).
   "API_KEY_LIMIT_REACHED",
+  // The operator's console (lib/operators).
+  "FORBIDDEN",
+  "LAST_ADMIN",
 ];
 
 export class AppError extends Error {

@@ -8,6 +8,8 @@ import { syncProvider } from "@/lib/engine/providers/sync";
 import { createApiKey, listApiKeys, revokeApiKey } from "@/lib/keys/api-keys";
 import { checkLedger } from "@/lib/ledger/check";
 import { getBalances } from "@/lib/ledger/ledger";
+import { CLI_ACTOR } from "@/lib/operators/audit";
+import { addOperator, findActiveOperator, listOperators, removeOperator } from "@/lib/operators/operators";
 import { listOrphanIntents } from "@/lib/orders/intents";
 import { flagStuckOrders, listStuckOrders } from "@/lib/orders/stuck";
 import { getMapping } from "@/lib/providers/mapping";
@@ -55,6 +57,9 @@ export const USAGE = `usage: npm run cli -- <command> [options]
                                               (all resellers, or one): state, amounts, transaction, network fee
   withdrawals:retry <id>                      check a withdrawal stuck in queued again now (after topping up the hot wallet)
   providers:sync                              ask each configured provider what it offers now, against its mapping file
+  operator:add <wallet> <role>                add a console operator (admin, support, finance, viewer), or change its role
+  operator:list                               the console's operators and their roles
+  operator:remove <wallet>                    remove a console operator: its sessions end (not the last admin)
   migrate                                     apply pending database migrations`;
 
 async function findReseller(ref: string | undefined) {
@@ -113,6 +118,26 @@ async function main(args: string[], io: CliIo): Promise<number> {
     case "migrate": {
       const r = await migrate(getConfig().DATABASE_URL);
       io.out(r.applied.length ? `applied: ${r.applied.join(", ")}` : "no pending migrations");
+      break;
+    }
+    case "operator:add": {
+      if (!a || !b) throw new Error("a wallet address and a role (admin, support, finance, viewer) are required");
+      const o = await addOperator(db, { walletAddress: a, role: b, by: CLI_ACTOR });
+      io.out(`operator ${o.id}  wallet ${o.wallet}  role ${o.role}`);
+      break;
+    }
+    case "operator:list": {
+      const ops = await listOperators(db);
+      if (!ops.length) io.out("no operators (add one: operator:add <wallet> admin, or set OPERATOR_ADMIN_WALLET)");
+      for (const o of ops) io.out(`operator ${o.id}  wallet ${o.wallet}  role ${o.role}  since ${o.createdAt}`);
+      break;
+    }
+    case "operator:remove": {
+      if (!a) throw new Error("a wallet address is required");
+      const o = await findActiveOperator(db, { walletAddress: a });
+      if (!o) throw new Error(`no active operator ${a}`);
+      await removeOperator(db, { operatorId: o.id, by: CLI_ACTOR });
+      io.out(`removed operator ${o.walletAddress}: its console sessions ended`);
       break;
     }
     case "reseller:create": {

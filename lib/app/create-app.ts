@@ -12,6 +12,7 @@ import { drain } from "@/lib/http/shutdown";
 import { startProcessKeyCache } from "@/lib/keys/key-cache";
 import { getLogger, type Logger, provideLogger } from "@/lib/log";
 import { listenForMetrics } from "@/lib/observability/metrics";
+import { ensureFirstAdmin } from "@/lib/operators/operators";
 import { connectRateLimitStore } from "@/lib/ratelimit/limiter";
 import { closeScope, installScope, newScope, runInScope, type Scope, type Settings } from "@/lib/scope";
 import { runWorkerOnce, startWorker, type WorkerHandle } from "@/lib/worker/run-worker";
@@ -152,6 +153,9 @@ export function createApp(parts: AppParts = {}): App {
           const applied = await app.migrate();
           if (applied.length) log.info({ applied }, "database migrated");
         }
+        // OPERATOR_ADMIN_WALLET: the console's first admin, while it has none (lib/operators).
+        const admin = await ensureFirstAdmin(getDb());
+        if (admin) log.info({ wallet: admin.wallet }, "console: first admin added from OPERATOR_ADMIN_WALLET");
         await connectRateLimitStore(waitMs);
         await connectEngineStore(waitMs);
         await startProcessKeyCache(waitMs);

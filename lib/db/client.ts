@@ -18,6 +18,8 @@ export type Db = SqliteClient;
 export type Tx = Omit<Db, "$connect" | "$disconnect" | "$on" | "$transaction" | "$extends">;
 export type {
   ApiKey,
+  AuditEvent,
+  Operator,
   Order,
   OrderEvent,
   PayoutTx,

@@ -3,6 +3,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { AppError } from "@/lib/errors";
 import { SERVICE_INSTANCE_ID } from "@/lib/instance";
 import { getBrandLogoHandler } from "./brand";
+import { CONSOLE_ROUTES } from "./console/routes";
 import {
   getAddressCheck,
   getHostedCurrencies,
@@ -44,7 +45,9 @@ interface Api {
 const V1_API: Api = { prefixes: ["/api/v1", "/v1"], label: "/api/v1", cors: true, auth: "apiKey" };
 /** Same-origin only (auth "page"): no CORS, so no preflight either. */
 const HOSTED_API: Api = { prefixes: ["/api/hosted"], label: "/api/hosted", cors: false, auth: "page" };
-const APIS = [V1_API, HOSTED_API];
+/** The operator's console (lib/http/console): same-origin only, a console session per request. */
+const CONSOLE_API: Api = { prefixes: ["/api/console"], label: "/api/console", cors: false, auth: "operator" };
+const APIS = [V1_API, HOSTED_API, CONSOLE_API];
 
 interface RouteDef extends RouteSpec {
   api: Api;
@@ -75,10 +78,11 @@ const ROUTES: RouteDef[] = [
   { ...HOSTED, method: "GET", path: "/brand/:id/logo", handler: getBrandLogoHandler },
   { ...HOSTED, method: "POST", path: "/orders/:id/refund-address", handler: postHostedRefundAddress },
   { api: HOSTED_API, auth: "none", method: "GET", path: "/openapi.json", handler: async () => ({ body: hostedOpenApiDocument() }) },
+  ...CONSOLE_ROUTES.map((r): RouteDef => ({ ...r, api: CONSOLE_API, auth: r.auth ?? "operator" })),
 ];
 
 /** "/exchange/:id" matches "/exchange/abc" and "/exchange/abc/", capturing the id. */
-const toRegex = (path: string) => new RegExp(`^${path.replace(/:[a-z]+/g, "([^/]+)")}/?$`);
+const toRegex = (path: string) => new RegExp(`^${path.replace(/\./g, "\\.").replace(/:[a-z]+/g, "([^/]+)")}/?$`);
 const PATTERNS = ROUTES.map((r) => ({
   ...r,
   re: toRegex(r.path),
@@ -89,7 +93,8 @@ const PATTERNS = ROUTES.map((r) => ({
 /** Anything else under an API's prefix: 405 for a known path, 404 otherwise, through the wrapper like the rest. */
 function unmatched(api: Api, req: ApiRequest, env: RequestEnv, where: { rel: string; allowed: Method[] }) {
   return apiRoute({
-    auth: api.auth,
+    // The console's unknown paths answer 404 without asking who calls (its routes each need a permission).
+    auth: api.auth === "operator" ? "page" : api.auth,
     handler: async () => {
       if (where.allowed.length) {
         // OPTIONS only where it is answered: the preflight of an API other sites may call.

@@ -51,6 +51,9 @@ export const HTTP_STATUS: Record<ErrorCode, number> = {
   API_KEY_LIMIT_REACHED: 409,
   REFUND_ADDRESS_LOCKED: 409,
   REFUND_ADDRESS_UNSUPPORTED: 409,
+  RESELLER_SUSPENDED: 403,
+  FORBIDDEN: 403,
+  LAST_ADMIN: 409,
 };
 
 export interface ErrorBody {

@@ -4,6 +4,8 @@ import { getAppOrigin } from "@/lib/auth/origin";
 import { getDb } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 import { authenticateApiKey, type Caller } from "@/lib/keys/api-keys";
+import { can, type OperatorAction } from "@/lib/operators/roles";
+import { OPERATOR_COOKIE, type OperatorSession, operatorOfSession } from "@/lib/operators/sessions";
 import { type LimitState, limitKeylessCreation, limitRequest, rateLimitHeaders } from "@/lib/ratelimit/limiter";
 import type { ApiRequest } from "./request";
 import { errorReply, json, type Reply } from "./respond";
@@ -26,6 +28,8 @@ export interface ApiContext {
   caller: Caller | null;
   /** Who the caller is, for idempotency keys and sandbox switches. */
   scope: string;
+  /** The console's routes (auth "operator"): the signed-in operator's session. */
+  operator: OperatorSession | null;
 }
 
 export interface ApiResult {
@@ -46,14 +50,19 @@ export type RouteHandler = (ctx: ApiContext) => Promise<ApiResult>;
  * - "page" (the hosted page's API): only the app's own pages (fromOwnPage), on the client IP's
  *   keyless tier; no key is read. Its answers carry no CORS headers (no other site may read
  *   them) and are not stored by caches unless the handler says otherwise.
+ * - "operator" (the operator's console API, lib/http/console): only the app's own pages, with
+ *   a current console session (its cookie) whose role may do the route's `permission`; the
+ *   client IP's limits. No CORS, never cached.
  * - "none" (the OpenAPI documents): anyone, without limits.
  */
-export type RouteAuth = "apiKey" | "page" | "none";
+export type RouteAuth = "apiKey" | "page" | "operator" | "none";
 
 export interface RouteSpec {
   auth: RouteAuth;
   /** Creates an order: a keyless caller's daily orders count it (refunded when it fails or replays). */
   creation?: boolean;
+  /** auth "operator": what the operator's role must allow (lib/operators/roles.ts). */
+  permission?: OperatorAction;
   handler: RouteHandler;
 }
 
@@ -93,10 +102,30 @@ function withoutCors(r: Reply): Reply {
   return r;
 }
 
+/** A cookie's value from the Cookie header, or null. */
+export function cookieOf(req: ApiRequest, name: string): string | null {
+  const header = req.header("cookie");
+  if (!header) return null;
+  for (const part of header.split(";")) {
+    const eq = part.indexOf("=");
+    if (eq !== -1 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
+  }
+  return null;
+}
+
+/** The console's caller (already known to come from the app's own pages): signed in, and allowed `permission`. */
+async function identifyOperator(req: ApiRequest, permission: OperatorAction | undefined): Promise<OperatorSession> {
+  const session = await operatorOfSession(getDb(), cookieOf(req, OPERATOR_COOKIE));
+  if (!session) throw new AppError("UNAUTHORIZED", "Sign in to the console first.");
+  if (!permission || !can(session.operator.role, permission))
+    throw new AppError("FORBIDDEN", `Your role (${session.operator.role}) may not do this.`, { permission: permission ?? null });
+  return session;
+}
+
 /** The caller (null: keyless) and the limits its request counted against. */
 async function identify(req: ApiRequest, env: RequestEnv, auth: RouteAuth, counted: (l: LimitState[]) => void): Promise<Caller | null> {
   if (auth === "none") return null;
-  if (auth === "page") {
+  if (auth === "page" || auth === "operator") {
     if (!fromOwnPage(req))
       throw new AppError("FORBIDDEN_ORIGIN", "This API answers the exchange page's own requests only; use the v1 API.");
     counted(await limitRequest({ kind: "ip", ip: env.ip }));
@@ -122,8 +151,8 @@ async function identify(req: ApiRequest, env: RequestEnv, auth: RouteAuth, count
 }
 
 export function apiRoute(spec: RouteSpec): ApiHandler {
-  const { auth, creation, handler } = spec;
-  const page = auth === "page";
+  const { auth, creation, handler, permission } = spec;
+  const page = auth === "page" || auth === "operator";
   const shape = page ? withoutCors : (r: Reply) => r;
   return async (req, env) => {
     let limits: LimitState[] = [];
@@ -137,8 +166,9 @@ export function apiRoute(spec: RouteSpec): ApiHandler {
         limits = daily.states;
         refund = daily.refund;
       }
-      const scope = caller ? `reseller:${caller.resellerId}` : `ip:${env.ip}`;
-      const result = await handler({ req, env, caller, scope });
+      const operator = auth === "operator" ? await identifyOperator(req, permission) : null;
+      const scope = caller ? `reseller:${caller.resellerId}` : operator ? `operator:${operator.operator.id}` : `ip:${env.ip}`;
+      const result = await handler({ req, env, caller, scope, operator });
       if (refund && result.created === false) await refund();
       const headers = page ? { "Cache-Control": "no-store" } : {};
       return shape(json(result.body, result.status ?? 200, Object.assign(headers, rateLimitHeaders(limits), result.headers)));

@@ -23,6 +23,9 @@ const ELSEWHERE = {
   PRICE_UNAVAILABLE: "dashboard only (tests/prices/live-prices.test.ts)",
   API_KEY_LIMIT_REACHED: "dashboard and CLI only (tests/http/dashboard-key-cap.test.ts)",
   REFUND_ADDRESS_UNSUPPORTED: "tests/http/refund-address.test.ts (needs ENGINE=providers: a provider without set-refund-address)",
+  RESELLER_SUSPENDED: "tests/http/reseller-suspension.test.ts (a reseller suspended in the console)",
+  FORBIDDEN: "console only (tests/http/console-roles.test.ts: every role by every action)",
+  LAST_ADMIN: "console and CLI only (tests/operators/operators.test.ts)",
 } as const satisfies Partial<Record<ErrorCode, string>>;
 
 const order = (over: Record<string, unknown> = {}) => ({ from: "btc", to: "eth", amount: "0.01", address: addressFor("eth"), ...over });
