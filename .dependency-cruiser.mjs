@@ -43,11 +43,15 @@ const LAYERS = [
   ["keys"],
   ["resellers"],
   ["auth"],
+  // The console's operators, their sessions and the audit log (issue 52).
+  ["operators"],
   ["webhooks"],
   ["orders"],
   ["withdrawals"],
   // The hosted exchange page and the widget (their order links, views and estimates).
   ["hosted"],
+  // The operator's console: what it reads and does across orders, resellers, money and providers.
+  ["console"],
   ["http"],
   ["dashboard"],
   ["worker"],

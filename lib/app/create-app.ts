@@ -6,6 +6,7 @@ import { type Config, getConfig, provideConfig } from "@/lib/config";
 import { type Db, getDb, provideDb } from "@/lib/db/client";
 import { migrate } from "@/lib/db/migrate";
 import { connectEngineStore, type Engine, provideEngine } from "@/lib/engine";
+import { startProviderCallFlush } from "@/lib/engine/call-stats-flush";
 import { apiOnlyHandler, type NextHandler } from "@/lib/http/next-bridge";
 import { createAppServer, listen, type ServerState } from "@/lib/http/server";
 import { drain } from "@/lib/http/shutdown";
@@ -159,6 +160,8 @@ export function createApp(parts: AppParts = {}): App {
         await connectRateLimitStore(waitMs);
         await connectEngineStore(waitMs);
         await startProcessKeyCache(waitMs);
+        // The providers' call counts, for the console (lib/providers/call-stats.ts).
+        startProviderCallFlush();
         if (opts.next) ensureAuthSecret();
         const worker = (opts.worker ?? config.WORKER_IN_PROCESS) ? app.startWorker({ inProcess: true }) : null;
         const { server, state } = app.server({ next: opts.next, worker, serverActions: opts.serverActions });
@@ -185,7 +188,10 @@ export function createApp(parts: AppParts = {}): App {
         };
       }),
     startWorker: (opts = {}) =>
-      run(() => startWorker(getDb(), { pollMs: opts.pollMs ?? config.WORKER_POLL_MS, inProcess: opts.inProcess ?? true })),
+      run(() => {
+        startProviderCallFlush();
+        return startWorker(getDb(), { pollMs: opts.pollMs ?? config.WORKER_POLL_MS, inProcess: opts.inProcess ?? true });
+      }),
     runWorkerOnce: (now) => run(() => runWorkerOnce(getDb(), now ?? clockNow())),
     cli: async (args, io) => {
       let out = "";

@@ -1,6 +1,7 @@
 import "server-only";
 import { LosslessNumber, parse, stringify } from "lossless-json";
 import { D, type Dec, parseNumberText } from "@/lib/money/decimal";
+import { callName, noteProviderCall } from "./call-stats";
 
 // The one way adapters talk HTTP: a deadline on every request, JSON read with every number
 // kept as its exact text (lossless-json; JSON.parse would turn amounts into binary floats),
@@ -97,6 +98,11 @@ async function httpJson(
 ): Promise<HttpAnswer> {
   const timeout = AbortSignal.timeout(req.timeoutMs);
   const signal = req.signal ? AbortSignal.any([req.signal, timeout]) : timeout;
+  const started = performance.now();
+  const pathname = new URL(req.url).pathname;
+  // Every call is counted for the console's Providers page (lib/providers/call-stats.ts).
+  const note = (failure: string | null) =>
+    noteProviderCall(provider, { name: callName(req.method, pathname), ms: performance.now() - started, failure });
   let res: Response;
   let text: string;
   try {
@@ -104,7 +110,10 @@ async function httpJson(
     text = await res.text();
   } catch {
     const why = timeout.aborted ? `no answer within ${req.timeoutMs} ms` : req.signal?.aborted ? "request abandoned" : "unreachable";
-    throw new ProviderError(provider, "unavailable", `${req.method} ${new URL(req.url).pathname}: ${why}`);
+    const err = new ProviderError(provider, "unavailable", `${req.method} ${pathname}: ${why}`);
+    // A request we abandoned ourselves (another provider answered first) says nothing of this one.
+    if (!req.signal?.aborted || timeout.aborted) note(err.message);
+    throw err;
   }
   let body: unknown = null;
   try {
@@ -112,9 +121,17 @@ async function httpJson(
   } catch {
     body = null;
   }
-  if (res.status === 429) throw new ProviderError(provider, "rate_limited", `${new URL(req.url).pathname}: rate limited (429)`);
-  if (res.status >= 500 && res.status !== 501)
-    throw new ProviderError(provider, "unavailable", `${new URL(req.url).pathname}: HTTP ${res.status} ${messageOf(body)}`.trim());
+  if (res.status === 429) {
+    const err = new ProviderError(provider, "rate_limited", `${pathname}: rate limited (429)`);
+    note(err.message);
+    throw err;
+  }
+  if (res.status >= 500 && res.status !== 501) {
+    const err = new ProviderError(provider, "unavailable", `${pathname}: HTTP ${res.status} ${messageOf(body)}`.trim());
+    note(err.message);
+    throw err;
+  }
+  note(null);
   return { status: res.status, body };
 }
 

@@ -21,6 +21,7 @@ import { PROVIDERS } from "@/lib/providers/registry";
 import type { CreatedSwap, ProviderAdapter, ProviderQuote, StatusReason, SwapReading } from "@/lib/providers/types";
 import { BestRate, type Candidate, type RankedQuote } from "../best-rate";
 import { type SharedStore, sharedStore } from "../shared-store";
+import { providerSwitches } from "../switches";
 import type {
   CurrencyAvailability,
   Engine,
@@ -88,6 +89,10 @@ export class ProvidersEngine implements Engine {
   /** The deposit range providers stated lately per pair ("from>to"), for the currency list's limits. */
   private readonly ranges = new Map<string, { min: Dec | null; max: Dec | null; at: number }>();
   private availabilityVersion = 0;
+  /** Providers an operator switched on or off at run time (lib/engine/switches.ts), as last read. */
+  private switches: ReadonlyMap<string, boolean> = new Map();
+  private switchesReadAt = 0;
+  private switchesReading: Promise<void> | null = null;
 
   constructor(cfg: Config = getConfig(), adapters: ProviderAdapter[] = createAdapters(cfg)) {
     this.cfg = cfg;
@@ -114,7 +119,21 @@ export class ProvidersEngine implements Engine {
   }
 
   private routable(): ProviderAdapter[] {
-    return [...this.adapters.values()].filter((a) => this.enabled.has(a.name));
+    return [...this.adapters.values()].filter((a) => this.switches.get(a.name) ?? this.enabled.has(a.name));
+  }
+
+  /** Reads the run-time switches again when PROVIDER_SWITCH_SECONDS have passed: before every quote and opening. */
+  private async readSwitches(): Promise<void> {
+    const before = this.switches;
+    const now = await providerSwitches();
+    this.switchesReadAt = Date.now();
+    if (now === before) return;
+    this.switches = now;
+    const changed = now.size !== before.size || [...now].some(([name, on]) => before.get(name) !== on);
+    if (changed) {
+      this.availabilityVersion++;
+      for (const a of this.routable()) if (!this.offered.has(a.name)) void this.refreshOffered(a);
+    }
   }
 
   // ---- currencies -------------------------------------------------------------------------
@@ -176,6 +195,15 @@ export class ProvidersEngine implements Engine {
   }
 
   availability(): CurrencyAvailability {
+    // The currency list follows the run-time switches too: read again in the background once
+    // they are stale, so a provider switched back on brings its currencies back (this reader
+    // never waits; quotes and openings do, in readSwitches()).
+    if (!this.switchesReading && Date.now() - this.switchesReadAt >= this.cfg.PROVIDER_SWITCH_SECONDS * 1000)
+      this.switchesReading = this.readSwitches()
+        .catch(() => {}) // a closed app: nothing to read into
+        .finally(() => {
+          this.switchesReading = null;
+        });
     const fresh = Date.now() - this.cfg.PROVIDERS_SYNC_SECONDS * 1000;
     // A currency offered or not, as its providers' lists go stale, is re-read (offers() refreshes them).
     return {
@@ -292,6 +320,7 @@ export class ProvidersEngine implements Engine {
   }
 
   async quote(req: QuoteRequest, ctx: EngineContext): Promise<PairTerms> {
+    await this.readSwitches();
     const markupBps = req.markupBps ?? 0;
     const amount = req.fromAmount ?? new D(req.from.minAmount);
     const candidates = this.candidates(req.from, req.to, markupBps);
@@ -331,6 +360,7 @@ export class ProvidersEngine implements Engine {
   }
 
   private async open(req: OpenSwapRequest, ctx: EngineContext): Promise<OpenedSwap> {
+    await this.readSwitches();
     const candidates = this.candidates(req.from, req.to, req.markupBps);
     const { ranked, errors } = await this.best.rank(candidates, req.fromAmount, ctx.clientIp);
     for (const r of ranked) {
