@@ -2,6 +2,7 @@ import { LosslessNumber } from "lossless-json";
 import { z } from "zod";
 import { FAILURE_REASONS, ORDER_STATES, RATE_TYPES, STATE_REASONS } from "@/lib/domain/order-states";
 import { REFUND_STATES, REQUIRED_ACTIONS } from "@/lib/domain/required-action";
+import { WITHDRAWAL_STATUSES } from "@/lib/withdrawals/types";
 
 // The v1 request schemas (they validate every request) and response schemas (they document
 // the responses). lib/http/openapi.ts builds the OpenAPI document from these same objects.
@@ -227,8 +228,9 @@ export const withdrawalWebhookEvent = z.object({
   timestamp: iso,
   data: z.object({
     withdrawalId: z.string(),
-    status: z.enum(["queued", "processing", "sent", "confirmed", "failed"]),
-    previousStatus: z.enum(["queued", "processing", "sent", "confirmed", "failed"]).optional(),
+    // awaiting_approval: above WITHDRAWAL_APPROVAL_USD, until an operator approves or rejects it (docs/withdrawals.md).
+    status: z.enum(WITHDRAWAL_STATUSES),
+    previousStatus: z.enum(WITHDRAWAL_STATUSES).optional(),
     withdrawal: z.record(z.string(), z.unknown()).describe("The withdrawal as the dashboard shows it: amounts, asset, chain, txHash"),
   }),
 });
