@@ -5,6 +5,7 @@ import { getConfig } from "@/lib/config";
 import { type Db, getDb } from "@/lib/db/client";
 import { writeTransaction } from "@/lib/db/write-transaction";
 import { AppError } from "@/lib/errors";
+import { accountSums } from "@/lib/ledger/account-sums";
 import { IN_FLIGHT_PREFIX, payoutsInFlight, treasury } from "@/lib/ledger/accounts";
 import { recordTreasuryDeposit } from "@/lib/ledger/ledger";
 import { D, type Dec, formatAmount } from "@/lib/money/decimal";
@@ -45,26 +46,6 @@ export interface ReconcileReport {
   differences: string[];
   /** How many of the differences each check found (the /metrics gauge reconcile_differences). */
   differencesByCheck: Record<DifferenceCheck, number>;
-}
-
-/** Each account's balance (sum of its lines), per currency, for accounts starting with `prefix`. */
-async function accountSums(db: Db, prefix: string): Promise<Map<string, Dec>> {
-  const out = new Map<string, Dec>();
-  let after = 0;
-  for (;;) {
-    const page = await db.journalLine.findMany({
-      where: { account: { startsWith: prefix }, id: { gt: after } },
-      orderBy: { id: "asc" },
-      take: 5000,
-      select: { id: true, account: true, currency: true, amount: true },
-    });
-    for (const l of page) {
-      const key = `${l.account} ${l.currency}`;
-      out.set(key, (out.get(key) ?? new D(0)).plus(l.amount));
-    }
-    if (page.length < 5000) return out;
-    after = page[page.length - 1].id;
-  }
 }
 
 /** The hot wallet's balance of an asset on the payout chain, in base units. */
