@@ -211,7 +211,7 @@ describe("a hold upstream, resolved from the console", () => {
       after: { refundAddress, sentUpstream: true },
     });
     const lastSync = audit.filter((a) => a.action === "order.sync").at(-1)!;
-    expect(lastSync.after).toMatchObject({ status: "failed", refundHash: `ss-refund-${shift.id}` });
+    expect(lastSync.after).toMatchObject({ status: "failed", refundHash: `ss-refund-${shift.id}`, changed: true });
     expect(audit.at(-1)!.after).toEqual({ text: "refunded after review; user informed" });
 
     // Closed: the actions that change it are refused.
