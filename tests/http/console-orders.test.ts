@@ -40,6 +40,8 @@ beforeAll(async () => {
   fakes.sideshift.shiftsPerMinute = 1000;
   fakes.sideshift.quotesPerMinute = 1000;
   fakes.setPair("btc", "ltc", { fixedfloat: "300" }, { min: "0.001", max: "2" });
+  // ltc -> eth on ChangeNOW only: no refund address after creation there.
+  fakes.setPair("ltc", "eth", { changenow: "0.05" }, { min: "0.01", max: "100" });
   database = await migratedDatabase(inject("dbKind"));
   // No worker of its own: the test runs each pass (app.runWorkerOnce).
   server = await startApp({
@@ -374,6 +376,26 @@ describe("resolved by hand", () => {
       before: { status: "waiting" },
       after: { status: "finished", outcome: "finished" },
     });
+  });
+});
+
+describe("a refund address for a provider that takes none later", () => {
+  it("records it on the open order, tells no provider, and says what remains to do", async () => {
+    const res = await fetch(`${server.baseUrl}/api/v1/exchange`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-api-key": key, "x-forwarded-for": newIp() },
+      body: JSON.stringify({ from: "ltc", to: "eth", amount: "1", address: addressFor("eth") }),
+    });
+    const { id } = (await res.json()) as { id: string };
+    expect(res.status).toBe(201);
+    const refundAddress = addressFor("ltc");
+    const r = await ops.call(`/orders/${id}/refund-address`, { body: { address: refundAddress } });
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    expect(r.body).toMatchObject({ sentUpstream: false, order: { status: "waiting", refundAddress, refundState: null } });
+    expect(r.body.remaining).toMatch(/^changenow takes no refund address through its API/);
+    // The claim it wrote under is released: the worker reads the order as before.
+    expect(await db.order.findUniqueOrThrow({ where: { id } })).toMatchObject({ leaseToken: null, refundAddress });
+    expect((await auditOf(id)).map((a) => [a.action, a.after.sentUpstream])).toEqual([["order.refund_address", false]]);
   });
 });
 
