@@ -50,11 +50,12 @@ const LAYERS = [
   ["withdrawals"],
   // The hosted exchange page and the widget (their order links, views and estimates).
   ["hosted"],
+  // The worker's passes (the console's "sync now" runs one for an order).
+  ["worker"],
   // The operator's console: what it reads and does across orders, resellers, money and providers.
   ["console"],
   ["http"],
   ["dashboard"],
-  ["worker"],
   // The app as a value (lib/app/create-app.ts) and its operator commands: it composes everyone.
   ["app"],
 ];

@@ -15,6 +15,8 @@ export { endDashboardSession, SESSION_MAX_AGE_SECONDS, SessionEndedError, sessio
 export { signInWithEthereum } from "./auth/sign-in";
 export { createWidget, listWidgets, MAX_WIDGETS, setKeyMarkup, setWidgetEnabled, updateWidget } from "./channels/channels";
 export { getConfig } from "./config";
+// The console's order search, for bench/console-orders.mjs (the console itself is served by lib/http).
+export { listConsoleOrders } from "./console/orders/list";
 export { asResult, parseInput, UNAUTHORIZED } from "./dashboard/actions-core";
 export { getChannelStats } from "./dashboard/channels";
 export { getDocsData } from "./dashboard/docs";

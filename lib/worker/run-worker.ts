@@ -1,7 +1,7 @@
 import "server-only";
 import { now as clockNow } from "@/lib/clock";
 import { getConfig } from "@/lib/config";
-import type { Db, Order, Prisma } from "@/lib/db/client";
+import type { Db, Order, Prisma, Tx } from "@/lib/db/client";
 import { writeTransaction } from "@/lib/db/write-transaction";
 import { OPEN_STATES } from "@/lib/domain/order-states";
 import { type EngineStep, getEngine } from "@/lib/engine";
@@ -10,7 +10,7 @@ import { retryDelayMs } from "@/lib/jobs/backoff";
 import { type Heartbeat, heartbeatStaleMs, newHeartbeat } from "@/lib/jobs/heartbeat";
 import { leaseMs, releaseLease, takeLease, unleased } from "@/lib/jobs/lease";
 import { getLogger } from "@/lib/log";
-import { applyStep } from "@/lib/orders/advance-order";
+import { applyStep, recordUpstreamStatus } from "@/lib/orders/advance-order";
 import { announceRequiredAction, requiredActionAppears } from "@/lib/orders/announce";
 import { recoverIntents } from "@/lib/orders/recover-intents";
 import { flagStuckOrders } from "@/lib/orders/stuck";
@@ -79,11 +79,15 @@ async function recordFailure(db: Db, order: Order, token: string, err: unknown, 
   return null;
 }
 
+/** Called in the transaction of a change the pass makes to the order (the console's audit row of a sync). */
+type OnChange = (tx: Tx, before: Order, after: Order) => Promise<void>;
+
 /** One claimed order: expire it, or ask the engine once and apply what it says. */
-async function advanceClaimed(db: Db, order: Order, token: string, now: Date): Promise<Order | null> {
+async function advanceClaimed(db: Db, order: Order, token: string, now: Date, onChange?: OnChange): Promise<Order | null> {
+  const inTransaction = onChange && ((tx: Tx, updated: Order) => onChange(tx, order, updated));
   // Upstream swaps expire on the provider's clock: the engine reads them first (a last-moment deposit counts).
   if (order.status === "waiting" && order.expiresAt <= now && !getEngine().upstream) {
-    const r = await applyStep(db, order, { to: "failed", reason: "expired", refund: null }, now, { leaseToken: token });
+    const r = await applyStep(db, order, { to: "failed", reason: "expired", refund: null }, now, { leaseToken: token, inTransaction });
     if (!r) await release(db, order.id, token);
     return r;
   }
@@ -110,18 +114,20 @@ async function advanceClaimed(db: Db, order: Order, token: string, now: Date): P
       ),
     };
     const after = { ...order, ...data };
-    // A reason that asks something of the user (a hold, a refund without an address) is
-    // announced with the change, in its transaction (order.action_required); else a plain release.
-    if (!requiredActionAppears(order, after)) await release(db, order.id, token, data);
-    else
-      await writeTransaction(db, async (tx) => {
-        const r = await releaseLease(tx, "order", order.id, token, { ...data, updatedAt: at });
-        if (r.count === 1) await announceRequiredAction(tx, order, { ...after, updatedAt: at }, { now: at });
-      });
+    // The provider's raw status is kept as received (UpstreamStatusEvent), and a reason that asks
+    // something of the user (a hold, a refund without an address) is announced
+    // (order.action_required), both in the change's transaction.
+    await writeTransaction(db, async (tx) => {
+      const r = await releaseLease(tx, "order", order.id, token, { ...data, updatedAt: at });
+      if (r.count !== 1) return;
+      await recordUpstreamStatus(tx, order, step.upstream, at);
+      if (requiredActionAppears(order, after)) await announceRequiredAction(tx, order, { ...after, updatedAt: at }, { now: at });
+      if (onChange) await onChange(tx, order, { ...after, updatedAt: at });
+    });
     return null;
   }
   if (step) {
-    const r = await applyStep(db, order, step, at, { leaseToken: token });
+    const r = await applyStep(db, order, step, at, { leaseToken: token, inTransaction });
     if (!r) await release(db, order.id, token); // the order moved meanwhile (a sandbox deposit)
     return r;
   }
@@ -131,6 +137,37 @@ async function advanceClaimed(db: Db, order: Order, token: string, now: Date): P
     nextActionAt: new Date(at.getTime() + engine.nextCheckDelayMs(swap)),
   });
   return null;
+}
+
+/** How long an operator's sync waits for a worker's claim on the order to end. */
+const SYNC_CLAIM_WAIT_MS = 10_000;
+
+/**
+ * The console's "sync now" (lib/console/orders/sync.ts): one open order read from its engine
+ * and the answer applied, exactly as a worker's pass does, under the order's claim (waiting a
+ * moment while a worker holds it); `onChange` runs in the transaction of any change the read
+ * makes (a move, a new provider status). Returns "closed" (not open any more), "busy" (still claimed
+ * by a worker after the wait) or "read", with the order after when it moved.
+ */
+export async function syncOrderNow(
+  db: Db,
+  opts: { orderId: string; onChange?: OnChange },
+): Promise<{ outcome: "closed" | "busy" | "read"; moved: Order | null }> {
+  const open = { payinAddress: { not: null }, status: { in: OPEN_STATES } };
+  const deadline = Date.now() + SYNC_CLAIM_WAIT_MS;
+  for (;;) {
+    const now = clockNow();
+    const { token, taken } = await takeLease(db, "order", { ids: [opts.orderId], where: open, now, ms: leaseMs() });
+    if (taken === 1) {
+      const order = await db.order.findFirst({ where: { id: opts.orderId, leaseToken: token } });
+      if (!order) return { outcome: "closed", moved: null };
+      return { outcome: "read", moved: await advanceClaimed(db, order, token, now, opts.onChange) };
+    }
+    const row = await db.order.findFirst({ where: { id: opts.orderId, ...open }, select: { id: true } });
+    if (!row) return { outcome: "closed", moved: null };
+    if (Date.now() > deadline) return { outcome: "busy", moved: null };
+    await new Promise((r) => setTimeout(r, 50));
+  }
 }
 
 /**
