@@ -24,10 +24,15 @@ describe("operator CLI: the console's operators", () => {
     expect((await cli("operator:add", support, "viewer")).out).toMatch(/role viewer/);
     expect((await cli("operator:add", support, "support")).out).toMatch(/role support/);
     const list = (await cli("operator:list")).out.trim().split("\n");
-    expect(list.map((l) => l.split(/\s+/).slice(3).join(" ").replace(/\s+since.*/, ""))).toEqual([
-      `${admin.toLowerCase()} role admin`,
-      `${support.toLowerCase()} role support`,
-    ]);
+    expect(
+      list.map((l) =>
+        l
+          .split(/\s+/)
+          .slice(3)
+          .join(" ")
+          .replace(/\s+since.*/, ""),
+      ),
+    ).toEqual([`${admin.toLowerCase()} role admin`, `${support.toLowerCase()} role support`]);
     expect((await cli("operator:remove", support)).out).toMatch(/removed operator/);
     expect((await cli("operator:list")).out).not.toContain(support.toLowerCase());
     const conn = createDb(db!.url);

@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { privateKeyToAccount } from "viem/accounts";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { createDb, type Db } from "@/lib/db/client";
 import { CONSOLE_ROUTES } from "@/lib/http/console/routes";
 import { CLI_ACTOR } from "@/lib/operators/audit";
@@ -46,7 +46,10 @@ afterAll(async () => {
 
 const operatorRoutes = CONSOLE_ROUTES.filter((r) => (r.auth ?? "operator") === "operator");
 // Sign-out ends the caller's session: run last, so the other calls keep theirs.
-const ordered = [...operatorRoutes.filter((r) => r.path !== "/auth/sign-out"), ...operatorRoutes.filter((r) => r.path === "/auth/sign-out")];
+const ordered = [
+  ...operatorRoutes.filter((r) => r.path !== "/auth/sign-out"),
+  ...operatorRoutes.filter((r) => r.path === "/auth/sign-out"),
+];
 const concrete = (path: string) => path.replace(/:[a-z]+/g, "no-such-thing");
 
 /**
@@ -78,9 +81,14 @@ describe("the console's permissions, role by route", () => {
     it(`${role}: allowed exactly where the table says`, async () => {
       const rows: string[] = [];
       for (const r of ordered) {
-        const res = await clients[role].call(concrete(r.path), { method: r.method, body: r.method === "POST" ? { nonsense: true } : undefined });
+        const res = await clients[role].call(concrete(r.path), {
+          method: r.method,
+          body: r.method === "POST" ? { nonsense: true } : undefined,
+        });
         const allowed = can(role, r.permission!);
-        rows.push(`${r.method} ${r.path} ${r.permission} -> ${res.status} ${(res.body as { error?: { code: string } })?.error?.code ?? ""}`);
+        rows.push(
+          `${r.method} ${r.path} ${r.permission} -> ${res.status} ${(res.body as { error?: { code: string } })?.error?.code ?? ""}`,
+        );
         expect(res.status, rows.at(-1)).toBeLessThan(500);
         if (allowed) expect(res.status, rows.at(-1)).not.toBe(403);
         else {
