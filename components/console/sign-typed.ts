@@ -1,0 +1,38 @@
+"use client";
+
+import { getInjectedProvider } from "@/components/auth/eip1193";
+
+// A money-moving action needs a fresh EIP-712 signature from the operator's own wallet (issue
+// 52): the wallet is moved to the typed data's chain (a wallet refuses typed data of another
+// chain), then signs it with eth_signTypedData_v4.
+
+interface TypedData {
+  domain?: { chainId?: number | string };
+  types: Record<string, unknown>;
+  primaryType: string;
+  message: Record<string, unknown>;
+}
+
+const json = (v: unknown) => JSON.stringify(v, (_k, x) => (typeof x === "bigint" ? x.toString() : x));
+
+export async function signTypedData(wallet: string, typed: TypedData): Promise<string> {
+  const eth = getInjectedProvider();
+  if (!eth) throw new Error("No wallet found in this browser: connect the wallet you signed in with.");
+  const accounts = (await eth.request({ method: "eth_requestAccounts" })) as string[];
+  if (!accounts.some((a) => a.toLowerCase() === wallet.toLowerCase()))
+    throw new Error(`Switch your wallet to ${wallet}: only the wallet you signed in with can approve.`);
+  const chainId = typed.domain?.chainId === undefined ? null : Number(typed.domain.chainId);
+  if (chainId !== null && Number.isFinite(chainId)) {
+    const now = Number.parseInt(String(await eth.request({ method: "eth_chainId" })), 16);
+    if (now !== chainId) {
+      try {
+        await eth.request({ method: "wallet_switchEthereumChain", params: [{ chainId: `0x${chainId.toString(16)}` }] });
+      } catch (e) {
+        throw new Error(`Switch your wallet to chain ${chainId} to sign: ${(e as Error)?.message ?? String(e)}`);
+      }
+    }
+  }
+  const types = { EIP712Domain: undefined, ...typed.types };
+  if (!("EIP712Domain" in typed.types)) delete (types as Record<string, unknown>).EIP712Domain;
+  return (await eth.request({ method: "eth_signTypedData_v4", params: [wallet, json({ ...typed, types })] })) as string;
+}
