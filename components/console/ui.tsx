@@ -42,7 +42,7 @@ export function ErrorLine({ error }: { error: ConsoleError | Error | null | unde
   if (!error) return null;
   const code = (error as ConsoleError).code;
   return (
-    <p role="alert" className="border border-rose-200 bg-rose-50 px-2 py-1 text-rose-800">
+    <p role="alert" data-testid="console-error" className="border border-rose-200 bg-rose-50 px-2 py-1 text-rose-800">
       {code ? <span className="mr-1 font-mono text-xs">{code}</span> : null}
       {error.message}
     </p>
