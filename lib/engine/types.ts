@@ -171,6 +171,13 @@ export interface Engine {
     to: { address: string; extraId: string | null },
     ctx: EngineContext,
   ): Promise<{ refundHash: string | null }>;
+  /**
+   * Upstream engines: answers a choice the order's provider waits for (FixedFloat's emergency:
+   * exchange at the new rate, or refund to `address`), made by an operator in the console.
+   * AppError INVALID_ORDER_STATE when the provider asks none or refuses it, INVALID_REFUND_ADDRESS
+   * when it refuses the address, ENGINE_UNAVAILABLE on an outage.
+   */
+  makeChoice?(swap: SwapSnapshot, choice: ProviderChoice, ctx: EngineContext): Promise<void>;
   /** Upstream engines: which currencies the enabled providers offer now, and the ranges they stated. */
   availability?(): CurrencyAvailability;
   /**
@@ -187,4 +194,12 @@ export interface CurrencyAvailability {
   offers(ticker: string): boolean;
   /** The widest deposit range the providers stated for pairs from the currency lately; null: none seen. */
   limits(ticker: string): { min: Dec | null; max: Dec | null } | null;
+}
+
+/** An answer to a provider's pending choice (FixedFloat's emergency). */
+export interface ProviderChoice {
+  choice: "exchange" | "refund";
+  /** Where a refund goes (required for "refund"). */
+  address: string | null;
+  extraId: string | null;
 }

@@ -1,6 +1,6 @@
 import "server-only";
 import { getCurrency } from "@/lib/currencies";
-import type { Db, Order } from "@/lib/db/client";
+import type { Db, Order, Tx } from "@/lib/db/client";
 import { writeTransaction } from "@/lib/db/write-transaction";
 import { assertTransition, isFinal, type OrderState } from "@/lib/domain/order-states";
 import { applyRate } from "@/lib/domain/quote-math";
@@ -16,6 +16,28 @@ export interface ApplyStepOptions {
   /** Failed engine calls that led to this step (an engine_error failure records them). */
   attempts?: number;
   lastError?: string | null;
+  /** Called in the step's transaction with the order as it now is (the console's audit row). */
+  inTransaction?: (tx: Tx, updated: Order) => Promise<void>;
+  /**
+   * An operator's resolution by hand (lib/console/orders/resolve.ts): an open order may go
+   * straight to finished, skipping the states the provider never reported (failed is always
+   * allowed), and a refund given with its hash is sent.
+   */
+  byHand?: boolean;
+}
+
+/** The provider's status or reason changed: its raw status is kept, as received, in the step's transaction. */
+export async function recordUpstreamStatus(
+  tx: Tx,
+  order: Pick<Order, "id" | "provider" | "upstreamStatus" | "stateReason">,
+  upstream: { status: string; reason: string | null } | undefined,
+  at: Date,
+): Promise<void> {
+  if (!upstream || !order.provider) return;
+  if (upstream.status === order.upstreamStatus && upstream.reason === order.stateReason) return;
+  await tx.upstreamStatusEvent.create({
+    data: { orderId: order.id, provider: order.provider, status: upstream.status, reason: upstream.reason, at },
+  });
 }
 
 /** The refund a failure owes: sent when the engine gave its hash, otherwise pending or awaiting an address. */
@@ -38,7 +60,7 @@ export async function applyStep(
 ): Promise<Order | null> {
   const from = order.status as OrderState;
   if (step.to === null) throw new Error("applyStep needs a move; a status-only step is recorded by the worker");
-  assertTransition(from, step.to);
+  if (!(opts.byHand && !isFinal(from) && step.to === "finished")) assertTransition(from, step.to);
   const patch: Partial<Order> = {
     status: step.to,
     updatedAt: now,
@@ -57,7 +79,8 @@ export async function applyStep(
     if (step.refund) {
       patch.refundAmount = step.refund.amount;
       patch.refundHash = step.refund.hash;
-      patch.refundState = refundState(order, step.refund);
+      // By hand, the operator's refund hash is a refund sent, whether or not we knew its address.
+      patch.refundState = opts.byHand && step.refund.hash ? "sent" : refundState(order, step.refund);
     }
   } else {
     if (step.amountReceived !== undefined) patch.amountReceived = step.amountReceived;
@@ -90,10 +113,12 @@ export async function applyStep(
     if (r.count !== 1) return null;
     const note = step.to === "failed" ? step.reason : undefined;
     await tx.orderEvent.create({ data: { orderId: order.id, status: step.to, note, at: now } });
+    await recordUpstreamStatus(tx, order, step.upstream, now);
     if (step.to === "finished") await settleProfit(tx, updated, new D(updated.profit), now);
     if (step.to === "failed") await reverseProfit(tx, updated, now);
     await announceOrder(tx, updated, { previousStatus: from, now });
     await announceRequiredAction(tx, order, updated, { now });
+    if (opts.inTransaction) await opts.inTransaction(tx, updated);
     return updated;
   });
 }

@@ -1,7 +1,7 @@
 import "server-only";
 import { setTimeout as sleep } from "node:timers/promises";
 import { addressRejectionReason, getCurrency, validateAddress, validateExtraId } from "@/lib/currencies";
-import type { Db, Order, OrderEvent } from "@/lib/db/client";
+import type { Db, Order, OrderEvent, Tx } from "@/lib/db/client";
 import { writeTransaction } from "@/lib/db/write-transaction";
 import { isFinal, orderStateOf } from "@/lib/domain/order-states";
 import { getEngine } from "@/lib/engine";
@@ -33,6 +33,8 @@ export interface SetRefundAddressOptions {
   /** The sandbox fault switch's scope; by default the order's reseller's. */
   scope?: string;
   now?: Date;
+  /** Called in the write's transaction with the order before and after (the console's audit row). */
+  inTransaction?: (tx: Tx, before: Order, after: Order) => Promise<void>;
 }
 
 const blankToNull = (s: string | null | undefined) => {
@@ -136,6 +138,7 @@ export async function setRefundAddress(db: Db, opts: SetRefundAddressOptions): P
         if (r.count !== 1) return "again";
         await tx.orderEvent.create({ data: { orderId: fresh.id, status: fresh.status, note: REFUND_ADDRESS_NOTE, at: now } });
         await announceRequiredAction(tx, fresh, { ...fresh, ...patch } as Order, { now });
+        if (opts.inTransaction) await opts.inTransaction(tx, fresh, { ...fresh, ...patch } as Order);
         return "done";
       });
       if (outcome === "done") return getOrderForCaller(db, { orderId: order.id, caller: { resellerId: order.resellerId } });

@@ -216,10 +216,24 @@ export class FixedFloatAdapter implements ProviderAdapter {
   async resolveChoice(ref: SwapRef, signal?: AbortSignal): Promise<boolean> {
     const d = this.parseData(ref);
     if (!d.refundAddress) return false;
-    const params: Record<string, unknown> = { id: ref.id, token: d.token, choice: "REFUND", address: d.refundAddress };
-    if (d.refundExtraId) params.tag = d.refundExtraId;
-    await this.call("emergency", params, signal);
+    await this.makeChoice(ref, { choice: "refund", address: d.refundAddress, extraId: d.refundExtraId }, signal);
     return true;
+  }
+
+  /** An operator's answer to the emergency (the console): EXCHANGE at the new rate, or REFUND to `address`. */
+  async makeChoice(
+    ref: SwapRef,
+    c: { choice: "exchange" | "refund"; address: string | null; extraId: string | null },
+    signal?: AbortSignal,
+  ): Promise<void> {
+    const d = this.parseData(ref);
+    const params: Record<string, unknown> = { id: ref.id, token: d.token, choice: c.choice === "refund" ? "REFUND" : "EXCHANGE" };
+    if (c.choice === "refund") {
+      if (!c.address) throw new ProviderError(this.name, "invalid_refund_address", "emergency: a refund needs an address");
+      params.address = c.address;
+      if (c.extraId) params.tag = c.extraId;
+    }
+    await this.call("emergency", params, signal);
   }
 }
 

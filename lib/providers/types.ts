@@ -114,6 +114,12 @@ export interface ProviderAdapter {
   readSwap(ref: SwapRef, signal?: AbortSignal): Promise<SwapReading>;
   /** Makes the provider's pending choice (FixedFloat: refund to the order's refund address); false when it cannot. */
   resolveChoice?(ref: SwapRef, signal?: AbortSignal): Promise<boolean>;
+  /** Makes the choice an operator gave (FixedFloat's emergency: EXCHANGE, or REFUND to an address). */
+  makeChoice?(
+    ref: SwapRef,
+    choice: { choice: "exchange" | "refund"; address: string | null; extraId: string | null },
+    signal?: AbortSignal,
+  ): Promise<void>;
   /**
    * Gives an open swap a refund address after its creation (SideShift set-refund-address), for a
    * swap held for review or queued for a refund without one. A provider whose documented API has

@@ -10,7 +10,7 @@ import { retryDelayMs } from "@/lib/jobs/backoff";
 import { type Heartbeat, heartbeatStaleMs, newHeartbeat } from "@/lib/jobs/heartbeat";
 import { leaseMs, releaseLease, takeLease, unleased } from "@/lib/jobs/lease";
 import { getLogger } from "@/lib/log";
-import { applyStep } from "@/lib/orders/advance-order";
+import { applyStep, recordUpstreamStatus } from "@/lib/orders/advance-order";
 import { announceRequiredAction, requiredActionAppears } from "@/lib/orders/announce";
 import { recoverIntents } from "@/lib/orders/recover-intents";
 import { flagStuckOrders } from "@/lib/orders/stuck";
@@ -110,14 +110,15 @@ async function advanceClaimed(db: Db, order: Order, token: string, now: Date): P
       ),
     };
     const after = { ...order, ...data };
-    // A reason that asks something of the user (a hold, a refund without an address) is
-    // announced with the change, in its transaction (order.action_required); else a plain release.
-    if (!requiredActionAppears(order, after)) await release(db, order.id, token, data);
-    else
-      await writeTransaction(db, async (tx) => {
-        const r = await releaseLease(tx, "order", order.id, token, { ...data, updatedAt: at });
-        if (r.count === 1) await announceRequiredAction(tx, order, { ...after, updatedAt: at }, { now: at });
-      });
+    // The provider's raw status is kept as received (UpstreamStatusEvent), and a reason that asks
+    // something of the user (a hold, a refund without an address) is announced
+    // (order.action_required), both in the change's transaction.
+    await writeTransaction(db, async (tx) => {
+      const r = await releaseLease(tx, "order", order.id, token, { ...data, updatedAt: at });
+      if (r.count !== 1) return;
+      await recordUpstreamStatus(tx, order, step.upstream, at);
+      if (requiredActionAppears(order, after)) await announceRequiredAction(tx, order, { ...after, updatedAt: at }, { now: at });
+    });
     return null;
   }
   if (step) {
@@ -131,6 +132,36 @@ async function advanceClaimed(db: Db, order: Order, token: string, now: Date): P
     nextActionAt: new Date(at.getTime() + engine.nextCheckDelayMs(swap)),
   });
   return null;
+}
+
+/** How long an operator's sync waits for a worker's claim on the order to end. */
+const SYNC_CLAIM_WAIT_MS = 10_000;
+
+/**
+ * The console's "sync now" (lib/console/orders/sync.ts): one open order read from its engine
+ * and the answer applied, exactly as a worker's pass does, under the order's claim (waiting a
+ * moment while a worker holds it). Returns "closed" (not open any more), "busy" (still claimed
+ * by a worker after the wait) or "read", with the order after when it moved.
+ */
+export async function syncOrderNow(
+  db: Db,
+  opts: { orderId: string },
+): Promise<{ outcome: "closed" | "busy" | "read"; moved: Order | null }> {
+  const open = { payinAddress: { not: null }, status: { in: OPEN_STATES } };
+  const deadline = Date.now() + SYNC_CLAIM_WAIT_MS;
+  for (;;) {
+    const now = clockNow();
+    const { token, taken } = await takeLease(db, "order", { ids: [opts.orderId], where: open, now, ms: leaseMs() });
+    if (taken === 1) {
+      const order = await db.order.findFirst({ where: { id: opts.orderId, leaseToken: token } });
+      if (!order) return { outcome: "closed", moved: null };
+      return { outcome: "read", moved: await advanceClaimed(db, order, token, now) };
+    }
+    const row = await db.order.findFirst({ where: { id: opts.orderId, ...open }, select: { id: true } });
+    if (!row) return { outcome: "closed", moved: null };
+    if (Date.now() > deadline) return { outcome: "busy", moved: null };
+    await new Promise((r) => setTimeout(r, 50));
+  }
 }
 
 /**

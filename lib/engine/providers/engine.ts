@@ -29,6 +29,7 @@ import type {
   OpenedSwap,
   OpenSwapRequest,
   PairTerms,
+  ProviderChoice,
   QuoteRequest,
   SwapSnapshot,
   UpstreamStatus,
@@ -489,6 +490,29 @@ export class ProvidersEngine implements Engine {
     this.lastReading.delete(swap.orderId);
     getLogger().info({ orderId: swap.orderId, provider: a.name }, "refund address given to the provider");
     return { refundHash: null };
+  }
+
+  /**
+   * An operator's answer to the provider's pending choice (docs/operator.md, Orders and the
+   * queue): passed to the order's provider; the next reading asks the provider again.
+   */
+  async makeChoice(swap: SwapSnapshot, choice: ProviderChoice, ctx: EngineContext): Promise<void> {
+    const ref = swap.upstream;
+    const a = ref ? this.adapters.get(ref.provider) : undefined;
+    if (!ref || !a?.makeChoice) throw new AppError("INVALID_ORDER_STATE", "This order's exchange provider asks for no choice.");
+    try {
+      await a.makeChoice(ref, choice, ctx.signal);
+    } catch (e) {
+      const err = isProviderError(e) ? e : new ProviderError(a.name, "unavailable", String(e));
+      getLogger().warn({ orderId: swap.orderId, provider: a.name, kind: err.kind, msg: err.message }, "provider refused a choice");
+      if (err.kind === "invalid_address" || err.kind === "invalid_refund_address")
+        throw new AppError("INVALID_REFUND_ADDRESS", `The provider refused the refund address: ${err.message}`);
+      if (err.isOutage || err.kind === "unavailable")
+        throw new AppError("ENGINE_UNAVAILABLE", "The exchange provider did not answer; try again later.");
+      throw new AppError("INVALID_ORDER_STATE", `The exchange provider refused the choice: ${err.message}`);
+    }
+    this.lastReading.delete(swap.orderId);
+    getLogger().info({ orderId: swap.orderId, provider: a.name, choice: choice.choice }, "operator's choice given to the provider");
   }
 
   private remember(orderId: string, reading: SwapReading) {
