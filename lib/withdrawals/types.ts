@@ -3,13 +3,15 @@
 // (through lib/dashboard/types.ts): no server-only imports here.
 
 /**
+ *   awaiting_approval  worth more than WITHDRAWAL_APPROVAL_USD: reserved, never paid, until a
+ *               finance operator approves it with a signature (then queued) or rejects it (failed)
  *   queued      waiting for the hot wallet to be able to pay
  *   processing  its payout transaction is being signed and persisted
  *   sent        broadcast; waiting for the receipt and PAYOUT_CONFIRMATIONS blocks
  *   confirmed   paid (final)
- *   failed      the transaction reverted; the balances were restored (final)
+ *   failed      the transaction reverted, or an operator rejected it; the balances were restored (final)
  */
-export const WITHDRAWAL_STATUSES = ["queued", "processing", "sent", "confirmed", "failed"] as const;
+export const WITHDRAWAL_STATUSES = ["awaiting_approval", "queued", "processing", "sent", "confirmed", "failed"] as const;
 export type WithdrawalStatus = (typeof WITHDRAWAL_STATUSES)[number];
 
 /** A status read back from the database (a text column), checked against the list. */

@@ -9,8 +9,10 @@ import { newId } from "@/lib/ids";
 import { getBalances, InsufficientBalanceError, reserveWithdrawal } from "@/lib/ledger/ledger";
 import { D, type Dec, floorAmount, formatAmount } from "@/lib/money/decimal";
 import { usdValue } from "@/lib/money/usd";
+import { type Actor, CLI_ACTOR, recordAudit } from "@/lib/operators/audit";
 import { getPrices, type Price, USD } from "@/lib/prices/prices";
 import { announceWithdrawal } from "./announce";
+import { awaitingApprovalReason, isApprovalPayload, needsApproval } from "./approval";
 import { payoutAsset, tokenOrZero } from "./assets";
 import { payoutChain } from "./chains";
 import { getPayoutSender } from "./sender";
@@ -179,7 +181,9 @@ export async function confirmWithdrawal(
 ): Promise<WithdrawalRow> {
   const now = opts.now ?? new Date();
   const conf = await db.withdrawalConfirmation.findUnique({ where: { nonce: opts.nonce } });
-  if (!conf || conf.resellerId !== opts.resellerId) throw new AppError("WITHDRAWAL_NOT_FOUND", "No such withdrawal quote.");
+  // An operator's approval nonce (./approval.ts) shares the table: it is no quote.
+  if (!conf || conf.resellerId !== opts.resellerId || isApprovalPayload(conf.payload))
+    throw new AppError("WITHDRAWAL_NOT_FOUND", "No such withdrawal quote.");
   if (conf.usedAt) throw new AppError("CONFIRMATION_USED", "This confirmation was already used.");
   if (conf.expiresAt <= now) throw new AppError("QUOTE_EXPIRED", "This quote has expired; ask for a new one.");
   const reseller = await db.reseller.findUniqueOrThrow({ where: { id: opts.resellerId } });
@@ -205,6 +209,9 @@ export async function confirmWithdrawal(
     throw new AppError("INVALID_SIGNATURE", "The signature is not the connected wallet's signature of this withdrawal.");
 
   const id = newId();
+  // Worth more than WITHDRAWAL_APPROVAL_USD (at the live prices of its quote): reserved all the
+  // same, but it waits for a finance operator's signed approval; the worker pays only queued ones.
+  const approval = needsApproval(terms.usdValue);
   try {
     await writeTransaction(
       db,
@@ -216,7 +223,8 @@ export async function confirmWithdrawal(
           data: {
             id,
             resellerId: opts.resellerId,
-            status: "queued",
+            status: approval ? "awaiting_approval" : "queued",
+            stateReason: approval ? awaitingApprovalReason(approval) : null,
             asset: terms.asset,
             tokenAddress: BigInt(terms.token) === 0n ? null : terms.token.toLowerCase(),
             decimals: terms.decimals,
@@ -271,15 +279,29 @@ export async function listWithdrawals(db: Db, opts: { resellerId?: string; take?
   return (await loadRows(db, opts.resellerId ? { resellerId: opts.resellerId } : {}, opts.take ?? 100)).map(toWithdrawalRow);
 }
 
-/** Operator: make a withdrawal stuck in `queued` due now (after the hot wallet was topped up). */
-export async function retryWithdrawal(db: Db, opts: { withdrawalId: string; now?: Date }): Promise<WithdrawalRow> {
+/**
+ * Operator: make a withdrawal stuck in `queued` due now (after the hot wallet was topped up).
+ * Recorded in the audit log (withdrawal.retry) in the same transaction, as `by` (the CLI by default).
+ */
+export async function retryWithdrawal(db: Db, opts: { withdrawalId: string; now?: Date; by?: Actor }): Promise<WithdrawalRow> {
   const now = opts.now ?? new Date();
   const w = await db.withdrawal.findUnique({ where: { id: opts.withdrawalId } });
   if (!w) throw new AppError("WITHDRAWAL_NOT_FOUND", `No withdrawal ${opts.withdrawalId}.`);
-  const r = await db.withdrawal.updateMany({
-    where: { id: w.id, status: "queued" },
-    data: { nextActionAt: now, attempts: 0, lastError: null, leaseToken: null, leaseUntil: null },
+  await writeTransaction(db, async (tx) => {
+    const r = await tx.withdrawal.updateMany({
+      where: { id: w.id, status: "queued" },
+      data: { nextActionAt: now, attempts: 0, lastError: null, leaseToken: null, leaseUntil: null },
+    });
+    if (r.count !== 1)
+      throw new AppError("INVALID_WITHDRAWAL_STATE", `Withdrawal ${w.id} is ${w.status}; only a queued one can be retried.`);
+    await recordAudit(tx, opts.by ?? CLI_ACTOR, {
+      action: "withdrawal.retry",
+      targetType: "withdrawal",
+      targetId: w.id,
+      before: { status: w.status, attempts: w.attempts, lastError: w.lastError, stateReason: w.stateReason },
+      after: { status: "queued", attempts: 0, nextActionAt: now.toISOString() },
+      at: now,
+    });
   });
-  if (r.count !== 1) throw new AppError("INVALID_WITHDRAWAL_STATE", `Withdrawal ${w.id} is ${w.status}; only a queued one can be retried.`);
   return (await getWithdrawal(db, { resellerId: w.resellerId, withdrawalId: w.id }))!;
 }

@@ -13,7 +13,8 @@ import type { WithdrawalsView as View, WithdrawalQuote, WithdrawalRow } from "@/
 import { D } from "@/lib/money/decimal";
 import { signTerms, watchWalletChain } from "./wallet";
 
-const ACTIVE = new Set(["queued", "processing", "sent"]);
+// Polled while one is on its way; one awaiting an operator's approval too (it moves on when approved or rejected).
+const ACTIVE = new Set(["awaiting_approval", "queued", "processing", "sent"]);
 
 export function WithdrawalsView({ initial }: { initial: View }) {
   const qc = useQueryClient();
@@ -271,7 +272,14 @@ export function WithdrawalsView({ initial }: { initial: View }) {
           ) : null}
           {queued ? (
             <div className="border-t border-zinc-100 px-4 py-4 sm:px-5">
-              <Alert tone="success">Withdrawal of {displayAmount(queued.amount, queued.asset)} queued. Its progress shows below.</Alert>
+              {queued.status === "awaiting_approval" ? (
+                <Alert tone="success">
+                  Withdrawal of {displayAmount(queued.amount, queued.asset)} requested. It waits for the operator&apos;s approval before it
+                  is paid; the amount stays reserved. Its progress shows below.
+                </Alert>
+              ) : (
+                <Alert tone="success">Withdrawal of {displayAmount(queued.amount, queued.asset)} queued. Its progress shows below.</Alert>
+              )}
             </div>
           ) : null}
         </Card>
@@ -298,6 +306,11 @@ export function WithdrawalsView({ initial }: { initial: View }) {
                     <td className="px-4 py-2 whitespace-nowrap sm:px-5">{formatDateTime(w.createdAt)}</td>
                     <td className="px-2 py-2">
                       <StatusBadge status={w.status} />
+                      {w.status === "awaiting_approval" ? (
+                        <div className="mt-1 max-w-xs text-xs font-medium text-amber-700" data-testid="withdrawal-awaiting-approval">
+                          Waiting for approval
+                        </div>
+                      ) : null}
                       {w.stateReason ? <div className="mt-1 max-w-xs text-xs text-zinc-500">{w.stateReason}</div> : null}
                       {w.reorgs > 0 ? (
                         <div className="mt-1 max-w-xs text-xs text-amber-700" data-testid="withdrawal-reorgs">
