@@ -6,23 +6,19 @@ import { getInjectedProvider } from "@/components/auth/eip1193";
 // 52): the wallet is moved to the typed data's chain (a wallet refuses typed data of another
 // chain), then signs it with eth_signTypedData_v4.
 
-interface TypedData {
-  domain?: { chainId?: number | string };
-  types: Record<string, unknown>;
-  primaryType: string;
-  message: Record<string, unknown>;
-}
-
-const json = (v: unknown) => JSON.stringify(v, (_k, x) => (typeof x === "bigint" ? x.toString() : x));
-
-export async function signTypedData(wallet: string, typed: TypedData): Promise<string> {
+/**
+ * Signs `typedData` (the eth_signTypedData_v4 argument: the server's JSON text, sent to the
+ * wallet as it is, so the wallet signs exactly the terms the server will check).
+ */
+export async function signTypedData(wallet: string, typedData: string): Promise<string> {
   const eth = getInjectedProvider();
   if (!eth) throw new Error("No wallet found in this browser: connect the wallet you signed in with.");
   const accounts = (await eth.request({ method: "eth_requestAccounts" })) as string[];
   if (!accounts.some((a) => a.toLowerCase() === wallet.toLowerCase()))
     throw new Error(`Switch your wallet to ${wallet}: only the wallet you signed in with can approve.`);
-  const chainId = typed.domain?.chainId === undefined ? null : Number(typed.domain.chainId);
-  if (chainId !== null && Number.isFinite(chainId)) {
+  const domainChain = (JSON.parse(typedData) as { domain?: { chainId?: number | string } }).domain?.chainId;
+  const chainId = domainChain === undefined ? Number.NaN : Number(domainChain);
+  if (Number.isFinite(chainId)) {
     const now = Number.parseInt(String(await eth.request({ method: "eth_chainId" })), 16);
     if (now !== chainId) {
       try {
@@ -32,7 +28,5 @@ export async function signTypedData(wallet: string, typed: TypedData): Promise<s
       }
     }
   }
-  const types = { EIP712Domain: undefined, ...typed.types };
-  if (!("EIP712Domain" in typed.types)) delete (types as Record<string, unknown>).EIP712Domain;
-  return (await eth.request({ method: "eth_signTypedData_v4", params: [wallet, json({ ...typed, types })] })) as string;
+  return (await eth.request({ method: "eth_signTypedData_v4", params: [wallet, typedData] })) as string;
 }

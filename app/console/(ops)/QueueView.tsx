@@ -1,7 +1,7 @@
 "use client";
 
 import { useConsoleQuery } from "@/components/console/api";
-import { A, Badge, Loading, Mono, Panel, statusTone, Table, Title, waited, when } from "@/components/console/ui";
+import { A, Badge, Loading, Mono, Panel, ref, statusTone, Table, Title, waited, when } from "@/components/console/ui";
 
 // The console's home: what needs a person, oldest first, with how long each has waited
 // (GET /api/console/queue). Refreshed every 15 seconds.
@@ -13,7 +13,7 @@ export interface QueueItem {
   since?: string | null;
   waitingSeconds?: number | null;
   summary?: string | null;
-  reseller?: string | null;
+  reseller?: { id: string; wallet: string } | string | null;
   provider?: string | null;
   status?: string | null;
   reason?: string | null;
@@ -74,7 +74,9 @@ export function QueueView() {
                   <td>{i.status ? <Badge tone={statusTone(i.status)}>{i.status}</Badge> : "—"}</td>
                   <td>{i.reason ? <Badge tone={statusTone(i.reason)}>{i.reason}</Badge> : "—"}</td>
                   <td>{i.provider ?? "—"}</td>
-                  <td>{i.reseller ? <A href={`/console/resellers/${encodeURIComponent(i.reseller)}`}>{i.reseller}</A> : "—"}</td>
+                  <td className="font-mono">
+                    <ResellerLink value={i.reseller} />
+                  </td>
                   <td className="font-mono whitespace-nowrap">{when(i.since)}</td>
                   <td className="text-zinc-700">{i.summary ?? ""}</td>
                 </tr>
@@ -84,5 +86,13 @@ export function QueueView() {
         ) : null}
       </Panel>
     </div>
+  );
+}
+
+function ResellerLink({ value }: { value: unknown }) {
+  const [id, label] = ref(value);
+  if (!id) return <>{label}</>;
+  return (
+    <A href={`/console/resellers/${encodeURIComponent(id)}`}>{label.length > 14 ? `${label.slice(0, 6)}…${label.slice(-4)}` : label}</A>
   );
 }

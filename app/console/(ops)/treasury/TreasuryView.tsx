@@ -2,17 +2,35 @@
 
 import { useConsoleAction, useConsoleQuery } from "@/components/console/api";
 import { useCan } from "@/components/console/me";
-import { AnyKV, AnyTable, Btn, ErrorLine, Json, Loading, Panel, Title } from "@/components/console/ui";
+import { AnyTable, Badge, Btn, ErrorLine, KV, Loading, Panel, show, Title, when } from "@/components/console/ui";
 
-// The treasury (GET /api/console/treasury): the hot wallet's balances per chain and asset, the
-// last reconciliation and its differences; a finance operator runs a reconciliation now
-// (POST /api/console/treasury/reconcile).
+// The treasury (GET /api/console/treasury): for each payout chain, the hot wallet's balance of
+// each payout asset against its low-balance threshold, and the last reconciliation and its
+// differences; a finance operator runs a reconciliation now (POST /api/console/treasury/reconcile).
+
+interface Chain {
+  chainId: number;
+  sender?: string;
+  address?: string | null;
+  assets?: Record<string, unknown>[];
+  error?: string | null;
+}
+
+interface Treasury {
+  chains?: Chain[];
+  lastReconciliation?: {
+    at?: string;
+    actor?: string;
+    report?: { lines?: Record<string, unknown>[]; differencesByCheck?: Record<string, number> };
+  } | null;
+}
 
 export function TreasuryView() {
-  const q = useConsoleQuery<Record<string, unknown>>("/treasury", { refetchInterval: 30_000 });
+  const q = useConsoleQuery<Treasury>("/treasury", { refetchInterval: 30_000 });
   const can = useCan();
   const reconcile = useConsoleAction<void>({ path: () => "/treasury/reconcile", body: () => ({}), refresh: ["/treasury"] });
-  const entries = Object.entries(q.data ?? {});
+  const last = q.data?.lastReconciliation;
+  const diffs = Object.entries(last?.report?.differencesByCheck ?? {});
   return (
     <div>
       <Title
@@ -30,22 +48,57 @@ export function TreasuryView() {
       <Loading q={q} />
       {q.data ? (
         <>
-          <Panel title="Summary">
-            <AnyKV value={Object.fromEntries(entries.filter(([, v]) => !v || typeof v !== "object"))} testId="treasury-summary" />
+          {(q.data.chains ?? []).map((c) => (
+            <Panel key={c.chainId} title={`Hot wallet, chain ${c.chainId}`} testId="treasury-chain">
+              <KV
+                rows={[
+                  ["Sender", show(c.sender)],
+                  ["Address", show(c.address)],
+                  ...(c.error
+                    ? ([
+                        [
+                          "Error",
+                          <span key="e" className="text-rose-700">
+                            {c.error}
+                          </span>,
+                        ],
+                      ] as [string, React.ReactNode][])
+                    : []),
+                ]}
+              />
+              <AnyTable rows={c.assets ?? []} first={["asset", "ticker", "balance", "threshold", "low"]} />
+            </Panel>
+          ))}
+          {!(q.data.chains ?? []).length ? <p className="mb-3 text-xs text-zinc-500">No payout chain is configured.</p> : null}
+          <Panel title="Last reconciliation" testId="treasury-reconciliation">
+            {last ? (
+              <>
+                <KV
+                  rows={[
+                    ["When", when(last.at)],
+                    ["By", show(last.actor)],
+                    [
+                      "Differences",
+                      diffs.length ? (
+                        <span key="d" className="flex flex-wrap gap-1">
+                          {diffs.map(([k, n]) => (
+                            <Badge key={k} tone={n ? "rose" : "emerald"}>
+                              {k}: {n}
+                            </Badge>
+                          ))}
+                        </span>
+                      ) : (
+                        "none"
+                      ),
+                    ],
+                  ]}
+                />
+                <AnyTable rows={last.report?.lines ?? []} first={["check", "name", "books", "actual"]} />
+              </>
+            ) : (
+              <p className="px-2 py-2 text-xs text-zinc-500">None recorded yet.</p>
+            )}
           </Panel>
-          {entries
-            .filter(([, v]) => v && typeof v === "object")
-            .map(([k, v]) => (
-              <Panel key={k} title={k}>
-                {Array.isArray(v) ? (
-                  <AnyTable rows={v} first={["chainId", "chain", "asset", "balance", "amount", "at"]} />
-                ) : Object.values(v as object).some((x) => Array.isArray(x)) ? (
-                  <Json value={v} />
-                ) : (
-                  <AnyKV value={v} />
-                )}
-              </Panel>
-            ))}
         </>
       ) : null}
     </div>

@@ -68,17 +68,27 @@ export function WithdrawalsView() {
                     <td>
                       <Badge tone={statusTone(st)}>{st}</Badge>
                     </td>
+                    <td className="max-w-56">{show(pick(w, "stateReason", "lastError", "rejectionReason"))}</td>
                     <td className="font-mono">{rid ? <A href={`/console/resellers/${encodeURIComponent(rid)}`}>{rlabel}</A> : rlabel}</td>
                     <td className="font-mono whitespace-nowrap">
                       {show(pick(w, "amount"))} {show(pick(w, "asset", "ticker"))}
                     </td>
-                    <td className="font-mono">{show(pick(w, "amountUsd", "usd"))}</td>
+                    <td className="font-mono">{show(pick(w, "usdValue", "amountUsd"))}</td>
                     <td>{show(pick(w, "chainId", "chain"))}</td>
-                    <td className="font-mono">{show(pick(w, "toAddress", "address"))}</td>
+                    <td className="font-mono">{show(pick(w, "destination", "toAddress"))}</td>
                     <td className="max-w-40 font-mono break-all">{show(pick(w, "txHash"))}</td>
+                    <td className="font-mono">{show(pick(w, "attempts"))}</td>
+                    <td className="font-mono whitespace-nowrap">
+                      {pick(w, "approvedAt")
+                        ? `approved ${when(pick(w, "approvedAt"))}`
+                        : pick(w, "rejectedAt")
+                          ? `rejected ${when(pick(w, "rejectedAt"))}`
+                          : "—"}
+                    </td>
                     <td className="font-mono whitespace-nowrap">{when(pick(w, "createdAt", "requestedAt"))}</td>
                     <td>
                       {st === "awaiting_approval" && (can("withdrawals.approve") || can("withdrawals.reject")) ? <Decide id={id} /> : null}
+                      {st === "queued" && can("withdrawals.retry") ? <Retry id={id} /> : null}
                     </td>
                   </tr>
                 );
@@ -90,16 +100,6 @@ export function WithdrawalsView() {
       </Panel>
     </div>
   );
-}
-
-/** The typed data in an approval answer, and the other fields the approval posts back. */
-function splitApproval(a: Record<string, unknown>) {
-  const typed = (a.typedData ?? (a.types && a.message ? a : null)) as Parameters<typeof signTypedData>[1] | null;
-  if (!typed) throw new Error("The server gave no typed data to sign.");
-  const extras = Object.fromEntries(
-    Object.entries(a).filter(([k]) => !["typedData", "domain", "types", "primaryType", "message"].includes(k)),
-  );
-  return { typed, extras };
 }
 
 function Decide({ id }: { id: string }) {
@@ -115,12 +115,12 @@ function Decide({ id }: { id: string }) {
     setError(null);
     try {
       setStep("Fetching the terms…");
-      const answer = await consolePost<Record<string, unknown>>(`${base}/approval`);
-      const { typed, extras } = splitApproval(answer);
+      const answer = await consolePost<{ nonce: string; typedData: string | object }>(`${base}/approval`);
+      const typed = typeof answer.typedData === "string" ? answer.typedData : JSON.stringify(answer.typedData);
       setStep("Sign the approval in your wallet…");
       const signature = await signTypedData(me.operator.wallet, typed);
       setStep("Approving…");
-      await consolePost(`${base}/approve`, { ...extras, signature });
+      await consolePost(`${base}/approve`, { nonce: answer.nonce, signature });
       await refresh(["/withdrawals", "/treasury"]);
     } catch (e) {
       setError(e instanceof Error ? e : new Error(String(e)));
@@ -152,6 +152,23 @@ function Decide({ id }: { id: string }) {
         </form>
       ) : null}
       <ErrorLine error={error ?? reject.error} />
+    </div>
+  );
+}
+
+/** A queued withdrawal (the hot wallet was too poor) checked again now, e.g. after a top-up. */
+function Retry({ id }: { id: string }) {
+  const retry = useConsoleAction<void>({
+    path: () => `/withdrawals/${encodeURIComponent(id)}/retry`,
+    body: () => ({}),
+    refresh: ["/withdrawals", "/treasury"],
+  });
+  return (
+    <div>
+      <Btn tone="secondary" onClick={() => retry.mutate()} disabled={retry.isPending}>
+        Retry now
+      </Btn>
+      <ErrorLine error={retry.error} />
     </div>
   );
 }

@@ -33,6 +33,8 @@ interface Detail {
   journals?: unknown[];
   audit?: unknown[];
   notes?: unknown[];
+  reseller?: unknown;
+  /** The actions the order's state allows now (also as order.actions). */
   allowed?: unknown;
 }
 
@@ -60,11 +62,11 @@ export function OrderView({ id }: { id: string }) {
   const run = (action: string) => (body: Record<string, unknown>) => act.mutateAsync({ action, body });
 
   if (!q.data) return <Loading q={q} />;
-  const { order, allowed } = q.data;
-  const o = order ?? {};
+  const o = q.data.order ?? {};
+  const allowed = q.data.allowed ?? o.actions;
   const status = show(pick(o, "status"));
   const reason = pick(o, "stateReason", "reason");
-  const [rid, rlabel] = ref(pick(o, "reseller", "resellerWallet", "resellerId"));
+  const [rid, rlabel] = ref(q.data.reseller ?? pick(o, "reseller", "resellerWallet", "resellerId"));
   const allowedText = Array.isArray(allowed)
     ? allowed.join(", ")
     : allowed && typeof allowed === "object"
@@ -100,6 +102,10 @@ export function OrderView({ id }: { id: string }) {
                 </span>,
               ],
               ["Reason", show(reason)],
+              ["Failure", show(pick(o, "failureReason"))],
+              ["Refund state", show(pick(o, "refundState"))],
+              ["User is asked to", show(pick(o, "requiredAction"))],
+              ["Provider's last status", show(pick(o, "upstreamStatus"))],
               ["Provider", show(pick(o, "provider"))],
               ["Provider's id", show(pick(o, "providerOrderId", "upstreamId", "providerId"))],
               ["From", amount(pick(o, "fromAmount", "from.amount"), pick(o, "fromCurrency", "from.ticker"))],
@@ -107,6 +113,7 @@ export function OrderView({ id }: { id: string }) {
               ["Pay-in address", show(pick(o, "payinAddress"))],
               ["Payout address", show(pick(o, "payoutAddress", "address"))],
               ["Refund address", show(pick(o, "refundAddress"))],
+              ["Refund extra id", show(pick(o, "refundExtraId"))],
               ["Pay-in hash", show(pick(o, "payinHash", "payinTxHash"))],
               ["Payout hash", show(pick(o, "payoutHash", "payoutTxHash"))],
               [
@@ -167,7 +174,7 @@ function OrderActions({
 }) {
   const can = useCan();
   const forms = [
-    can("orders.refund_address") && allows(allowed, "refund-address", "refundAddress", "refund_address") ? (
+    can("orders.refund_address") && allows(allowed, "refund_address") ? (
       <ActionForm
         key="refund"
         title="Send a refund address upstream"
@@ -198,6 +205,9 @@ function OrderActions({
               { value: "refund", label: "refund" },
             ],
           },
+          { name: "address", label: "Refund address (for a refund, if none yet)" },
+          { name: "extraId", label: "Memo / extra id" },
+          { name: "reason", label: "Reason" },
         ]}
         submit="Send choice"
         done="Sent."
@@ -221,11 +231,12 @@ function OrderActions({
               { value: "finished", label: "finished" },
             ],
           },
+          { name: "hash", label: "Hash (payout's for finished: required; refund's for failed: if any)" },
           { name: "reason", label: "Reason (on the record)", required: true },
         ]}
         submit="Resolve"
         done="Resolved."
-        onSubmit={run("resolve")}
+        onSubmit={({ hash, ...v }) => run("resolve")(hash ? { ...v, [v.outcome === "finished" ? "payoutHash" : "refundHash"]: hash } : v)}
       />
     ) : null,
     can("orders.note") ? (
