@@ -276,15 +276,6 @@ export function show(v: unknown): string {
   return JSON.stringify(v);
 }
 
-/** A JSON value, pretty and scrollable. */
-export function Json({ value }: { value: unknown }) {
-  return (
-    <pre className="max-h-64 overflow-auto bg-zinc-50 px-2 py-1 font-mono text-[11px] leading-snug whitespace-pre-wrap break-all text-zinc-800">
-      {JSON.stringify(value, null, 2)}
-    </pre>
-  );
-}
-
 /** The "more" button of a keyset list. */
 export function More({ next, onMore, busy }: { next: string | number | null | undefined; onMore: () => void; busy?: boolean }) {
   if (next === null || next === undefined || next === "") return null;

@@ -1,7 +1,6 @@
 import fs from "node:fs";
 import { expect, type Page, test } from "@playwright/test";
 import { runCliProcess } from "../support/cli";
-import { appOriginOf } from "../support/console";
 import { createDatabase, type RunningServer, startServer, type TestDatabase } from "../support/server";
 import { addOperatorWithCli, signInConsoleThroughPage } from "./console-helpers";
 import { assertLedgerConsistent, newWallet } from "./helpers";
@@ -45,7 +44,7 @@ test.beforeAll(async () => {
     },
   });
   // The browser opens the app at its own origin (APP_URL: localhost), as the console's API requires.
-  base = appOriginOf(server.baseUrl);
+  base = server.baseUrl.replace("127.0.0.1", "localhost");
   const made = await runCliProcess(database.url, ["reseller:create", newWallet().account.address], { LOG_LEVEL: "warn" });
   expect(made.code, made.out + made.err).toBe(0);
   resellerId = /reseller (\S+)/.exec(made.out)![1];
@@ -105,6 +104,9 @@ test("an exchange on hold upstream: in the queue, a refund address sent from the
   await expect(page.getByRole("heading", { level: 1 })).toContainText(id);
   await expect(page.getByTestId("order-status")).toHaveText("exchanging");
   await expect(page.getByTestId("upstream-statuses")).toContainText("review");
+  // Sync now: the provider asked at once (on the record as order.sync).
+  await page.getByRole("button", { name: "Sync now" }).click();
+  await expect(page.locator('[data-testid="order-audit"] [data-action="order.sync"]')).toHaveCount(1);
 
   // A wrong address: refused, said so, SideShift never asked.
   const form = page.getByTestId("refund-address-form");
@@ -119,7 +121,10 @@ test("an exchange on hold upstream: in the queue, a refund address sent from the
   await form.getByLabel("Refund address").fill(refundAddress);
   await form.getByLabel("Reason").fill("user asked by email");
   await form.getByRole("button", { name: "Send refund address" }).click();
-  await expect(form.getByRole("status")).toContainText("Sent");
+  // Done, said above the forms (the form itself is gone: the order takes no other address).
+  await expect(page.getByTestId("order-action-done")).toContainText("refund address sent");
+  await expect(page.getByTestId("order-summary")).toContainText(refundAddress);
+  await expect(page.getByTestId("refund-address-form")).toHaveCount(0);
   const calls = await fakes.call<{ address: string; answered: number }[]>("refundAddressCalls", { shiftId: shift.id });
   expect(calls).toMatchObject([{ address: refundAddress, answered: 201 }]);
 
@@ -128,6 +133,13 @@ test("an exchange on hold upstream: in the queue, a refund address sent from the
   await expect(page.getByTestId("order-status")).toHaveText("failed", { timeout: 120_000 });
   await expect(page.getByTestId("refund-hash")).toContainText(`ss-refund-${shift.id}`);
   await expect(page.getByTestId("order-audit")).toContainText(refundAddress);
+  // Refunded and final: nothing to sync or resolve any more; a note still can be added.
+  await expect(page.getByRole("button", { name: "Sync now" })).toHaveCount(0);
+  await expect(page.getByTestId("resolve-form")).toHaveCount(0);
+  const note = page.getByTestId("note-form");
+  await note.getByLabel("Note").fill("refunded after review; user informed");
+  await note.getByRole("button", { name: "Add note" }).click();
+  await expect(page.getByTestId("order-audit")).toContainText("refunded after review; user informed");
   await shoot(page, "order");
 
   // The audit log, filtered to the order: the support's action with its reason; its sign-in is there too.
@@ -135,6 +147,11 @@ test("an exchange on hold upstream: in the queue, a refund address sent from the
   await page.getByLabel("Target id").fill(id);
   await page.getByRole("button", { name: "Filter" }).click();
   const rows = page.getByTestId("audit-row");
+  // Each step, newest first, each by the support operator; the refused address left no row.
+  await expect
+    .poll(async () => rows.evaluateAll((els) => els.map((e) => e.getAttribute("data-action"))))
+    .toEqual(["order.note", "order.refund_address", "order.sync"]);
+  for (const r of await rows.all()) await expect(r).toContainText(support.account.address.toLowerCase());
   await expect(rows.filter({ hasText: refundAddress })).toHaveCount(1);
   await expect(rows.filter({ hasText: refundAddress })).toContainText(support.account.address.toLowerCase());
   await expect(rows.filter({ hasText: refundAddress })).toContainText("user asked by email");

@@ -50,6 +50,15 @@ function allows(allowed: unknown, ...names: string[]): boolean {
   return true;
 }
 
+/** What each action did, for the line above the forms (a form may vanish once its action is no longer allowed). */
+const DONE: Record<string, string> = {
+  sync: "synced with the provider",
+  "refund-address": "refund address sent",
+  choice: "choice sent",
+  resolve: "resolved by hand",
+  notes: "note added",
+};
+
 export function OrderView({ id }: { id: string }) {
   const path = `/orders/${encodeURIComponent(id)}`;
   const q = useConsoleQuery<Detail>(path, { refetchInterval: 10_000 });
@@ -140,6 +149,15 @@ export function OrderView({ id }: { id: string }) {
           />
         </Panel>
         <Panel title="Actions">
+          {act.isSuccess && act.variables ? (
+            <p
+              role="status"
+              data-testid="order-action-done"
+              className="border-b border-emerald-100 bg-emerald-50 px-2 py-1 text-xs text-emerald-800"
+            >
+              Done: {DONE[act.variables.action] ?? act.variables.action}. The order below is as it is now.
+            </p>
+          ) : null}
           <OrderActions id={id} allowed={allowed} run={run} />
         </Panel>
       </div>
