@@ -10,11 +10,13 @@ function changes(before: unknown, after: unknown): string[] {
   const obj = (v: unknown) => (v && typeof v === "object" && !Array.isArray(v) ? (v as Record<string, unknown>) : null);
   const b = obj(before);
   const a = obj(after);
-  if (!a && !b) return before === undefined && after === undefined ? [] : [`${show(before)} → ${show(after)}`];
+  if (!a && !b) return (before ?? null) === null && (after ?? null) === null ? [] : [`${show(before)} → ${show(after)}`];
   if (!b) return Object.entries(a ?? {}).map(([k, v]) => `${k}: ${show(v)}`);
   if (!a) return Object.entries(b).map(([k, v]) => `${k}: ${show(v)} → —`);
   const keys = [...new Set([...Object.keys(b), ...Object.keys(a)])];
-  return keys.filter((k) => JSON.stringify(b[k]) !== JSON.stringify(a[k])).map((k) => `${k}: ${show(b[k])} → ${show(a[k])}`);
+  return keys
+    .filter((k) => JSON.stringify(b[k] ?? null) !== JSON.stringify(a[k] ?? null))
+    .map((k) => `${k}: ${show(b[k])} → ${show(a[k])}`);
 }
 
 /** Audit events: when, who, what, what changed, why. */
@@ -25,7 +27,7 @@ export function AuditRows({ rows, testId }: { rows: unknown[]; testId?: string }
       {list.map((e, i) => (
         <tr key={String(e.id ?? i)} data-testid="audit-row" data-action={String(e.action ?? "")}>
           <td className="font-mono whitespace-nowrap">{when(e.at)}</td>
-          <td className="font-mono">{show(e.actor)}</td>
+          <td className="max-w-48 font-mono break-all">{show(e.actor)}</td>
           <td>{show(e.role)}</td>
           <td className="font-mono whitespace-nowrap">{show(e.action)}</td>
           <td className="font-mono whitespace-nowrap">{e.targetType ? `${show(e.targetType)} ${show(e.targetId)}` : "—"}</td>

@@ -70,6 +70,7 @@ async function shoot(page: Page, name: string) {
 
 test("an exchange on hold upstream: in the queue, a refund address sent from the order's page, refunded, on the record", async ({
   page,
+  browser,
 }) => {
   test.setTimeout(300_000);
   const support = newWallet();
@@ -160,4 +161,16 @@ test("an exchange on hold upstream: in the queue, a refund address sent from the
     support.account.address.toLowerCase(),
   );
   await shoot(page, "audit");
+
+  // A viewer reads the same order and is offered no action (the server would refuse each: tests/http).
+  const viewer = newWallet();
+  await addOperatorWithCli(database.url, viewer, "viewer");
+  const ctx = await browser.newContext();
+  const page2 = await ctx.newPage();
+  await signInConsoleThroughPage(page2, viewer, { base });
+  await page2.goto(`${base}/console/orders/${id}`);
+  await expect(page2.getByTestId("order-status")).toHaveText("failed");
+  await expect(page2.getByText("Your role can take no action on this order now.")).toBeVisible();
+  await expect(page2.getByRole("button", { name: "Add note" })).toHaveCount(0);
+  await ctx.close();
 });

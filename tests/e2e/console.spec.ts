@@ -28,14 +28,29 @@ test("an admin signs in with the wallet, sees the queue and the audit log, adds 
   await expect(page.getByTestId("queue")).toBeVisible();
   await expect(page.getByTestId("console-error")).toHaveCount(0);
 
-  // The audit log holds the CLI's addition and this sign-in, newest first.
+  // Orders, withdrawals and the treasury answer their tables, not errors.
+  await page.getByRole("link", { name: "Orders" }).click();
+  await expect(page.getByTestId("orders")).toBeVisible();
+  await page.getByRole("link", { name: "Withdrawals" }).click();
+  await expect(page.getByTestId("withdrawals")).toBeVisible();
+  await page.getByRole("link", { name: "Treasury" }).click();
+  await expect(page.getByTestId("treasury-reconciliation")).toBeVisible();
+  await expect(page.getByTestId("console-error")).toHaveCount(0);
+  // An admin runs a reconciliation: it is the last one the page shows, by this wallet.
+  await page.getByRole("button", { name: "Reconcile now" }).click();
+  await expect(page.getByTestId("treasury-reconciliation")).toContainText(admin.account.address.toLowerCase());
+
+  // The audit log, filtered to this admin's wallet.
   await page.getByRole("link", { name: "Audit log" }).click();
   await expect(page.getByRole("heading", { name: "Audit log", level: 1 })).toBeVisible();
   await page.getByLabel("Actor (wallet)").fill(admin.account.address);
   await page.getByRole("button", { name: "Filter" }).click();
   await expect(page).toHaveURL(/actor=0x/);
+  // This admin's events, newest first: the reconciliation, the sign-in (the CLI's addition is the CLI's).
   const mine = page.getByTestId("audit-row");
-  await expect(mine.first()).toHaveAttribute("data-action", "operator.sign_in");
+  await expect
+    .poll(async () => mine.evaluateAll((els) => els.map((e) => e.getAttribute("data-action"))))
+    .toEqual(["treasury.reconcile", "operator.sign_in"]);
 
   // An admin adds a support operator.
   const support = newWallet();
