@@ -1,7 +1,7 @@
 import "server-only";
 import { now as clockNow } from "@/lib/clock";
 import { getConfig } from "@/lib/config";
-import type { Db, Order, Prisma } from "@/lib/db/client";
+import type { Db, Order, Prisma, Tx } from "@/lib/db/client";
 import { writeTransaction } from "@/lib/db/write-transaction";
 import { OPEN_STATES } from "@/lib/domain/order-states";
 import { type EngineStep, getEngine } from "@/lib/engine";
@@ -79,11 +79,15 @@ async function recordFailure(db: Db, order: Order, token: string, err: unknown, 
   return null;
 }
 
+/** Called in the transaction of a change the pass makes to the order (the console's audit row of a sync). */
+type OnChange = (tx: Tx, before: Order, after: Order) => Promise<void>;
+
 /** One claimed order: expire it, or ask the engine once and apply what it says. */
-async function advanceClaimed(db: Db, order: Order, token: string, now: Date): Promise<Order | null> {
+async function advanceClaimed(db: Db, order: Order, token: string, now: Date, onChange?: OnChange): Promise<Order | null> {
+  const inTransaction = onChange && ((tx: Tx, updated: Order) => onChange(tx, order, updated));
   // Upstream swaps expire on the provider's clock: the engine reads them first (a last-moment deposit counts).
   if (order.status === "waiting" && order.expiresAt <= now && !getEngine().upstream) {
-    const r = await applyStep(db, order, { to: "failed", reason: "expired", refund: null }, now, { leaseToken: token });
+    const r = await applyStep(db, order, { to: "failed", reason: "expired", refund: null }, now, { leaseToken: token, inTransaction });
     if (!r) await release(db, order.id, token);
     return r;
   }
@@ -118,11 +122,12 @@ async function advanceClaimed(db: Db, order: Order, token: string, now: Date): P
       if (r.count !== 1) return;
       await recordUpstreamStatus(tx, order, step.upstream, at);
       if (requiredActionAppears(order, after)) await announceRequiredAction(tx, order, { ...after, updatedAt: at }, { now: at });
+      if (onChange) await onChange(tx, order, { ...after, updatedAt: at });
     });
     return null;
   }
   if (step) {
-    const r = await applyStep(db, order, step, at, { leaseToken: token });
+    const r = await applyStep(db, order, step, at, { leaseToken: token, inTransaction });
     if (!r) await release(db, order.id, token); // the order moved meanwhile (a sandbox deposit)
     return r;
   }
@@ -140,12 +145,13 @@ const SYNC_CLAIM_WAIT_MS = 10_000;
 /**
  * The console's "sync now" (lib/console/orders/sync.ts): one open order read from its engine
  * and the answer applied, exactly as a worker's pass does, under the order's claim (waiting a
- * moment while a worker holds it). Returns "closed" (not open any more), "busy" (still claimed
+ * moment while a worker holds it); `onChange` runs in the transaction of any change the read
+ * makes (a move, a new provider status). Returns "closed" (not open any more), "busy" (still claimed
  * by a worker after the wait) or "read", with the order after when it moved.
  */
 export async function syncOrderNow(
   db: Db,
-  opts: { orderId: string },
+  opts: { orderId: string; onChange?: OnChange },
 ): Promise<{ outcome: "closed" | "busy" | "read"; moved: Order | null }> {
   const open = { payinAddress: { not: null }, status: { in: OPEN_STATES } };
   const deadline = Date.now() + SYNC_CLAIM_WAIT_MS;
@@ -155,7 +161,7 @@ export async function syncOrderNow(
     if (taken === 1) {
       const order = await db.order.findFirst({ where: { id: opts.orderId, leaseToken: token } });
       if (!order) return { outcome: "closed", moved: null };
-      return { outcome: "read", moved: await advanceClaimed(db, order, token, now) };
+      return { outcome: "read", moved: await advanceClaimed(db, order, token, now, opts.onChange) };
     }
     const row = await db.order.findFirst({ where: { id: opts.orderId, ...open }, select: { id: true } });
     if (!row) return { outcome: "closed", moved: null };

@@ -40,6 +40,8 @@ beforeAll(async () => {
   fakes.sideshift.shiftsPerMinute = 1000;
   fakes.sideshift.quotesPerMinute = 1000;
   fakes.setPair("btc", "ltc", { fixedfloat: "300" }, { min: "0.001", max: "2" });
+  // ltc -> eth on ChangeNOW only: no refund address after creation there.
+  fakes.setPair("ltc", "eth", { changenow: "0.05" }, { min: "0.01", max: "100" });
   database = await migratedDatabase(inject("dbKind"));
   // No worker of its own: the test runs each pass (app.runWorkerOnce).
   server = await startApp({
@@ -211,7 +213,7 @@ describe("a hold upstream, resolved from the console", () => {
       after: { refundAddress, sentUpstream: true },
     });
     const lastSync = audit.filter((a) => a.action === "order.sync").at(-1)!;
-    expect(lastSync.after).toMatchObject({ status: "failed", refundHash: `ss-refund-${shift.id}` });
+    expect(lastSync.after).toMatchObject({ status: "failed", refundHash: `ss-refund-${shift.id}`, changed: true });
     expect(audit.at(-1)!.after).toEqual({ text: "refunded after review; user informed" });
 
     // Closed: the actions that change it are refused.
@@ -279,6 +281,35 @@ describe("FixedFloat's emergency, answered from the console", () => {
   });
 });
 
+describe("FixedFloat's emergency answered with a refund", () => {
+  it("sends REFUND with the address the operator gives, records it on the order, and the refund closes it", async () => {
+    const payout = addressFor("ltc");
+    const emergency = { status: "EMERGENCY", emergency: ["MORE"] };
+    fakes.fixedfloat.script(payout, ["NEW", "PENDING", emergency, emergency, { status: "DONE", refunded: true }]);
+    const res = await fetch(`${server.baseUrl}/api/v1/exchange`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-api-key": key, "x-forwarded-for": newIp() },
+      body: JSON.stringify({ from: "btc", to: "ltc", amount: "0.1", address: payout }),
+    });
+    const { id } = (await res.json()) as { id: string };
+    expect(res.status).toBe(201);
+    await passUntil(id, (x) => x.upstreamStatus === "EMERGENCY/MORE/NONE");
+    const refundAddress = addressFor("btc");
+    const chosen = await ops.call(`/orders/${id}/choice`, { body: { choice: "refund", address: refundAddress } });
+    expect(chosen.status, JSON.stringify(chosen.body)).toBe(200);
+    expect(chosen.body.order.refundAddress).toBe(refundAddress);
+    const ffOrder = [...fakes.fixedfloat.orders.values()].find((x) => x.params.toAddress === payout)!;
+    expect(ffOrder.emergencyCalls.map((c) => [c.choice, c.address])).toEqual([["REFUND", refundAddress]]);
+    const done = await passUntil(id, (x) => x.status === "failed");
+    expect(done).toMatchObject({ failureReason: "refunded", refundHash: `ff-refund-${ffOrder.id}`, refundState: "sent" });
+    const detail = await ops.call(`/orders/${id}`);
+    expect(detail.body.upstreamStatuses.map((e: { status: string }) => e.status)).toEqual(
+      expect.arrayContaining(["EMERGENCY/MORE/NONE", "EMERGENCY/MORE/REFUND", "DONE"]),
+    );
+    expect(detail.body.events.map((e: { note: string | null }) => e.note)).toContain("choice_refund");
+  });
+});
+
 describe("resolved by hand", () => {
   it("a forced failure reverses the pending profit; a finish by hand settles it; both are idempotent and audited", async () => {
     // Held forever upstream: the operator gives up on it.
@@ -296,6 +327,15 @@ describe("resolved by hand", () => {
     expect(entries.map((e) => e.kind).sort()).toEqual(["order_profit_pending", "order_profit_reverse"]);
     const journals = (await ops.call(`/orders/${held.id}`)).body.journals.map((j: { kind: string }) => j.kind);
     expect(journals).toEqual(["order_created", "order_failed"]);
+    // SideShift takes no address for a failed shift: the console records it and says what remains.
+    const calls = fakes.sideshift.refundAddressCalls.length;
+    const refundAddress = addressFor("btc");
+    const recorded = await ops.call(`/orders/${held.id}/refund-address`, { body: { address: refundAddress, reason: "user's address" } });
+    expect(recorded.status, JSON.stringify(recorded.body)).toBe(200);
+    expect(recorded.body).toMatchObject({ sentUpstream: false, order: { refundAddress, refundState: "pending" } });
+    expect(recorded.body.remaining).toContain(`exchange ${held.shift.id}`);
+    expect(fakes.sideshift.refundAddressCalls).toHaveLength(calls);
+    expect((await queueItemsFor(held.id)).items).toEqual([]);
     // The refund sent by hand closes it, with its hash; the same again changes nothing.
     const closed = await ops.call(`/orders/${held.id}/resolve`, {
       body: { outcome: "failed", reason: "refunded by SideShift support", refundHash: "ss-manual-1" },
@@ -308,7 +348,10 @@ describe("resolved by hand", () => {
     expect((await ops.call(`/orders/${held.id}/resolve`, { body: { outcome: "finished", reason: "x", payoutHash: "0x1" } })).status).toBe(
       409,
     );
-    expect((await auditOf(held.id)).map((a) => a.action)).toEqual(["order.resolve", "order.resolve"]);
+    const heldAudit = await auditOf(held.id);
+    expect(heldAudit.map((a) => a.action)).toEqual(["order.resolve", "order.refund_address", "order.resolve"]);
+    expect(heldAudit[1].after).toMatchObject({ refundAddress, sentUpstream: false, remaining: recorded.body.remaining });
+    expect(heldAudit[2]).toMatchObject({ before: { refundState: "pending" }, after: { refundState: "sent", refundHash: "ss-manual-1" } });
 
     // Still waiting for its deposit, paid out by hand (the provider's support said so).
     const waiting = await sideshiftOrder(["waiting"]);
@@ -333,6 +376,26 @@ describe("resolved by hand", () => {
       before: { status: "waiting" },
       after: { status: "finished", outcome: "finished" },
     });
+  });
+});
+
+describe("a refund address for a provider that takes none later", () => {
+  it("records it on the open order, tells no provider, and says what remains to do", async () => {
+    const res = await fetch(`${server.baseUrl}/api/v1/exchange`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-api-key": key, "x-forwarded-for": newIp() },
+      body: JSON.stringify({ from: "ltc", to: "eth", amount: "1", address: addressFor("eth") }),
+    });
+    const { id } = (await res.json()) as { id: string };
+    expect(res.status).toBe(201);
+    const refundAddress = addressFor("ltc");
+    const r = await ops.call(`/orders/${id}/refund-address`, { body: { address: refundAddress } });
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    expect(r.body).toMatchObject({ sentUpstream: false, order: { status: "waiting", refundAddress, refundState: null } });
+    expect(r.body.remaining).toMatch(/^changenow takes no refund address through its API/);
+    // The claim it wrote under is released: the worker reads the order as before.
+    expect(await db.order.findUniqueOrThrow({ where: { id } })).toMatchObject({ leaseToken: null, refundAddress });
+    expect((await auditOf(id)).map((a) => [a.action, a.after.sentUpstream])).toEqual([["order.refund_address", false]]);
   });
 });
 

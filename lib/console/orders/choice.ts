@@ -1,14 +1,13 @@
 import "server-only";
-import { setTimeout as sleep } from "node:timers/promises";
 import type { Db, Order } from "@/lib/db/client";
 import { writeTransaction } from "@/lib/db/write-transaction";
 import { getEngine } from "@/lib/engine";
 import { callEngine } from "@/lib/engine/call";
 import { AppError } from "@/lib/errors";
-import { leaseMs, releaseLease, takeLease } from "@/lib/jobs/lease";
+import { releaseLease } from "@/lib/jobs/lease";
 import { type Actor, recordAudit } from "@/lib/operators/audit";
 import { engineDeadlineMs, swapSnapshot } from "@/lib/orders/swap";
-import { awaitsChoice, checkRefundAddress, invalidState, loadOrder, orderView, snapshotOf } from "./shared";
+import { awaitsChoice, checkRefundAddress, claimOrder, invalidState, loadOrder, orderView, snapshotOf } from "./shared";
 
 // FixedFloat's emergency answered by an operator (issue 52, point 4): exchange at the new rate,
 // or refund to an address. The provider is told under the order's claim (no worker reads it
@@ -24,18 +23,6 @@ export interface ConsoleChoiceOptions {
   extraId?: string | null;
   reason?: string | null;
   by: Actor;
-}
-
-const CLAIM_WAIT_MS = 10_000;
-
-async function claim(db: Db, orderId: string): Promise<string> {
-  const deadline = Date.now() + CLAIM_WAIT_MS;
-  for (;;) {
-    const { token, taken } = await takeLease(db, "order", { ids: [orderId], where: {}, now: new Date(), ms: leaseMs() });
-    if (taken === 1) return token;
-    if (Date.now() > deadline) throw new AppError("ENGINE_UNAVAILABLE", "The order is being worked on; try again in a moment.");
-    await sleep(50);
-  }
 }
 
 /** The choice already made on this reading of the provider (none read since), if any. */
@@ -69,7 +56,7 @@ export async function makeConsoleChoice(opts: ConsoleChoiceOptions) {
     checkRefundAddress(order, address, extraId);
   }
 
-  const token = await claim(db, order.id);
+  const token = await claimOrder(db, order.id);
   try {
     const claimed = await loadOrder(db, order.id);
     if (!awaitsChoice(claimed) || claimed.upstreamStatus !== order.upstreamStatus)

@@ -2,11 +2,12 @@ import "server-only";
 import type { Db, Order } from "@/lib/db/client";
 import { writeTransaction } from "@/lib/db/write-transaction";
 import { AppError } from "@/lib/errors";
+import { releaseLease } from "@/lib/jobs/lease";
 import { type Actor, recordAudit } from "@/lib/operators/audit";
 import { announceRequiredAction } from "@/lib/orders/announce";
 import { refundAddressUsable } from "@/lib/orders/required-action";
 import { REFUND_ADDRESS_NOTE, setRefundAddress } from "@/lib/orders/set-refund-address";
-import { allowedActions, checkRefundAddress, invalidState, loadOrder, orderView, snapshotOf } from "./shared";
+import { allowedActions, checkRefundAddress, claimOrder, invalidState, loadOrder, orderView, snapshotOf } from "./shared";
 
 // A refund address given by an operator (issue 52, point 4). Where the order's holder takes
 // one now (SideShift's set-refund-address, or our own engine), it goes through the one door
@@ -72,21 +73,30 @@ export async function setConsoleRefundAddress(opts: ConsoleRefundAddressOptions)
 
   checkRefundAddress(order, address, extraId);
   const remaining = remainingFor(order, address);
-  const now = new Date();
-  const updated = await writeTransaction(db, async (tx) => {
-    const fresh = await tx.order.findUnique({ where: { id: order.id } });
-    if (!fresh || fresh.refundAddress || !allowedActions(fresh).includes("refund_address"))
-      throw invalidState("The order changed meanwhile; read it and try again.");
-    const patch: Partial<Order> = { refundAddress: address, refundExtraId: extraId, updatedAt: now };
-    // A failed order's refund is owed to this address now (sent by hand, then resolved with its hash).
-    if (fresh.status === "failed") patch.refundState = "pending";
-    const r = await tx.order.updateMany({ where: { id: fresh.id, status: fresh.status, refundAddress: null }, data: patch });
-    if (r.count !== 1) throw invalidState("The order changed meanwhile; read it and try again.");
-    const after = { ...fresh, ...patch } as Order;
-    await tx.orderEvent.create({ data: { orderId: fresh.id, status: fresh.status, note: REFUND_ADDRESS_NOTE, at: now } });
-    await announceRequiredAction(tx, fresh, after, { now });
-    await audit(tx, fresh, after, remaining);
-    return after;
-  });
-  return { order: orderView(updated), sentUpstream: false, remaining, unchanged: false };
+  // An open order is written under its claim: no worker step lands between the read and the write.
+  const token = order.status === "failed" ? null : await claimOrder(db, order.id);
+  try {
+    const now = new Date();
+    const updated = await writeTransaction(db, async (tx) => {
+      const fresh = await tx.order.findUnique({ where: { id: order.id } });
+      if (!fresh || fresh.refundAddress || !allowedActions(fresh).includes("refund_address"))
+        throw invalidState("The order changed meanwhile; read it and try again.");
+      const patch: Partial<Order> = { refundAddress: address, refundExtraId: extraId, updatedAt: now };
+      // A failed order's refund is owed to this address now (sent by hand, then resolved with its hash).
+      if (fresh.status === "failed") patch.refundState = "pending";
+      const r = await tx.order.updateMany({
+        where: { id: fresh.id, status: fresh.status, refundAddress: null, ...(token ? { leaseToken: token } : {}) },
+        data: { ...patch, ...(token ? { leaseToken: null, leaseUntil: null } : {}) },
+      });
+      if (r.count !== 1) throw invalidState("The order changed meanwhile; read it and try again.");
+      const after = { ...fresh, ...patch } as Order;
+      await tx.orderEvent.create({ data: { orderId: fresh.id, status: fresh.status, note: REFUND_ADDRESS_NOTE, at: now } });
+      await announceRequiredAction(tx, fresh, after, { now });
+      await audit(tx, fresh, after, remaining);
+      return after;
+    });
+    return { order: orderView(updated), sentUpstream: false, remaining, unchanged: false };
+  } finally {
+    if (token) await releaseLease(db, "order", order.id, token);
+  }
 }

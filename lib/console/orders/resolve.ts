@@ -3,9 +3,10 @@ import type { Db, Order, Tx } from "@/lib/db/client";
 import { writeTransaction } from "@/lib/db/write-transaction";
 import { isFinal, orderStateOf } from "@/lib/domain/order-states";
 import type { EngineStep } from "@/lib/engine";
+import { releaseLease } from "@/lib/jobs/lease";
 import { type Actor, recordAudit } from "@/lib/operators/audit";
 import { applyStep } from "@/lib/orders/advance-order";
-import { invalidState, loadOrder, orderView, snapshotOf } from "./shared";
+import { claimOrder, invalidState, loadOrder, orderView, snapshotOf } from "./shared";
 
 // An order resolved by hand (issue 52, point 4; docs/operator.md has the ledger's side). An open
 // order goes through applyStep like any other move, so the ledger does what it does for any
@@ -66,20 +67,29 @@ export async function resolveConsoleOrder(opts: ResolveOptions) {
     return { order: orderView(updated), unchanged: false };
   }
 
-  const step: EngineStep =
+  const stepFor = (o: Order): EngineStep =>
     resolution.outcome === "finished"
       ? { to: "finished", payoutHash: hash as string }
       : {
           to: "failed",
           reason: hash ? "refunded" : "provider_failed",
-          refund: hash || order.amountReceived ? { amount: order.amountReceived ?? order.fromAmount, hash } : null,
+          refund: hash || o.amountReceived ? { amount: o.amountReceived ?? o.fromAmount, hash } : null,
         };
-  const moved = await applyStep(db, order, step, new Date(), {
-    byHand: true,
-    inTransaction: async (tx, updated) => {
-      await audit(tx, order, updated);
-    },
-  });
-  if (!moved) throw invalidState("The order changed meanwhile; read it and try again.");
-  return { order: orderView(moved), unchanged: false };
+  // Under the order's claim: no worker's step of the provider's reading lands on the resolved order.
+  const token = await claimOrder(db, order.id);
+  try {
+    const claimed = await loadOrder(db, order.id);
+    if (claimed.status !== order.status) throw invalidState("The order changed meanwhile; read it and try again.");
+    const moved = await applyStep(db, claimed, stepFor(claimed), new Date(), {
+      byHand: true,
+      leaseToken: token,
+      inTransaction: async (tx, updated) => {
+        await audit(tx, claimed, updated);
+      },
+    });
+    if (!moved) throw invalidState("The order changed meanwhile; read it and try again.");
+    return { order: orderView(moved), unchanged: false };
+  } finally {
+    await releaseLease(db, "order", order.id, token);
+  }
 }

@@ -1,8 +1,10 @@
 import "server-only";
+import { setTimeout as sleep } from "node:timers/promises";
 import { addressRejectionReason, getCurrency, validateAddress, validateExtraId } from "@/lib/currencies";
 import type { Db, Order } from "@/lib/db/client";
 import { isFinal, orderStateOf } from "@/lib/domain/order-states";
 import { AppError } from "@/lib/errors";
+import { leaseMs, takeLease } from "@/lib/jobs/lease";
 import { ORDER_ID_RE } from "@/lib/orders/get-order";
 
 // What the console's order actions share: the order or the console's 404, what an audit row
@@ -71,4 +73,21 @@ export function checkRefundAddress(o: Order, address: string, extraId: string | 
   }
   if (extraId !== null && !validateExtraId(from, extraId))
     throw new AppError("INVALID_REFUND_EXTRA_ID", `The refund extra ID is not valid for ${from.ticker}.`);
+}
+
+const CLAIM_WAIT_MS = 10_000;
+
+/**
+ * Takes the order's claim (lib/jobs/lease.ts), waiting a moment while a worker holds it, so no
+ * worker step lands between what an action reads and what it writes. ENGINE_UNAVAILABLE if it
+ * stays held.
+ */
+export async function claimOrder(db: Db, orderId: string): Promise<string> {
+  const deadline = Date.now() + CLAIM_WAIT_MS;
+  for (;;) {
+    const { token, taken } = await takeLease(db, "order", { ids: [orderId], where: {}, now: new Date(), ms: leaseMs() });
+    if (taken === 1) return token;
+    if (Date.now() > deadline) throw new AppError("ENGINE_UNAVAILABLE", "The order is being worked on; try again in a moment.");
+    await sleep(50);
+  }
 }
