@@ -22,6 +22,8 @@ export interface HostedConfig {
   sandbox: boolean;
   /** The reseller's brand (name, logo, support contact, terms; lib/resellers/brand.ts). */
   brand: PublicBrand;
+  /** Its reseller is suspended by the operator (issue 52): the page says the service is unavailable, with no form. */
+  suspended: boolean;
 }
 
 export class ApiError extends Error {

@@ -89,6 +89,8 @@ export function pageError(
       return { field: "amount", message: { key: "invalidAmount" } };
     case "ENGINE_UNAVAILABLE":
       return { field: "form", message: { key: "unavailable" } };
+    case "RESELLER_SUSPENDED":
+      return { field: "form", message: { key: "serviceUnavailable" } };
     default:
       return { field: "form", message: { key: "orderFailed" } };
   }

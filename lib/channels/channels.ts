@@ -31,6 +31,23 @@ export function checkMarkup(markupBps: number | null): number | null {
   return markupBps;
 }
 
+/**
+ * A markup of the reseller (its own: lib/resellers' setMarkup; a key's or a widget's: here) checked against the
+ * cap an operator set for it in the console (Reseller.markupCapBps, issue 52; null: the
+ * platform's cap only): INVALID_MARKUP above it, with `maxBps` the reseller's cap. A null
+ * markup (a channel's "the reseller's") always passes.
+ */
+export async function checkMarkupCap(db: Pick<Db, "reseller">, opts: { resellerId: string; markupBps: number | null }): Promise<void> {
+  if (opts.markupBps === null) return;
+  const r = await db.reseller.findUnique({ where: { id: opts.resellerId }, select: { markupCapBps: true } });
+  const cap = r?.markupCapBps ?? null;
+  if (cap !== null && opts.markupBps > cap)
+    throw new AppError("INVALID_MARKUP", `The platform's operator capped this account's markup at ${cap} basis points.`, {
+      maxBps: cap,
+      cappedBy: "operator",
+    });
+}
+
 /** A channel's markup that applies: its own (never above today's cap), else the reseller's. */
 export const effectiveMarkup = (own: number | null, resellerBps: number) =>
   own === null ? resellerBps : Math.min(own, getConfig().MARKUP_CAP_BPS);
@@ -134,6 +151,7 @@ export async function listWidgets(db: Db, opts: { resellerId: string }): Promise
 /** A new widget; the count and the insert run behind the reseller's row lock, so creations at once never pass MAX_WIDGETS. */
 export async function createWidget(db: Db, opts: { resellerId: string; input: unknown }): Promise<WidgetView> {
   const data = parseWidget(opts.input);
+  await checkMarkupCap(db, { resellerId: opts.resellerId, markupBps: data.markupBps });
   const row = await db.$transaction(async (tx) => {
     if (!(await lockReseller(tx, opts.resellerId))) throw new AppError("NOT_FOUND", "No such reseller.");
     if ((await tx.widget.count({ where: { resellerId: opts.resellerId } })) >= MAX_WIDGETS)
@@ -145,6 +163,7 @@ export async function createWidget(db: Db, opts: { resellerId: string; input: un
 
 export async function updateWidget(db: Db, opts: { resellerId: string; widgetId: string; input: unknown }): Promise<WidgetView> {
   const data = parseWidget(opts.input);
+  await checkMarkupCap(db, { resellerId: opts.resellerId, markupBps: data.markupBps });
   const r = await db.widget.updateMany({ where: { id: String(opts.widgetId), resellerId: opts.resellerId }, data });
   if (r.count !== 1) throw new AppError("NOT_FOUND", "No such widget.");
   return toWidgetView(await db.widget.findUniqueOrThrow({ where: { id: String(opts.widgetId) } }));
@@ -162,6 +181,7 @@ export async function setWidgetEnabled(db: Db, opts: { resellerId: string; widge
 /** Sets (or, with null, clears) an API key's own markup; it applies to the key's next estimate and order. */
 export async function setKeyMarkup(db: Db, opts: { resellerId: string; keyId: string; markupBps: number | null }): Promise<void> {
   const markupBps = checkMarkup(opts.markupBps);
+  await checkMarkupCap(db, { resellerId: opts.resellerId, markupBps });
   const r = await db.apiKey.updateMany({
     where: { id: String(opts.keyId), resellerId: opts.resellerId, revokedAt: null },
     data: { markupBps },

@@ -70,6 +70,25 @@ export function hostedCurrencies(): HostedCurrency[] {
   return currencies as HostedCurrency[];
 }
 
+/** Whether an operator suspended the reseller (lib/console/resellers): its pages take no new order. */
+async function isSuspended(db: Db, resellerId: string): Promise<boolean> {
+  const r = await db.reseller.findUnique({ where: { id: resellerId }, select: { suspendedAt: true } });
+  return !!r?.suspendedAt;
+}
+
+/**
+ * The channel of a request that would start an exchange (an estimate, an order): a suspended
+ * reseller's is refused with 403 RESELLER_SUSPENDED, as its API keys are. What follows an order
+ * already made (its status, its sandbox deposit, its refund address) never asks this: open
+ * orders of a suspended reseller go on to their end.
+ */
+async function activeHostedChannel(db: Db, sel: HostedSelector): Promise<HostedChannel> {
+  const ch = await resolveHostedChannel(db, sel);
+  if (await isSuspended(db, ch.resellerId))
+    throw new AppError("RESELLER_SUSPENDED", "This exchange is not available at the moment: no new exchange can be started here.");
+  return ch;
+}
+
 /**
  * What a page needs to draw itself: how it names itself to its API, its title, theme and
  * defaults (a widget's), its reseller's brand (name, logo, support contact, terms: app/_hosted/
@@ -79,8 +98,10 @@ export function hostedCurrencies(): HostedCurrency[] {
 export async function hostedPage(db: Db, sel: HostedSelector) {
   const ch = await resolveHostedChannel(db, sel);
   const w = ch.widget;
-  const brand = await getBrand(db, { resellerId: ch.resellerId });
+  const [brand, suspended] = await Promise.all([getBrand(db, { resellerId: ch.resellerId }), isSuspended(db, ch.resellerId)]);
   return {
+    /** The reseller is suspended (issue 52): the page says the service is unavailable, and shows no form. */
+    suspended,
     r: sel.reseller ? ch.resellerId : null,
     w: w?.id ?? null,
     title: w?.name ?? brand.name ?? "Exchange",
@@ -103,7 +124,7 @@ export async function hostedEstimate(
   db: Db,
   opts: { sel: HostedSelector; from: unknown; to: unknown; amount?: string; toAmount?: string; rateType: RateType; clientIp: string },
 ) {
-  const ch = await resolveHostedChannel(db, opts.sel);
+  const ch = await activeHostedChannel(db, opts.sel);
   if (opts.toAmount !== undefined && opts.rateType !== "fixed")
     throw new AppError("INVALID_REQUEST", "An amount to receive needs a fixed rate.", { field: "rateType" });
   const e = await getEstimate({
@@ -162,7 +183,7 @@ export interface HostedOrderInput {
 
 /** Creates the order with the channel's markup; answers its status and the secret of its status link (shown once). */
 export async function createHostedOrder(db: Db, opts: { sel: HostedSelector; input: HostedOrderInput; clientIp: string }) {
-  const ch: HostedChannel = await resolveHostedChannel(db, opts.sel);
+  const ch: HostedChannel = await activeHostedChannel(db, opts.sel);
   const token = base58.encode(crypto.randomBytes(24));
   const input: CreateOrderInput = {
     from: opts.input.from,

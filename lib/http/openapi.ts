@@ -118,7 +118,7 @@ export function openApiDocument(): object {
       "/currencies": {
         get: {
           operationId: "listCurrencies",
-          responses: { "200": ok("Currencies", "All currencies"), ...errorResponses(401, 405, 429, 500) },
+          responses: { "200": ok("Currencies", "All currencies"), ...errorResponses(401, 403, 405, 429, 500) },
         },
       },
       "/estimate": {
@@ -137,7 +137,7 @@ export function openApiDocument(): object {
             },
             { name: "rateType", in: "query", required: false, schema: schema(s.estimateExtensions.shape.rateType, "input") },
           ],
-          responses: { "200": ok("Estimate", "Estimate, markup included"), ...errorResponses(400, 401, 405, 422, 429, 500, 503) },
+          responses: { "200": ok("Estimate", "Estimate, markup included"), ...errorResponses(400, 401, 403, 405, 422, 429, 500, 503) },
         },
       },
       "/range": {
@@ -149,7 +149,7 @@ export function openApiDocument(): object {
             ...queryParams(s.rangeQuery.pick({ fromCurrency: true, toCurrency: true }), { fromCurrency: "from", toCurrency: "to" }),
             { name: "rateType", in: "query", required: false, schema: schema(s.rangeQuery.shape.rateType, "input") },
           ],
-          responses: { "200": ok("Range", "The pair's limits"), ...errorResponses(400, 401, 405, 422, 429, 500, 503) },
+          responses: { "200": ok("Range", "The pair's limits"), ...errorResponses(400, 401, 403, 405, 422, 429, 500, 503) },
         },
       },
       "/exchange": {
@@ -183,7 +183,7 @@ export function openApiDocument(): object {
           responses: {
             "200": withHeaders(ok("OrderStatus", "The order's current status"), { ETag: ETAG, "Poll-After": POLL_AFTER }),
             "304": NOT_MODIFIED,
-            ...errorResponses(401, 404, 405, 429, 500),
+            ...errorResponses(401, 403, 404, 405, 429, 500),
           },
         },
       },
@@ -218,7 +218,7 @@ export function openApiDocument(): object {
           description:
             "Sandbox only: what this server process's simulated engine was asked about the order (opening its swap, reading its state), with times and outcomes.",
           parameters: [idParam],
-          responses: { "200": ok("SandboxEngineCalls", "The engine's calls about the order"), ...errorResponses(401, 404, 405, 429) },
+          responses: { "200": ok("SandboxEngineCalls", "The engine's calls about the order"), ...errorResponses(401, 403, 404, 405, 429) },
         },
       },
       "/sandbox/engine": {

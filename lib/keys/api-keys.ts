@@ -2,9 +2,9 @@ import "server-only";
 import crypto from "node:crypto";
 import { base58 } from "@scure/base";
 import { effectiveMarkup } from "@/lib/channels/channels";
-import type { ApiKey, Db } from "@/lib/db/client";
-import { dateParam, driverOf, emptySql, isUniqueViolation, queryOnPool, sql } from "@/lib/db/client";
-import { announceKeyChange } from "@/lib/db/key-changes";
+import type { ApiKey, Db, Tx as DbTx } from "@/lib/db/client";
+import { dateParam, driverOf, emptySql, isUniqueViolation, providerOf, queryOnPool, sql } from "@/lib/db/client";
+import { announceKeyChange, KEY_CHANGES_CHANNEL } from "@/lib/db/key-changes";
 import { lockReseller } from "@/lib/db/reseller-lock";
 import { statementOf } from "@/lib/db/sqlite-direct";
 import { nameProblem } from "@/lib/domain/names";
@@ -185,6 +185,20 @@ export async function rotateApiKey(db: Db, opts: { resellerId: string; keyId: st
   return fresh;
 }
 
+/**
+ * Inside the transaction of a change to what a key lookup returns that the database's own
+ * triggers do not announce (a reseller's suspension: the key_cache triggers of migration
+ * 20261125090000 watch only markupBps and revokedAt), announce it as they would, at commit:
+ * SQLite raises the version row every process reads, PostgreSQL notifies the key_cache channel
+ * (NOTIFY is delivered when the transaction commits, never if it rolls back). After the commit
+ * the caller still calls announceKeyChange (this process at once; Redis, when configured).
+ */
+export async function markResellerKeysChanged(tx: DbTx, resellerId: string): Promise<void> {
+  if (providerOf(tx) === "postgresql")
+    await tx.$queryRaw(sql`SELECT 1 AS "ok" FROM (SELECT pg_notify(${KEY_CHANGES_CHANNEL}, ${`r:${resellerId}`})) AS "n"`);
+  else await tx.$executeRaw(sql`UPDATE "KeyCacheVersion" SET "version" = "version" + 1 WHERE "id" = 1`);
+}
+
 export interface Caller {
   apiKeyId: string;
   resellerId: string;
@@ -198,6 +212,8 @@ interface KeyRow {
   id: string;
   resellerId: string;
   revoked: number | boolean;
+  /** The key's reseller is suspended (issue 52): every keyed request is 403 RESELLER_SUSPENDED. */
+  suspended: number | boolean;
   markupBps: number;
   keyMarkupBps: number | null;
 }
@@ -211,8 +227,10 @@ interface KeyRow {
 // (NOTIFY or Redis) while the announcements reach the instance; on SQLite on the very next
 // request (a version row read per lookup); in the process that made it, at once. A client
 // without a started cache (tests, the CLI) reads the database every time.
-// The key's own markup (a channel's) overrides the reseller's.
-const KEY_COLUMNS = `k."id" AS "id", k."resellerId" AS "resellerId", (k."revokedAt" IS NOT NULL) AS "revoked", r."markupBps" AS "markupBps", k."markupBps" AS "keyMarkupBps"`;
+// The key's own markup (a channel's) overrides the reseller's. A suspension (Reseller.suspendedAt)
+// is read with the key and cached with it: it applies within the same bound as a revocation
+// (suspendReseller announces it: markResellerKeysChanged, then announceKeyChange).
+const KEY_COLUMNS = `k."id" AS "id", k."resellerId" AS "resellerId", (k."revokedAt" IS NOT NULL) AS "revoked", (r."suspendedAt" IS NOT NULL) AS "suspended", r."markupBps" AS "markupBps", k."markupBps" AS "keyMarkupBps"`;
 const KEY_FROM = `FROM "ApiKey" k JOIN "Reseller" r ON r."id" = k."resellerId" WHERE k."hash" = `;
 // SQLite: the version row in the same statement (one snapshot), for the cache.
 const SQLITE_KEY_SQL = `SELECT ${KEY_COLUMNS}, (SELECT "version" FROM "KeyCacheVersion" WHERE "id" = 1) AS "version" ${KEY_FROM}?`;
@@ -244,6 +262,11 @@ export function authenticateApiKey(db: Db, key: string): Caller | Promise<Caller
 
 function callerOf(db: Db, row: KeyRow | undefined): Caller {
   if (!row || Number(row.revoked)) throw new AppError("INVALID_API_KEY", "The API key is not valid or has been revoked.");
+  if (Number(row.suspended))
+    throw new AppError(
+      "RESELLER_SUSPENDED",
+      "This reseller is suspended by the platform's operator; its API keys are refused until it is restored.",
+    );
   // lastUsedAt is for humans: write it at most once a minute per key, off the request path.
   const now = Date.now();
   let written = lastUsedWrites.get(db);

@@ -1,5 +1,6 @@
 import "server-only";
 import { getAddress, isAddress } from "viem";
+import { checkMarkupCap } from "@/lib/channels/channels";
 import { getConfig, markupRange, markupRangeMessage } from "@/lib/config";
 import { type Db, isUniqueViolation, type Reseller } from "@/lib/db/client";
 import { announceKeyChange } from "@/lib/db/key-changes";
@@ -49,10 +50,19 @@ function checkResellerMarkup(markupBps: number): number {
   return markupBps;
 }
 
-/** Markup applies to orders created after the change; existing orders keep their snapshot. */
+/** Markup applies to orders created after the change; existing orders keep their snapshot. At most the reseller's markupCapBps. */
 export async function setMarkup(db: Db, opts: { resellerId: string; markupBps: number }): Promise<Reseller> {
   const markupBps = checkResellerMarkup(opts.markupBps);
-  const r = await db.reseller.update({ where: { id: opts.resellerId }, data: { markupBps } });
+  // Conditional on the cap, in one statement: a cap lowered meanwhile (the console) is never passed.
+  const w = await db.reseller.updateMany({
+    where: { id: opts.resellerId, OR: [{ markupCapBps: null }, { markupCapBps: { gte: markupBps } }] },
+    data: { markupBps },
+  });
+  if (w.count !== 1) {
+    await checkMarkupCap(db, { resellerId: opts.resellerId, markupBps });
+    throw new AppError("NOT_FOUND", "No such reseller.");
+  }
+  const r = await db.reseller.findUniqueOrThrow({ where: { id: opts.resellerId } });
   await announceKeyChange(`r:${opts.resellerId}`);
   return r;
 }

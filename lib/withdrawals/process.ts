@@ -108,6 +108,8 @@ export async function runWithdrawalsOnce(db: Db, sender: PayoutSender, opts: Pro
       chainId: sender.chainId,
       nextActionAt: { lte: now },
       ...unleased(now),
+      // A suspended reseller's queued withdrawals wait (refuseSuspended, withdrawals.ts); it is due again once restored.
+      NOT: { status: "queued", reseller: { suspendedAt: { not: null } } },
     },
     orderBy: { createdAt: "asc" },
     take: BATCH,
@@ -237,6 +239,12 @@ export function bumpedFees(prev: FeeCaps, estimate: FeeCaps, bumpPercent: number
 
 /** queued: on to processing when the hot wallet can pay; otherwise it stays queued, with the reason, and is checked again later. */
 async function leaveQueue({ db, sender, w, token, now }: Turn, payment: PayoutPayment): Promise<boolean> {
+  // Suspended after the pass picked it: it waits, as the pass's query would have left it.
+  const owner = await db.reseller.findUnique({ where: { id: w.resellerId }, select: { suspendedAt: true } });
+  if (owner?.suspendedAt) {
+    await release(db, w.id, token, {});
+    return false;
+  }
   const gas = await sender.gasLimit(payment);
   const fees = initialFees(await sender.fees(), feeCeiling(sender.chainId));
   const reason = await sender.shortfall({ ...payment, gas, maxFeePerGas: fees.maxFeePerGas });

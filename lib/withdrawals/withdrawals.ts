@@ -44,6 +44,17 @@ export function amountOfLegs(legs: { amount: string; rate: string }[], precision
   );
 }
 
+/**
+ * A suspended reseller (issue 52, lib/console/resellers) asks for no new withdrawal: neither a
+ * quote nor the confirmation of one made before (403 RESELLER_SUSPENDED). Its withdrawals
+ * already queued wait: the worker leaves them queued until it is restored (process.ts); those
+ * already processing or sent go on, their transaction being signed or on the chain already.
+ */
+function refuseSuspended(reseller: { suspendedAt: Date | null }): void {
+  if (reseller.suspendedAt)
+    throw new AppError("RESELLER_SUSPENDED", "The platform's operator suspended this account: withdrawals wait until it is restored.");
+}
+
 export async function quoteWithdrawal(
   db: Db,
   opts: {
@@ -58,6 +69,7 @@ export async function quoteWithdrawal(
   const now = opts.now ?? new Date();
   const chain = payoutChain(opts.chainId);
   const reseller = await db.reseller.findUniqueOrThrow({ where: { id: opts.resellerId } });
+  refuseSuspended(reseller);
   const asset = payoutAsset(opts.asset, chain.chainId);
   const prices = getPrices();
   // Live prices no older than PRICES_MAX_AGE_SECONDS, asked in the reseller's scope (the sandbox's market moves are per caller).
@@ -187,6 +199,7 @@ export async function confirmWithdrawal(
   if (conf.usedAt) throw new AppError("CONFIRMATION_USED", "This confirmation was already used.");
   if (conf.expiresAt <= now) throw new AppError("QUOTE_EXPIRED", "This quote has expired; ask for a new one.");
   const reseller = await db.reseller.findUniqueOrThrow({ where: { id: opts.resellerId } });
+  refuseSuspended(reseller);
   const terms = JSON.parse(conf.payload) as WithdrawalTerms;
   if (terms.destination.toLowerCase() !== reseller.walletAddress)
     throw new AppError("INVALID_SIGNATURE", "The withdrawal must go to the connected wallet.");

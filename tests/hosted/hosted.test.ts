@@ -60,6 +60,8 @@ describe("the hosted page's service", () => {
       // No brand set (lib/resellers/brand.ts; tests/resellers/brand.test.ts).
       brand: { name: null, logo: null, accent: null, support: null, terms: null },
       sandbox: true,
+      // Not suspended by the operator (issue 52; tests/http/reseller-suspension.test.ts).
+      suspended: false,
     });
     expect(await hostedPage(db, { reseller: r.id, widget: w.id })).toMatchObject({ r: r.id, w: w.id });
     expect(await hostedPage(db, { reseller: r.id })).toMatchObject({
