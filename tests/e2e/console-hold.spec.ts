@@ -162,6 +162,26 @@ test("an exchange on hold upstream: in the queue, a refund address sent from the
   );
   await shoot(page, "audit");
 
+  // The order's reseller: suspended with a reason, then restored; a markup cap; each on its record.
+  await page.getByRole("link", { name: "Resellers" }).click();
+  await page.getByRole("link", { name: resellerId }).click();
+  await expect(page.getByRole("heading", { level: 1 })).toContainText("active");
+  const suspend = page.getByTestId("suspend-form");
+  await suspend.getByLabel("Reason").fill("checking a complaint");
+  await suspend.getByRole("button", { name: "Suspend" }).click();
+  await expect(page.getByRole("heading", { level: 1 })).toContainText("suspended");
+  await expect(page.getByTestId("reseller-audit")).toContainText("checking a complaint");
+  const restore = page.getByTestId("restore-form");
+  await restore.getByLabel("Reason").fill("complaint cleared");
+  await restore.getByRole("button", { name: "Restore" }).click();
+  await expect(page.getByRole("heading", { level: 1 })).toContainText("active");
+  const cap = page.getByTestId("markup-cap-form");
+  await cap.getByLabel("Cap (bps)").fill("300");
+  await cap.getByLabel("Reason").fill("agreed with the reseller");
+  await cap.getByRole("button", { name: "Set cap" }).click();
+  await expect(page.getByTestId("reseller-summary")).toContainText(/markupCapBps\s*300/);
+  await expect(page.getByTestId("reseller-audit").getByTestId("audit-row")).toHaveCount(3);
+
   // A viewer reads the same order and is offered no action (the server would refuse each: tests/http).
   const viewer = newWallet();
   await addOperatorWithCli(database.url, viewer, "viewer");

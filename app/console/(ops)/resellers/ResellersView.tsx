@@ -7,19 +7,25 @@ import { A, Badge, Btn, inputClass, Loading, More, Panel, pick, show, Table, Tit
 // Every reseller (GET /api/console/resellers): volume, profit and balances, whether suspended,
 // its markup cap; search by wallet or id; keyset pages.
 
-/** Balances as "1.2 USDC, 0.01 ETH" from a list, a map or a figure. */
+/** Balances as "USDC 1.2 available (0.3 pending, 0.1 reserved)" per currency, from the ledger's buckets. */
 export function balancesText(v: unknown): string {
-  if (Array.isArray(v))
-    return (
-      v.map((b) => `${show(pick(b, "amount", "available", "balance"))} ${show(pick(b, "asset", "ticker", "currency"))}`).join(", ") || "—"
-    );
-  if (v && typeof v === "object")
-    return (
-      Object.entries(v as Record<string, unknown>)
-        .map(([k, x]) => `${k}: ${show(x)}`)
-        .join(", ") || "—"
-    );
-  return show(v);
+  if (!Array.isArray(v) || !v.length) return "—";
+  return v
+    .map((b) => {
+      const extra = [
+        pick(b, "pending") && pick(b, "pending") !== "0" ? `${show(pick(b, "pending"))} pending` : "",
+        pick(b, "reserved") && pick(b, "reserved") !== "0" ? `${show(pick(b, "reserved"))} reserved` : "",
+      ].filter(Boolean);
+      return `${show(pick(b, "currency")).toUpperCase()} ${show(pick(b, "available"))}${extra.length ? ` (${extra.join(", ")})` : ""}`;
+    })
+    .join("; ");
+}
+
+/** Finished volume and profit per currency: "ETH 2.05 / 0.01". */
+export function figuresText(v: unknown, field: "volume" | "profit"): string {
+  const rows = pick(v, "byCurrency");
+  if (!Array.isArray(rows) || !rows.length) return "—";
+  return rows.map((r) => `${show(pick(r, "currency")).toUpperCase()} ${show(pick(r, field))}`).join("; ");
 }
 
 export function ResellersView() {
@@ -64,10 +70,22 @@ export function ResellersView() {
                       <A href={`/console/resellers/${encodeURIComponent(id)}`}>{id}</A>
                     </td>
                     <td className="font-mono">{show(pick(r, "wallet", "walletAddress"))}</td>
-                    <td>{suspended ? <Badge tone="rose">suspended</Badge> : <Badge tone="emerald">active</Badge>}</td>
-                    <td>{show(pick(r, "markupCapBps"))}</td>
-                    <td className="font-mono">{show(pick(r, "volumeUsd", "volume"))}</td>
-                    <td className="font-mono">{show(pick(r, "profitUsd", "profit"))}</td>
+                    <td>
+                      {pick(r, "revokedAt") ? (
+                        <Badge tone="rose">revoked</Badge>
+                      ) : suspended ? (
+                        <Badge tone="rose">suspended</Badge>
+                      ) : (
+                        <Badge tone="emerald">active</Badge>
+                      )}
+                    </td>
+                    <td className="font-mono">{show(pick(r, "markupBps"))}</td>
+                    <td className="font-mono">{show(pick(r, "markupCapBps"))}</td>
+                    <td className="font-mono">
+                      {show(pick(r, "figures.orders"))} ({show(pick(r, "figures.finished"))})
+                    </td>
+                    <td className="font-mono">{figuresText(pick(r, "figures"), "volume")}</td>
+                    <td className="font-mono">{figuresText(pick(r, "figures"), "profit")}</td>
                     <td className="font-mono">{balancesText(pick(r, "balances"))}</td>
                     <td className="font-mono whitespace-nowrap">{when(pick(r, "createdAt"))}</td>
                   </tr>

@@ -3,7 +3,22 @@
 import { AuditRows } from "@/components/console/AuditRows";
 import { useConsoleAction, useConsoleQuery } from "@/components/console/api";
 import { useCan } from "@/components/console/me";
-import { ActionForm, AnyKV, AnyTable, Badge, Loading, Panel, pick, Title } from "@/components/console/ui";
+import {
+  A,
+  ActionForm,
+  AnyKV,
+  AnyTable,
+  amount,
+  Badge,
+  Loading,
+  Panel,
+  pick,
+  show,
+  statusTone,
+  Table,
+  Title,
+  when,
+} from "@/components/console/ui";
 
 // One reseller (GET /api/console/resellers/:id): its figures, notes and the actions on it;
 // suspend and restore (its keys then answer 403, its pages say the service is unavailable),
@@ -22,8 +37,8 @@ export function ResellerView({ id }: { id: string }) {
   if (!q.data) return <Loading q={q} />;
   const r = (pick(q.data, "reseller") ?? q.data) as Record<string, unknown>;
   const suspended = Boolean(pick(r, "suspendedAt"));
-  const lists = Object.entries(q.data).filter(([k, v]) => Array.isArray(v) && k !== "audit") as [string, unknown[]][];
-  const audit = pick(q.data, "audit");
+  const arr = (k: string) => (Array.isArray(r[k]) ? (r[k] as Record<string, unknown>[]) : []);
+  const scalars = Object.fromEntries(Object.entries(r).filter(([, v]) => v === null || typeof v !== "object"));
 
   return (
     <div>
@@ -33,10 +48,7 @@ export function ResellerView({ id }: { id: string }) {
       </Title>
       <div className="grid gap-x-4 lg:grid-cols-2">
         <Panel title="Reseller">
-          <AnyKV value={r} testId="reseller-summary" />
-          {r !== q.data ? (
-            <AnyKV value={Object.fromEntries(Object.entries(q.data).filter(([k, v]) => k !== "reseller" && !Array.isArray(v)))} />
-          ) : null}
+          <AnyKV value={scalars} testId="reseller-summary" />
         </Panel>
         <Panel title="Actions">
           <div className="divide-y divide-zinc-100">
@@ -64,15 +76,15 @@ export function ResellerView({ id }: { id: string }) {
             ) : null}
             {can("resellers.markup_cap") ? (
               <ActionForm
-                title="Markup cap (basis points; empty in the API: the platform's cap)"
+                title="Markup cap in basis points (empty: no cap of its own, the platform's MARKUP_CAP_BPS)"
                 testId="markup-cap-form"
                 fields={[
-                  { name: "capBps", label: "Cap (bps)", required: true, placeholder: "300" },
+                  { name: "capBps", label: "Cap (bps)", placeholder: "300" },
                   { name: "reason", label: "Reason", required: true },
                 ]}
                 submit="Set cap"
                 done="Saved."
-                onSubmit={(v) => run("markup-cap")({ ...v, capBps: /^\d+$/.test(v.capBps ?? "") ? Number(v.capBps) : v.capBps })}
+                onSubmit={(v) => run("markup-cap")({ reason: v.reason, capBps: v.capBps ?? null })}
               />
             ) : null}
             {can("resellers.note") ? (
@@ -91,16 +103,52 @@ export function ResellerView({ id }: { id: string }) {
           </div>
         </Panel>
       </div>
-      {lists.map(([k, rows]) => (
-        <Panel key={k} title={k}>
-          <AnyTable rows={rows} first={["at", "createdAt", "id"]} />
+      <div className="grid gap-x-4 lg:grid-cols-2">
+        <Panel title="Balances">
+          <AnyTable rows={arr("balances")} first={["currency", "available", "pending", "reserved"]} />
         </Panel>
-      ))}
-      {Array.isArray(audit) ? (
-        <Panel title="Actions and notes on the record">
-          <AuditRows rows={audit} />
+        <Panel title={`Finished volume and profit (${show(pick(r, "figures.finished"))} of ${show(pick(r, "figures.orders"))} orders)`}>
+          <AnyTable rows={(pick(r, "figures.byCurrency") as unknown[]) ?? []} first={["currency", "volume", "profit"]} />
         </Panel>
-      ) : null}
+      </div>
+      <Panel title="Recent orders">
+        <Table
+          head={["Order", "State", "Reason", "From", "To", "Profit", "Provider", "Channel", "Created"]}
+          empty={!arr("recentOrders").length}
+        >
+          {arr("recentOrders").map((o) => (
+            <tr key={String(o.id)}>
+              <td className="font-mono">
+                <A href={`/console/orders/${encodeURIComponent(String(o.id))}`}>{String(o.id)}</A>
+              </td>
+              <td>
+                <Badge tone={statusTone(String(o.status))}>{show(o.status)}</Badge>
+              </td>
+              <td>{show(o.stateReason ?? o.failureReason)}</td>
+              <td className="font-mono whitespace-nowrap">{amount(o.fromAmount, o.fromCurrency)}</td>
+              <td className="font-mono whitespace-nowrap">{amount(o.toAmount, o.toCurrency)}</td>
+              <td className="font-mono">{amount(o.profit, o.toCurrency)}</td>
+              <td>{show(o.provider)}</td>
+              <td>{show(o.channel)}</td>
+              <td className="font-mono whitespace-nowrap">{when(o.createdAt)}</td>
+            </tr>
+          ))}
+        </Table>
+      </Panel>
+      <Panel title="API keys">
+        <AnyTable rows={arr("keys")} first={["name", "prefix", "createdAt", "lastUsedAt", "revokedAt", "markupBps"]} />
+      </Panel>
+      <Panel title="Widgets">
+        <AnyTable rows={arr("widgets")} first={["id", "name", "markupBps"]} />
+      </Panel>
+      <Panel title="Actions and notes on the record">
+        <AuditRows rows={arr("audit")} testId="reseller-audit" />
+        {pick(r, "auditNext") ? (
+          <p className="px-2 py-1 text-xs">
+            <A href={`/console/audit?targetType=reseller&targetId=${encodeURIComponent(id)}`}>Older entries in the audit log</A>
+          </p>
+        ) : null}
+      </Panel>
     </div>
   );
 }
