@@ -28,9 +28,11 @@ test("an admin signs in with the wallet, sees the queue and the audit log, adds 
   await expect(page.getByTestId("queue")).toBeVisible();
   await expect(page.getByTestId("console-error")).toHaveCount(0);
 
-  // Orders, withdrawals and the treasury answer their tables, not errors.
+  // Orders, resellers, withdrawals and the treasury answer their tables, not errors.
   await page.getByRole("link", { name: "Orders" }).click();
   await expect(page.getByTestId("orders")).toBeVisible();
+  await page.getByRole("link", { name: "Resellers" }).click();
+  await expect(page.getByTestId("resellers")).toBeVisible();
   await page.getByRole("link", { name: "Withdrawals" }).click();
   await expect(page.getByTestId("withdrawals")).toBeVisible();
   await page.getByRole("link", { name: "Treasury" }).click();
