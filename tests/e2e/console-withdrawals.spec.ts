@@ -126,8 +126,10 @@ test("a finance operator approves a withdrawal with the wallet (paid once on cha
 
   // Both on the record, by the finance operator.
   await ops.goto(`${base}/console/audit?targetType=withdrawal`);
-  const actions = await ops.getByTestId("audit-row").evaluateAll((els) => els.map((e) => e.getAttribute("data-action")));
-  expect(actions).toEqual(expect.arrayContaining(["withdrawal.approve", "withdrawal.reject"]));
+  // (Read once the page has loaded them: the rows come from a read after the page.)
+  await expect
+    .poll(async () => (await ops.getByTestId("audit-row").evaluateAll((els) => els.map((e) => e.getAttribute("data-action")))).sort())
+    .toEqual(expect.arrayContaining(["withdrawal.approve", "withdrawal.reject"]));
   for (const r of await ops.getByTestId("audit-row").all()) await expect(r).toContainText(finance.account.address.toLowerCase());
   await ctx.close();
 });
