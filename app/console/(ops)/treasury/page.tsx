@@ -1,0 +1,8 @@
+import type { Metadata } from "next";
+import { TreasuryView } from "./TreasuryView";
+
+export const metadata: Metadata = { title: "Treasury" };
+
+export default function TreasuryPage() {
+  return <TreasuryView />;
+}
