@@ -113,9 +113,21 @@ export function cookieOf(req: ApiRequest, name: string): string | null {
   return null;
 }
 
-/** The console's caller (already known to come from the app's own pages): signed in, and allowed `permission`. */
-async function identifyOperator(req: ApiRequest, permission: OperatorAction | undefined): Promise<OperatorSession> {
+/**
+ * The console's caller (already known to come from the app's own pages): signed in, and allowed
+ * `permission`. A signed-in operator's requests count against a budget of its own (the key
+ * tier's, RATE_LIMIT_KEY_PER_MINUTE), not its IP's keyless one, which the console's polling
+ * pages would use up beside the shoppers of a shared address; a request without a session
+ * counts against its IP, so guessing cookies is limited too.
+ */
+async function identifyOperator(
+  req: ApiRequest,
+  env: RequestEnv,
+  permission: OperatorAction | undefined,
+  counted: (l: LimitState[]) => void,
+): Promise<OperatorSession> {
   const session = await operatorOfSession(getDb(), cookieOf(req, OPERATOR_COOKIE));
+  counted(await limitRequest(session ? { kind: "key", apiKeyId: `operator:${session.operator.id}` } : { kind: "ip", ip: env.ip }));
   if (!session) throw new AppError("UNAUTHORIZED", "Sign in to the console first.");
   if (!permission || !can(session.operator.role, permission))
     throw new AppError("FORBIDDEN", `Your role (${session.operator.role}) may not do this.`, { permission: permission ?? null });
@@ -128,7 +140,8 @@ async function identify(req: ApiRequest, env: RequestEnv, auth: RouteAuth, count
   if (auth === "page" || auth === "operator") {
     if (!fromOwnPage(req))
       throw new AppError("FORBIDDEN_ORIGIN", "This API answers the exchange page's own requests only; use the v1 API.");
-    counted(await limitRequest({ kind: "ip", ip: env.ip }));
+    // The console's requests are counted once its caller is known (identifyOperator).
+    if (auth === "page") counted(await limitRequest({ kind: "ip", ip: env.ip }));
     return null;
   }
   const key = req.header("x-api-key");
@@ -166,7 +179,12 @@ export function apiRoute(spec: RouteSpec): ApiHandler {
         limits = daily.states;
         refund = daily.refund;
       }
-      const operator = auth === "operator" ? await identifyOperator(req, permission) : null;
+      const operator =
+        auth === "operator"
+          ? await identifyOperator(req, env, permission, (l) => {
+              limits = l;
+            })
+          : null;
       const scope = caller ? `reseller:${caller.resellerId}` : operator ? `operator:${operator.operator.id}` : `ip:${env.ip}`;
       const result = await handler({ req, env, caller, scope, operator });
       if (refund && result.created === false) await refund();

@@ -20,7 +20,8 @@ let adminClient: ConsoleClient;
 
 beforeAll(async () => {
   database = await migratedDatabase(inject("dbKind"));
-  server = await startApp({ databaseUrl: database.url, env: { OPERATOR_ADMIN_WALLET: admin.address } });
+  // A small keyless budget per IP: the console's signed-in requests must not count against it.
+  server = await startApp({ databaseUrl: database.url, env: { OPERATOR_ADMIN_WALLET: admin.address, RATE_LIMIT_PUBLIC_PER_MINUTE: "5" } });
   db = createDb(database.url);
   adminClient = await consoleClient(server.baseUrl, admin);
 });
@@ -78,6 +79,15 @@ describe("console sign-in", () => {
     expect(removed.status).toBe(200);
     expect((await viewerClient.call("/me")).status).toBe(401);
     expect((await signInConsole(server.baseUrl, viewer)).status).toBe(401);
+  });
+
+  it("counts a signed-in operator's requests against a budget of its own, and unsigned ones against the IP", async () => {
+    const ip = "198.51.100.77";
+    for (let i = 0; i < 8; i++) expect((await adminClient.call("/me", { ip })).status).toBe(200);
+    const anonymous = [];
+    for (let i = 0; i < 8; i++) anonymous.push((await consoleCall(server.baseUrl, "/me", { ip })).status);
+    expect(anonymous.slice(0, 5)).toEqual([401, 401, 401, 401, 401]);
+    expect(anonymous.slice(5)).toEqual([429, 429, 429]);
   });
 
   it("keeps the last admin", async () => {

@@ -10,7 +10,7 @@ export interface ConsoleClient {
   cookie: string;
   call<T = any>(
     path: string,
-    opts?: { method?: "GET" | "POST"; body?: unknown; origin?: string | null; cookie?: string },
+    opts?: { method?: "GET" | "POST"; body?: unknown; origin?: string | null; cookie?: string; ip?: string },
   ): Promise<{
     status: number;
     body: T;
