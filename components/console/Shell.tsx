@@ -17,6 +17,7 @@ const LINKS = [
   { href: "/console/resellers", label: "Resellers" },
   { href: "/console/withdrawals", label: "Withdrawals" },
   { href: "/console/treasury", label: "Treasury" },
+  { href: "/console/providers", label: "Providers" },
   { href: "/console/operators", label: "Operators" },
   { href: "/console/audit", label: "Audit log" },
 ];

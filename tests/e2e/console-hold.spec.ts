@@ -194,3 +194,36 @@ test("an exchange on hold upstream: in the queue, a refund address sent from the
   await expect(page2.getByRole("button", { name: "Add note" })).toHaveCount(0);
   await ctx.close();
 });
+
+test("providers: the engine's calls to SideShift counted; an admin switches SideShift off and on with a reason, on the record", async ({
+  page,
+}) => {
+  test.setTimeout(300_000);
+  const admin = newWallet();
+  await addOperatorWithCli(database.url, admin, "admin");
+  await signInConsoleThroughPage(page, admin, { base });
+  await page.goto(`${base}/console/providers`);
+  const row = page.getByTestId("provider-sideshift");
+  // The server merges its call counts every 10 s (lib/engine/call-stats-flush.ts).
+  await expect(async () => {
+    await page.reload();
+    await expect(row).toContainText(/^SideShift\s*on/, { timeout: 2_000 });
+    await expect(row.locator("td").nth(2)).not.toHaveText(/^0 /, { timeout: 2_000 });
+  }).toPass({ timeout: 120_000 });
+  await expect(row.locator("td").nth(4)).toContainText(/≤ \d+ ms/);
+  await shoot(page, "providers");
+
+  const form = page.getByTestId("provider-switch-sideshift");
+  await form.getByLabel("Reason").fill("too many holds this week");
+  await form.getByRole("button", { name: "Switch off" }).click();
+  await expect(row).toContainText(/^SideShift\s*off/);
+  await form.getByLabel("Reason").fill("reviewed with their support");
+  await form.getByRole("button", { name: "Switch on" }).click();
+  await expect(row).toContainText(/^SideShift\s*on/);
+  await page.goto(`${base}/console/audit`);
+  const rows = page.locator('[data-testid="audit-row"][data-action^="provider."]');
+  await expect
+    .poll(async () => rows.evaluateAll((els) => els.map((e) => e.getAttribute("data-action"))))
+    .toEqual(["provider.enable", "provider.disable"]);
+  await expect(rows.first()).toContainText("reviewed with their support");
+});
