@@ -126,6 +126,11 @@ describe("readQueue", () => {
       order_refund_no_address: 1,
       order_stuck: 1,
       upstream_orphan: 1,
+      // The money side's kinds (lib/console/money/queue-items.ts: tests/http/console-withdrawals.test.ts), none here.
+      withdrawal_awaiting_approval: 0,
+      withdrawal_stuck: 0,
+      reconciliation_difference: 0,
+      hot_wallet_low: 0,
     });
   });
 

@@ -144,6 +144,12 @@ describe("withdrawals above WITHDRAWAL_APPROVAL_USD", () => {
     expect(queue.filter((q) => q.kind === "withdrawal_awaiting_approval")).toEqual([
       expect.objectContaining({ targetType: "withdrawal", targetId: big.w.id, provider: null, status: "awaiting_approval" }),
     ]);
+    // And in the console's queue itself, with its reseller and how long it has waited.
+    const home = await viewerClient.call("/queue");
+    expect(home.body.counts.withdrawal_awaiting_approval).toBe(1);
+    expect(home.body.items.filter((i: { kind: string }) => i.kind === "withdrawal_awaiting_approval")).toEqual([
+      expect.objectContaining({ targetId: big.w.id, reseller: { id: big.resellerId, wallet: big.wallet.address.toLowerCase() } }),
+    ]);
   });
 
   it("only finance or admin may approve; forged, other-wallet, tampered and other operators' signatures are refused with nothing changed", async () => {
