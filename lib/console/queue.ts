@@ -4,6 +4,7 @@ import type { Db, Order } from "@/lib/db/client";
 import { OPEN_STATES, type OrderState } from "@/lib/domain/order-states";
 import { listOrphanIntents } from "@/lib/orders/intents";
 import { moneyQueueItems } from "./money/queue-items";
+import { dismissedOrphanIds } from "./orders/dismiss-orphan";
 
 // The console's queue (issue 52, docs/operator.md "Orders and the queue"): what needs a person,
 // oldest first, with how long it has waited. Each kind comes from a source: a function that
@@ -179,18 +180,21 @@ const stuckSource: QueueSource = {
 const orphanSource: QueueSource = {
   kinds: ["upstream_orphan"],
   async read({ db }) {
-    const intents = await listOrphanIntents(db, { limit: SOURCE_CAP });
-    return intents.map((i) => ({
-      kind: "upstream_orphan",
-      targetType: "upstream_intent" as const,
-      targetId: i.id,
-      since: i.resolvedAt ?? i.createdAt,
-      summary: `${i.provider} exchange ${i.upstreamId ?? "(id unknown)"} for order ${i.orderId}: ${i.outcome}`,
-      resellerId: null,
-      provider: i.provider,
-      status: i.outcome,
-      reason: null,
-    }));
+    // Those an operator dismissed (lib/console/orders/dismiss-orphan.ts) are handled.
+    const [intents, dismissed] = await Promise.all([listOrphanIntents(db, { limit: SOURCE_CAP }), dismissedOrphanIds(db)]);
+    return intents
+      .filter((i) => !dismissed.has(i.id))
+      .map((i) => ({
+        kind: "upstream_orphan",
+        targetType: "upstream_intent" as const,
+        targetId: i.id,
+        since: i.resolvedAt ?? i.createdAt,
+        summary: `${i.provider} exchange ${i.upstreamId ?? "(id unknown)"} for order ${i.orderId}: ${i.outcome}`,
+        resellerId: null,
+        provider: i.provider,
+        status: i.outcome,
+        reason: null,
+      }));
   },
 };
 

@@ -20,7 +20,7 @@ export const SYSTEM_ACTOR: Actor = { operatorId: null, actor: "system", role: nu
 
 export interface AuditEntry {
   action: string;
-  targetType?: "order" | "reseller" | "withdrawal" | "provider" | "operator" | null;
+  targetType?: "order" | "reseller" | "withdrawal" | "provider" | "operator" | "upstream_intent" | null;
   targetId?: string | null;
   before?: unknown;
   after?: unknown;

@@ -1,7 +1,8 @@
 "use client";
 
-import { useConsoleQuery } from "@/components/console/api";
-import { A, Badge, Loading, Mono, Panel, ref, statusTone, Table, Title, waited, when } from "@/components/console/ui";
+import { useConsoleAction, useConsoleQuery } from "@/components/console/api";
+import { useCan } from "@/components/console/me";
+import { A, ActionForm, Badge, Loading, Mono, Panel, ref, statusTone, Table, Title, waited, when } from "@/components/console/ui";
 
 // The console's home: what needs a person, oldest first, with how long each has waited
 // (GET /api/console/queue). Refreshed every 15 seconds.
@@ -33,6 +34,7 @@ const seconds = (i: QueueItem) =>
 
 export function QueueView() {
   const q = useConsoleQuery<{ items?: QueueItem[]; counts?: Record<string, number> }>("/queue", { refetchInterval: 15_000 });
+  const can = useCan();
   const items = [...(q.data?.items ?? [])].sort((a, b) => seconds(b) - seconds(a));
   const counts = Object.entries(q.data?.counts ?? {});
   return (
@@ -78,7 +80,10 @@ export function QueueView() {
                     <ResellerLink value={i.reseller} />
                   </td>
                   <td className="font-mono whitespace-nowrap">{when(i.since)}</td>
-                  <td className="text-zinc-700">{i.summary ?? ""}</td>
+                  <td className="text-zinc-700">
+                    {i.summary ?? ""}
+                    {i.kind === "upstream_orphan" && can("orders.resolve") ? <DismissOrphan id={i.targetId} /> : null}
+                  </td>
                 </tr>
               );
             })}
@@ -86,6 +91,23 @@ export function QueueView() {
         ) : null}
       </Panel>
     </div>
+  );
+}
+
+/** An orphan upstream exchange handled outside (looked up at the provider): out of the queue, with a reason on the record. */
+function DismissOrphan({ id }: { id: string }) {
+  const dismiss = useConsoleAction<{ reason: string }>({
+    path: () => `/upstream/${encodeURIComponent(id)}/dismiss`,
+    body: (v) => ({ reason: v.reason }),
+    refresh: ["/queue"],
+  });
+  return (
+    <ActionForm
+      testId="dismiss-orphan"
+      fields={[{ name: "reason", label: "Handled how", required: true }]}
+      submit="Dismiss"
+      onSubmit={(v) => dismiss.mutateAsync({ reason: v.reason ?? "" })}
+    />
   );
 }
 

@@ -24,7 +24,7 @@ const auditQuery = z.object({
   actionPrefix: z.string().max(80).optional(),
   operatorId: z.string().max(80).optional(),
   actor: z.string().max(100).optional(),
-  targetType: z.enum(["order", "reseller", "withdrawal", "provider", "operator"]).optional(),
+  targetType: z.enum(["order", "reseller", "withdrawal", "provider", "operator", "upstream_intent"]).optional(),
   targetId: z.string().max(100).optional(),
   from: date.optional(),
   to: date.optional(),

@@ -2,6 +2,7 @@ import "server-only";
 import { z } from "zod";
 import { makeConsoleChoice } from "@/lib/console/orders/choice";
 import { getConsoleOrder } from "@/lib/console/orders/detail";
+import { dismissOrphan } from "@/lib/console/orders/dismiss-orphan";
 import { listConsoleOrders } from "@/lib/console/orders/list";
 import { addOrderNote } from "@/lib/console/orders/note";
 import { setConsoleRefundAddress } from "@/lib/console/orders/refund-address";
@@ -124,6 +125,15 @@ export const ORDERS_ROUTES: ConsoleRoute[] = [
       const b = await consoleBody(ctx.req, noteBody);
       const r = await addOrderNote({ db: getDb(), orderId: ctx.env.params.id, text: b.text, by: actorOf(ctx) });
       return { status: r.unchanged ? 200 : 201, body: r };
+    },
+  },
+  {
+    method: "POST",
+    path: "/upstream/:id/dismiss",
+    permission: "orders.resolve",
+    handler: async (ctx) => {
+      const b = await consoleBody(ctx.req, z.object({ reason }));
+      return { body: await dismissOrphan({ db: getDb(), intentId: ctx.env.params.id, reason: b.reason, by: actorOf(ctx) }) };
     },
   },
 ];
