@@ -10,7 +10,7 @@ import { D } from "@/lib/money/decimal";
 import { type Actor, recordAudit } from "@/lib/operators/audit";
 import { announceWithdrawal } from "./announce";
 import { toWithdrawalRow, WITH_LEGS } from "./serialize-withdrawal";
-import { WITHDRAWAL_DOMAIN_NAME } from "./typed-data";
+import { typedDataToJson, WITHDRAWAL_DOMAIN_NAME } from "./typed-data";
 import type { WithdrawalRow } from "./types";
 
 // The approval step (issue 52, docs/withdrawals.md "Approval above a threshold"): a confirmed
@@ -111,25 +111,6 @@ function typedData(t: ApprovalTerms) {
   };
 }
 
-/** The eth_signTypedData_v4 argument as JSON (EIP712Domain included, uint256 as decimal strings). */
-function typedDataJson(t: ApprovalTerms): string {
-  const d = typedData(t);
-  return JSON.stringify(
-    {
-      ...d,
-      types: {
-        EIP712Domain: [
-          { name: "name", type: "string" },
-          { name: "version", type: "string" },
-          { name: "chainId", type: "uint256" },
-        ],
-        ...d.types,
-      },
-    },
-    (_k, v) => (typeof v === "bigint" ? v.toString() : v),
-  );
-}
-
 const notAwaiting = (id: string, status: string) =>
   new AppError("INVALID_WITHDRAWAL_STATE", `Withdrawal ${id} is ${status}; only one awaiting approval can be approved or rejected.`, {
     status,
@@ -178,7 +159,7 @@ export async function requestApproval(
   return {
     nonce: terms.nonce,
     expiresAt: new Date(terms.expiresAt * 1000).toISOString(),
-    typedData: typedDataJson(terms),
+    typedData: typedDataToJson(typedData(terms)),
     withdrawal: toWithdrawalRow(w),
   };
 }

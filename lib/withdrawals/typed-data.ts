@@ -72,10 +72,10 @@ function typedData(t: WithdrawalTerms) {
 
 /**
  * The eth_signTypedData_v4 argument as JSON (EIP712Domain included, uint256 as decimal
- * strings), what the browser hands to the wallet.
+ * strings), what the browser hands to the wallet: of any typed data in the withdrawals' domain
+ * (a reseller's confirmation, an operator's approval, approval.ts).
  */
-export function typedDataJson(t: WithdrawalTerms): string {
-  const d = typedData(t);
+export function typedDataToJson(d: { domain: unknown; types: Record<string, unknown>; primaryType: string; message: unknown }): string {
   return JSON.stringify(
     {
       ...d,
@@ -91,6 +91,9 @@ export function typedDataJson(t: WithdrawalTerms): string {
     (_k, v) => (typeof v === "bigint" ? v.toString() : v),
   );
 }
+
+/** A reseller's confirmation of these terms, as JSON for the wallet. */
+export const typedDataJson = (t: WithdrawalTerms): string => typedDataToJson(typedData(t));
 
 /** Asks the payout chain whether a contract wallet accepts a signature of this typed data (ERC-1271 isValidSignature). */
 export type ContractSignatureCheck = (p: { address: Address; signature: Hex; typedData: ReturnType<typeof typedData> }) => Promise<boolean>;
