@@ -1,5 +1,6 @@
 import "server-only";
 import type { Db, Withdrawal, WithdrawalLeg } from "@/lib/db/client";
+import { decodeKeysetCursor, encodeKeysetCursor } from "@/lib/db/keyset-cursor";
 import { AppError } from "@/lib/errors";
 import { toWithdrawalRow, WITH_LEGS } from "@/lib/withdrawals/serialize-withdrawal";
 import type { WithdrawalRow, WithdrawalStatus } from "@/lib/withdrawals/types";
@@ -41,21 +42,7 @@ export const toConsoleWithdrawal = (w: Row): ConsoleWithdrawal => ({
 
 const INCLUDE = { ...WITH_LEGS, reseller: { select: { walletAddress: true } } };
 
-/** A page's cursor: the last row's creation time and id, opaque to the client. */
-const encodeCursor = (w: { createdAt: Date; id: string }) =>
-  Buffer.from(JSON.stringify([w.createdAt.toISOString(), w.id])).toString("base64url");
-
-function decodeCursor(cursor: string): { createdAt: Date; id: string } {
-  try {
-    const [at, id] = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")) as unknown[];
-    const createdAt = new Date(String(at));
-    if (typeof at === "string" && typeof id === "string" && id.length <= 100 && !Number.isNaN(createdAt.getTime()))
-      return { createdAt, id };
-  } catch {
-    // answered below
-  }
-  throw new AppError("INVALID_REQUEST", "cursor: not a cursor this list gave");
-}
+const isWithdrawalId = (id: unknown): id is string => typeof id === "string" && id.length <= 100;
 
 /** Every reseller's withdrawals, newest first (creation time, then id), `limit` a page. */
 export async function listConsoleWithdrawals(
@@ -63,18 +50,21 @@ export async function listConsoleWithdrawals(
   opts: { status?: WithdrawalStatus; cursor?: string; limit?: number } = {},
 ): Promise<ConsoleWithdrawalPage> {
   const limit = Math.min(Math.max(opts.limit ?? 50, 1), 200);
-  const after = opts.cursor ? decodeCursor(opts.cursor) : null;
+  const after = opts.cursor ? decodeKeysetCursor(opts.cursor, isWithdrawalId) : null;
   const rows = await db.withdrawal.findMany({
     where: {
       ...(opts.status ? { status: opts.status } : {}),
-      ...(after ? { OR: [{ createdAt: { lt: after.createdAt } }, { createdAt: after.createdAt, id: { lt: after.id } }] } : {}),
+      ...(after ? { OR: [{ createdAt: { lt: after.at } }, { createdAt: after.at, id: { lt: after.id } }] } : {}),
     },
     orderBy: [{ createdAt: "desc" }, { id: "desc" }],
     take: limit + 1,
     include: INCLUDE,
   });
   const page = rows.slice(0, limit);
-  return { withdrawals: page.map(toConsoleWithdrawal), next: rows.length > limit ? encodeCursor(page[page.length - 1]) : null };
+  return {
+    withdrawals: page.map(toConsoleWithdrawal),
+    next: rows.length > limit ? encodeKeysetCursor({ at: page[page.length - 1].createdAt, id: page[page.length - 1].id }) : null,
+  };
 }
 
 export async function getConsoleWithdrawal(db: Db, id: string): Promise<ConsoleWithdrawal> {

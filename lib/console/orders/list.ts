@@ -1,6 +1,6 @@
 import "server-only";
 import type { Db, Prisma } from "@/lib/db/client";
-import { AppError } from "@/lib/errors";
+import { decodeKeysetCursor, encodeKeysetCursor } from "@/lib/db/keyset-cursor";
 import { ORDER_ID_RE } from "@/lib/orders/get-order";
 import { orderView } from "./shared";
 
@@ -20,17 +20,7 @@ export interface ConsoleOrderFilter {
   limit?: number;
 }
 
-const encodeCursor = (createdAt: Date, id: string) => Buffer.from(JSON.stringify([createdAt.toISOString(), id])).toString("base64url");
-
-function decodeCursor(cursor: string): { createdAt: Date; id: string } {
-  try {
-    const [at, id] = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")) as [unknown, unknown];
-    const createdAt = new Date(String(at));
-    if (typeof at === "string" && typeof id === "string" && !Number.isNaN(createdAt.getTime()) && ORDER_ID_RE.test(id))
-      return { createdAt, id };
-  } catch {}
-  throw new AppError("INVALID_REQUEST", "cursor: not a cursor this list gave");
-}
+const isOrderId = (id: unknown): id is string => typeof id === "string" && ORDER_ID_RE.test(id);
 
 /**
  * What `q` matches, each an equality: the primary key, the reseller's wallet (its unique
@@ -71,11 +61,14 @@ export async function listConsoleOrders(opts: { db: Db; filter: ConsoleOrderFilt
     and.push({ createdAt: { lt: new Date((opts.now ?? new Date()).getTime() - filter.olderThanMinutes * 60_000) } });
   if (filter.q?.trim()) and.push({ OR: await searchConditions(db, filter.q) });
   if (filter.cursor) {
-    const c = decodeCursor(filter.cursor);
-    and.push({ OR: [{ createdAt: { lt: c.createdAt } }, { createdAt: c.createdAt, id: { lt: c.id } }] });
+    const c = decodeKeysetCursor(filter.cursor, isOrderId);
+    and.push({ OR: [{ createdAt: { lt: c.at } }, { createdAt: c.at, id: { lt: c.id } }] });
   }
   const rows = await db.order.findMany({ where: { AND: and }, orderBy: [{ createdAt: "desc" }, { id: "desc" }], take: limit + 1 });
   const page = rows.slice(0, limit);
   const last = page.at(-1);
-  return { orders: page.map(orderView), next: rows.length > limit && last ? encodeCursor(last.createdAt, last.id) : null };
+  return {
+    orders: page.map(orderView),
+    next: rows.length > limit && last ? encodeKeysetCursor({ at: last.createdAt, id: last.id }) : null,
+  };
 }
