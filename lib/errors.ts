@@ -77,8 +77,6 @@ export const DASHBOARD_ONLY_CODES: readonly ErrorCode[] = [
   "PAYOUT_CHAIN_UNAVAILABLE",
   // A withdrawal quote without a fresh live price (lib/prices).
   "PRICE_UNAVAILABLE",
-  // server.ts, for requests bound for Next (lib/http/next-guard.ts).
-  "FORBIDDEN_ORIGIN",
   // Keys are made on the dashboard and by the operator's CLI (lib/keys: MAX_ACTIVE_KEYS).
   "API_KEY_LIMIT_REACHED",
   // The operator's console (lib/operators).

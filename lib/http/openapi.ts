@@ -11,13 +11,46 @@ import * as s from "./schemas";
 
 const schema = (t: z.ZodType, io: "input" | "output" = "output") => {
   const { $schema: _drop, ...rest } = z.toJSONSchema(t, { io, unrepresentable: "any" }) as Record<string, unknown>;
-  return rest;
+  return io === "input" ? withoutDefaults(rest) : rest;
 };
+
+/** A request schema as the documents show it: zod's input side, defaults said in descriptions (withoutDefaults). */
+export const requestSchema = (t: z.ZodType) => schema(t, "input");
+
+/** The JSON Schema keywords whose value is a map of names to schemas (a property may be called "default"). */
+const SCHEMA_MAPS = new Set(["properties", "patternProperties", "$defs", "definitions", "dependentSchemas"]);
+
+/**
+ * What a client sends, without `default`: the default is said in the description instead. A
+ * `default` on a request property is documentation only (the server applies it), but code
+ * generators read it as "always present": openapi-typescript's default flags (defaultNonNullable)
+ * made POST /exchange's `rateType` a required member of the request body's type. The
+ * validation and the defaults the server applies are unchanged (lib/http/schemas.ts).
+ */
+function withoutDefaults<T>(node: T, isMap = false): T {
+  if (Array.isArray(node)) return node.map((n) => withoutDefaults(n)) as T;
+  if (!node || typeof node !== "object") return node;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(node)) {
+    if (!isMap && k === "default") continue;
+    out[k] = withoutDefaults(v, !isMap && SCHEMA_MAPS.has(k));
+  }
+  const d = (node as Record<string, unknown>).default;
+  if (!isMap && d !== undefined) {
+    const said = `default: ${typeof d === "string" ? d : JSON.stringify(d)}`;
+    const text = typeof out.description === "string" ? out.description : "";
+    if (!/\bdefault\b/i.test(text)) out.description = text ? `${text} (${said})` : `Optional (${said})`;
+  }
+  return out as T;
+}
 
 const codesFor = (status: number) =>
   (Object.entries(HTTP_STATUS) as [ErrorCode, number][])
     .filter(([c, st]) => st === status && !DASHBOARD_ONLY_CODES.includes(c))
     .map(([c]) => c);
+
+/** Every code the v1 API answers, in the table's order (a client's union type of them: packages/client). */
+const v1ErrorCodes = () => (Object.keys(HTTP_STATUS) as ErrorCode[]).filter((c) => !DASHBOARD_ONLY_CODES.includes(c));
 
 const errorResponses = (...statuses: number[]) =>
   Object.fromEntries(
@@ -266,6 +299,12 @@ export function openApiDocument(): object {
         SandboxEngine: schema(s.sandboxEngineBody, "input"),
         SandboxEngineCalls: schema(s.sandboxEngineCallsResponse),
         Error: schema(s.errorResponse),
+        ErrorCode: {
+          type: "string",
+          enum: v1ErrorCodes(),
+          description:
+            "The codes error.code takes in this API (docs/api.md, Errors). Codes are added, never renamed: a client meets an unknown one by its HTTP status.",
+        },
         OrderWebhookEvent: schema(s.orderWebhookEvent),
         OrderActionWebhookEvent: schema(s.orderActionWebhookEvent),
         RefundAddress: schema(s.refundAddressBody, "input"),
