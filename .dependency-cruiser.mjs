@@ -32,6 +32,8 @@ const LAYERS = [
   ["jobs"],
   ["currencies"],
   ["observability"],
+  // The request log of keyed v1 requests: its buffer, writes, list and retention (issue 53).
+  ["request-log"],
   ["ratelimit"],
   ["engine"],
   // Live prices: asked of the engine.

@@ -198,6 +198,20 @@ const schema = z.object({
    * reconcile against, for far less than the table would otherwise grow (every order event).
    */
   WEBHOOK_RETENTION_DAYS: int(30, 0),
+  /**
+   * The request log (lib/request-log, the dashboard's Requests page): every v1 request made with
+   * an API key is kept in memory and written in batches, off the request path. A batch goes out
+   * every REQUEST_LOG_FLUSH_MS, or as soon as REQUEST_LOG_BATCH rows wait.
+   */
+  REQUEST_LOG_FLUSH_MS: int(1000, 10),
+  REQUEST_LOG_BATCH: int(500, 1),
+  /**
+   * Most rows waiting to be written (a slow or unreachable database): beyond it a request is not
+   * logged, and request_log_dropped_total counts it. ~300 bytes a row: 20,000 rows is ~6 MB.
+   */
+  REQUEST_LOG_BUFFER_MAX: int(20_000, 1),
+  /** Days a request log row is kept; then the workers delete it, in batches. 0 keeps them forever. */
+  REQUEST_LOG_DAYS: int(30, 0),
   /** Serve the dashboard (Next.js) from this process; false for API-only instances. */
   SERVE_DASHBOARD: bool.default(true),
   /** Largest request body, for every route (the API, next-auth and the dashboard's actions); larger is a 413. */

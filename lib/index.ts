@@ -26,6 +26,7 @@ export { channelOptions, listKeyRows, toKeyRow } from "./dashboard/keys";
 export { getResellerOrder, listResellerOrders, parseOrderQuery } from "./dashboard/orders";
 export { getOverview } from "./dashboard/overview";
 export { serveDashboardRead } from "./dashboard/reads";
+export { getRequestLogPage } from "./dashboard/requests";
 export { csvDownload, dashboardError, jsonResponse, nextAuthRefusal, unauthorizedResponse } from "./dashboard/route";
 export { getSettingsView } from "./dashboard/settings";
 export { getStatements } from "./dashboard/statements";

@@ -32,6 +32,7 @@ export const {
   getEarningsSeries,
   getLogger,
   getOverview,
+  getRequestLogPage,
   getResellerOrder,
   getSettingsView,
   getStatements,

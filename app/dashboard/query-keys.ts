@@ -23,4 +23,6 @@ export const queryKeys = {
   settings: ["settings"] as const,
   withdrawals: ["withdrawals"] as const,
   statements: ["statements"] as const,
+  /** The request log's pages for one set of filters (`query`: the filters' search string). */
+  requests: (query: string) => ["requests", query] as const,
 };

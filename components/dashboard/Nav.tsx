@@ -10,6 +10,7 @@ const LINKS = [
   { href: "/dashboard/withdrawals", label: "Withdrawals" },
   { href: "/dashboard/statements", label: "Statements" },
   { href: "/dashboard/keys", label: "API keys" },
+  { href: "/dashboard/requests", label: "Requests" },
   { href: "/dashboard/widgets", label: "Widgets" },
   { href: "/dashboard/webhooks", label: "Webhooks" },
   { href: "/dashboard/settings", label: "Settings" },

@@ -3,6 +3,7 @@ import { z } from "zod";
 import { listWidgets } from "@/lib/channels/channels";
 import type { Db } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
+import { STATUS_CLASSES } from "@/lib/request-log/types";
 import { getBrandSettings } from "@/lib/resellers/brand";
 import { deliveryPage, listEndpoints } from "@/lib/webhooks/endpoints";
 import { found, parseInput } from "./actions-core";
@@ -11,6 +12,7 @@ import { getEarningsSeries } from "./earnings";
 import { listKeyRows } from "./keys";
 import { getResellerOrder, listResellerOrders, parseOrderQuery } from "./orders";
 import { getOverview } from "./overview";
+import { getRequestLogPage } from "./requests";
 import { dashboardError, jsonResponse, PRIVATE, unauthorizedResponse } from "./route";
 import { getSettingsView } from "./settings";
 import { getStatements } from "./statements";
@@ -37,6 +39,8 @@ const flag = z
   .optional()
   .transform((v) => v === "1");
 const text = (max: number) => z.string().max(max);
+/** A time in the URL: ISO 8601 with its zone (Z or an offset), as the browser's toISOString() writes it. */
+const instant = z.iso.datetime({ offset: true });
 const period = z.object({ days }).strict();
 const none = z.object({}).strict();
 
@@ -82,6 +86,19 @@ export const DASHBOARD_READS: { [K in DashboardReadName]: Read<K> } = {
   settings: { query: none, read: (db, resellerId) => getSettingsView(db, { resellerId }) },
   withdrawals: { query: none, read: (db, resellerId) => getWithdrawalsView(db, { resellerId }) },
   statements: { query: none, read: (db, resellerId) => getStatements(db, { resellerId }) },
+  requests: {
+    query: z
+      .object({
+        status: z.enum(STATUS_CLASSES).optional(),
+        route: text(100).optional(),
+        key: text(100).optional(),
+        from: instant.optional(),
+        to: instant.optional(),
+        older: text(40).optional(),
+      })
+      .strict(),
+    read: (db, resellerId, q) => getRequestLogPage(db, resellerId, q),
+  },
 };
 
 /**

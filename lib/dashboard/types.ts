@@ -7,6 +7,7 @@
 import type { ChannelStats, WidgetView } from "@/lib/channels/types";
 import type { CurrencyInfo } from "@/lib/currencies/types";
 import type { FailureReason, OrderState } from "@/lib/domain/order-states";
+import type { RequestLogPage, StatusClassName } from "@/lib/request-log/types";
 import type { BrandSettings } from "@/lib/resellers/brand-types";
 import type { DeliveryPage, EndpointView } from "@/lib/webhooks/types";
 import type { WithdrawalRow } from "@/lib/withdrawals/types";
@@ -14,6 +15,8 @@ import type { WithdrawalRow } from "@/lib/withdrawals/types";
 // Shapes of the layers below, shown by the dashboard as they are.
 export type { ChannelStat, ChannelStats, WidgetView } from "@/lib/channels/types";
 export type { CurrencyInfo } from "@/lib/currencies/types";
+export type { RequestLogPage, StatusClassName } from "@/lib/request-log/types";
+export { STATUS_CLASSES } from "@/lib/request-log/types";
 export type { DeliveryPage, DeliveryView, EndpointView } from "@/lib/webhooks/types";
 export type { WithdrawalQuote, WithdrawalRow } from "@/lib/withdrawals/types";
 
@@ -297,6 +300,15 @@ export interface DashboardReads {
   settings: { query: NoQuery; result: SettingsView };
   withdrawals: { query: NoQuery; result: WithdrawalsView };
   statements: { query: NoQuery; result: Statements };
+  /**
+   * The request log (lib/request-log): keyed v1 requests, newest first; filters by status class,
+   * route template, key and time range (ISO: from inclusive, to exclusive); `older`: the cursor
+   * the previous page answered.
+   */
+  requests: {
+    query: { status?: StatusClassName; route?: string; key?: string; from?: string; to?: string; older?: string };
+    result: RequestLogPage;
+  };
 }
 
 /** A read without parameters. */

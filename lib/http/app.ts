@@ -81,13 +81,19 @@ const ROUTES: RouteDef[] = [
   ...CONSOLE_ROUTES.map((r): RouteDef => ({ ...r, api: CONSOLE_API, auth: r.auth ?? "operator" })),
 ];
 
+/** The templates a keyed v1 request is logged under (lib/request-log), for the Requests page's route filter. */
+export function loggedRouteTemplates(): string[] {
+  return [...ROUTES.filter((r) => r.auth === "apiKey").map((r) => `${r.api.label}${r.path}`), "unmatched"];
+}
+
 /** "/exchange/:id" matches "/exchange/abc" and "/exchange/abc/", capturing the id. */
 const toRegex = (path: string) => new RegExp(`^${path.replace(/\./g, "\\.").replace(/:[a-z]+/g, "([^/]+)")}/?$`);
 const PATTERNS = ROUTES.map((r) => ({
   ...r,
   re: toRegex(r.path),
   names: [...r.path.matchAll(/:([a-z]+)/g)].map((m) => m[1]),
-  run: apiRoute(r),
+  // The request log (lib/request-log) keeps the template, as the metrics label does.
+  run: apiRoute({ ...r, logAs: `${r.api.label}${r.path}` }),
 }));
 
 /** Anything else under an API's prefix: 405 for a known path, 404 otherwise, through the wrapper like the rest. */
@@ -95,6 +101,7 @@ function unmatched(api: Api, req: ApiRequest, env: RequestEnv, where: { rel: str
   return apiRoute({
     // The console's unknown paths answer 404 without asking who calls (its routes each need a permission).
     auth: api.auth === "operator" ? "page" : api.auth,
+    logAs: "unmatched",
     handler: async () => {
       if (where.allowed.length) {
         // OPTIONS only where it is answered: the preflight of an API other sites may call.

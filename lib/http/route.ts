@@ -7,6 +7,8 @@ import { authenticateApiKey, type Caller } from "@/lib/keys/api-keys";
 import { can, type OperatorAction } from "@/lib/operators/roles";
 import { OPERATOR_COOKIE, type OperatorSession, operatorOfSession } from "@/lib/operators/sessions";
 import { type LimitState, limitKeylessCreation, limitRequest, rateLimitHeaders } from "@/lib/ratelimit/limiter";
+import { logRequest } from "@/lib/request-log/log";
+import { maskPath } from "@/lib/request-log/mask";
 import type { ApiRequest } from "./request";
 import { errorReply, json, type Reply } from "./respond";
 
@@ -64,6 +66,11 @@ export interface RouteSpec {
   /** auth "operator": what the operator's role must allow (lib/operators/roles.ts). */
   permission?: OperatorAction;
   handler: RouteHandler;
+  /**
+   * auth "apiKey": the route's template as the request log keeps it (/api/v1/exchange/:id, or
+   * "unmatched"); each request made with an API key is logged under it (lib/request-log).
+   */
+  logAs?: string;
 }
 
 export function parseWith<S extends z.ZodType>(schema: S, data: unknown): z.infer<S> {
@@ -135,7 +142,13 @@ async function identifyOperator(
 }
 
 /** The caller (null: keyless) and the limits its request counted against. */
-async function identify(req: ApiRequest, env: RequestEnv, auth: RouteAuth, counted: (l: LimitState[]) => void): Promise<Caller | null> {
+async function identify(
+  req: ApiRequest,
+  env: RequestEnv,
+  auth: RouteAuth,
+  counted: (l: LimitState[]) => void,
+  known: { caller: Caller | null },
+): Promise<Caller | null> {
   if (auth === "none") return null;
   if (auth === "page" || auth === "operator") {
     if (!fromOwnPage(req))
@@ -151,6 +164,8 @@ async function identify(req: ApiRequest, env: RequestEnv, auth: RouteAuth, count
       // A cached key comes back as it is: no await, no turn of the microtask queue.
       const found = authenticateApiKey(getDb(), key.trim());
       caller = found instanceof Promise ? await found : found;
+      // Known before its limits are counted: a request refused by them (429) is the key's too.
+      known.caller = caller;
     } catch (e) {
       // Bad keys still count against the IP's budget, so guessing keys is rate limited too.
       counted(await limitRequest({ kind: "ip", ip: env.ip }));
@@ -163,17 +178,49 @@ async function identify(req: ApiRequest, env: RequestEnv, auth: RouteAuth, count
   return caller;
 }
 
+/**
+ * A keyed request's row for the request log (lib/request-log): queued in memory here, written
+ * later in a batch, off the request path. Its latency is the wrapper's: from the routed
+ * request to its answer made (the body read and the handler included; not the network).
+ */
+function logKeyed(req: ApiRequest, caller: Caller, route: string, reply: Reply, error: unknown, started: number, at: number) {
+  logRequest({
+    resellerId: caller.resellerId,
+    keyId: caller.apiKeyId,
+    at: new Date(at),
+    method: req.method,
+    route,
+    path: maskPath(req.path),
+    status: reply.status,
+    errorCode: error === null ? null : error instanceof AppError ? error.code : "INTERNAL_ERROR",
+    latencyMs: Math.round(performance.now() - started),
+    requestId: req.header("x-request-id") ?? "",
+  });
+}
+
 export function apiRoute(spec: RouteSpec): ApiHandler {
   const { auth, creation, handler, permission } = spec;
   const page = auth === "page" || auth === "operator";
   const shape = page ? withoutCors : (r: Reply) => r;
+  const logAs = auth === "apiKey" ? (spec.logAs ?? null) : null;
   return async (req, env) => {
     let limits: LimitState[] = [];
     let refund: (() => Promise<void>) | null = null;
+    const known: { caller: Caller | null } = { caller: null };
+    const started = logAs === null ? 0 : performance.now();
+    const at = logAs === null ? 0 : Date.now();
+    let error: unknown = null;
+    let reply: Reply;
     try {
-      const caller = await identify(req, env, auth, (l) => {
-        limits = l;
-      });
+      const caller = await identify(
+        req,
+        env,
+        auth,
+        (l) => {
+          limits = l;
+        },
+        known,
+      );
       if (creation && !caller) {
         const daily = await limitKeylessCreation(env.ip, limits);
         limits = daily.states;
@@ -189,12 +236,15 @@ export function apiRoute(spec: RouteSpec): ApiHandler {
       const result = await handler({ req, env, caller, scope, operator });
       if (refund && result.created === false) await refund();
       const headers = page ? { "Cache-Control": "no-store" } : {};
-      return shape(json(result.body, result.status ?? 200, Object.assign(headers, rateLimitHeaders(limits), result.headers)));
+      reply = shape(json(result.body, result.status ?? 200, Object.assign(headers, rateLimitHeaders(limits), result.headers)));
     } catch (e) {
       if (refund) await refund();
+      error = e;
       // server.ts sets X-Request-Id on every request: an unexpected error's log line carries it.
       const headers = page ? { "Cache-Control": "no-store" } : {};
-      return shape(errorReply(e, Object.assign(headers, rateLimitHeaders(limits)), req.header("x-request-id")));
+      reply = shape(errorReply(e, Object.assign(headers, rateLimitHeaders(limits)), req.header("x-request-id")));
     }
+    if (logAs !== null && known.caller !== null) logKeyed(req, known.caller, logAs, reply, error, started, at);
+    return reply;
   };
 }

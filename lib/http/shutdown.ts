@@ -6,6 +6,7 @@ import { closeDb } from "@/lib/db/client";
 import { stopProcessKeyCache } from "@/lib/keys/key-cache";
 import type { Logger } from "@/lib/log";
 import { flushRateLimitCounts } from "@/lib/ratelimit/limiter";
+import { flushRequestLog } from "@/lib/request-log/log";
 import type { ServerState } from "./server";
 
 /** Shutting down: how long a keep-alive connection may stay idle before it is closed. */
@@ -27,7 +28,7 @@ export interface ShutdownParts {
  * after SHUTDOWN_DRAIN_DELAY_MS the listener closes (new connections are refused); requests in
  * flight are answered, each with Connection: close; keep-alive connections left idle are
  * closed after a grace second without a request; the worker finishes its pass (its steps
- * complete and their claims are released); then the database closes and the process exits.
+ * complete and their claims are released); the request log's waiting rows are written; then the database closes and the process exits.
  * Past SHUTDOWN_TIMEOUT_MS the process exits anyway, with status 1. A second signal does nothing.
  */
 export async function shutDown(signal: string, parts: ShutdownParts): Promise<void> {
@@ -71,5 +72,7 @@ export async function drain({ cfg, log, server, state, metricsServer, worker }: 
   await workerDone;
   await stopProcessKeyCache();
   await flushRateLimitCounts().catch((e: unknown) => log.warn({ err: e }, "rate-limit counts not flushed at shutdown"));
+  // Every request answered is in the request log before the database closes.
+  await flushRequestLog().catch((e: unknown) => log.warn({ err: e }, "request log not flushed at shutdown"));
   await closeDb();
 }

@@ -35,6 +35,13 @@ const httpDuration = new client.Histogram({
   registers: [registry],
 });
 
+const requestLogRows = new client.Counter({
+  name: "request_log_rows_total",
+  help: "Keyed v1 requests for the request log (lib/request-log): written, or dropped (buffer_full: more than REQUEST_LOG_BUFFER_MAX rows waited; write_failed: the batch's write failed).",
+  labelNames: ["outcome"] as const,
+  registers: [registry],
+});
+
 const rateLimitRejections = new client.Counter({
   name: "rate_limit_rejections_total",
   help: "Requests refused by a rate limit, by policy (minute, day, signin) and tier (key, ip).",
@@ -304,6 +311,11 @@ export function observeRequest(method: string, route: string, status: number, se
   }
   series.count.inc();
   series.duration.observe(seconds);
+}
+
+/** Request log rows written, or dropped and why (lib/request-log/buffer.ts). */
+export function countRequestLogRows(outcome: "written" | "buffer_full" | "write_failed", n: number) {
+  requestLogRows.inc({ outcome }, n);
 }
 
 export function countRateLimitRejection(policy: string, tier: "key" | "ip") {

@@ -15,6 +15,7 @@ import { announceRequiredAction, requiredActionAppears } from "@/lib/orders/anno
 import { recoverIntents } from "@/lib/orders/recover-intents";
 import { flagStuckOrders } from "@/lib/orders/stuck";
 import { engineDeadlineMs, swapSnapshot } from "@/lib/orders/swap";
+import { pruneRequestLog } from "@/lib/request-log/retention";
 import { slot } from "@/lib/scope";
 import { type PruneCursor, pruneWebhookMessages } from "@/lib/webhooks/retention";
 import { runWebhooksOnce } from "@/lib/webhooks/sender";
@@ -274,6 +275,23 @@ export function startWorker(db: Db, opts: { pollMs: number; inProcess: boolean }
       });
   };
   pruneTick();
+  // Old request log rows (lib/request-log/retention.ts) likewise, on a loop of their own: once a
+  // minute, or a second after a pass that left old rows behind, until the backlog is gone.
+  let logPruneTimer: NodeJS.Timeout | undefined;
+  let logPruning: Promise<unknown> = Promise.resolve();
+  const logPruneTick = () => {
+    let next = CHORE_EVERY_MS;
+    logPruning = pruneRequestLog(db, { now: clockNow(), retentionDays: getConfig().REQUEST_LOG_DAYS })
+      .then((r) => {
+        if (r.more) next = 1000;
+        if (r.deleted) getLogger().info({ deleted: r.deleted }, "old request log rows deleted");
+      })
+      .catch((e) => getLogger().error({ err: e }, "request log retention pass failed"))
+      .finally(() => {
+        if (!stopped) logPruneTimer = setTimeout(logPruneTick, next);
+      });
+  };
+  logPruneTick();
   return {
     heartbeat,
     fresh: () => Date.now() - (heartbeat.lastPassAt || started) <= heartbeatStaleMs(),
@@ -282,7 +300,8 @@ export function startWorker(db: Db, opts: { pollMs: number; inProcess: boolean }
       clearTimeout(timer);
       clearTimeout(hookTimer);
       clearTimeout(pruneTimer);
-      await Promise.all([running, hooks, pruning]);
+      clearTimeout(logPruneTimer);
+      await Promise.all([running, hooks, pruning, logPruning]);
       await heartbeat.remove(db).catch(() => {});
     },
   };

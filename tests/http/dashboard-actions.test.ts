@@ -29,6 +29,7 @@ const READS: [name: DashboardReadName, query: string][] = [
   ["settings", ""],
   ["withdrawals", ""],
   ["statements", ""],
+  ["requests", "status=4xx"],
 ];
 const unauthorized = { error: { code: "UNAUTHORIZED", message: expect.any(String) } };
 const notFound = { error: { code: "NOT_FOUND", message: "Not found." } };
@@ -102,6 +103,14 @@ describe("dashboard reads and writes", () => {
     expect([keys.older, keys.active]).toEqual([null, 1]);
     expect(await read("keys", { revoked: true })).toEqual({ items: [], older: null, active: null });
     expect((await read("settings", {})).markupBps).toBe(150);
+    // The request log: A's keyed requests of beforeAll (written within seconds; polled, not timed).
+    let requests = await read("requests", {});
+    for (let i = 0; i < 100 && requests.items.length < 4; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      requests = await read("requests", {});
+    }
+    expect(requests.items.length).toBeGreaterThanOrEqual(4);
+    expect(requests.items.every((r: { key: { prefix: string } | null }) => r.key?.prefix === keyPrefix)).toBe(true);
   });
 
   it("with another wallet's session, every read answers nothing of the first wallet's", async () => {
@@ -126,6 +135,7 @@ describe("dashboard reads and writes", () => {
     expect(await read("keys", {})).toEqual({ items: [], older: null, active: 0 });
     expect(await read("keys", { revoked: true })).toEqual({ items: [], older: null, active: null });
     expect((await read("settings", {})).markupBps).toBe(0);
+    expect(await read("requests", {})).toMatchObject({ items: [], older: null, filters: { keys: [] } });
     // A reseller id in the query is no parameter of any read: refused, never used.
     const other = await readDashboard(origin(), cookieB, "orders", `resellerId=${encodeURIComponent(finishedId)}`);
     expect(other.status).toBe(400);
@@ -157,6 +167,10 @@ describe("dashboard reads and writes", () => {
       ["webhook-deliveries", `endpoint=x&older=${"1".repeat(41)}`],
       ["settings", "x=1"],
       ["statements", "month=2026-01"],
+      ["requests", "status=6xx"],
+      ["requests", "from=yesterday"],
+      ["requests", "older=not-a-cursor"],
+      ["requests", "resellerId=someone-else"],
     ];
     for (const [name, query] of bad) {
       const r = await readDashboard(origin(), cookieA, name, query);

@@ -1,0 +1,40 @@
+import "server-only";
+
+// The path a request log row keeps (lib/request-log): what was called, never an address, a
+// secret or a body in full. Pure functions.
+//
+// - The query string is dropped (an estimate's or a range's parameters can hold an address).
+// - Any path segment longer than MASK_OVER characters keeps its first 6 and last 4, around an
+//   ellipsis: a payout address, a transaction hash, or anything else long a client put in the
+//   path. Order ids (24 characters) are shortened too, on purpose: one rule for every segment,
+//   with no list of "safe" shapes to keep up to date. The reseller still recognises an order by
+//   its ends (the Orders page searches by an id's beginning), the row's route template says what
+//   kind of thing it was, and its request id finds the rest in the reseller's own logs.
+// - At most MAX_SEGMENTS segments and MAX_PATH characters are kept (a path made long on purpose).
+
+/** A segment longer than this is shortened. */
+export const MASK_OVER = 16;
+const MAX_SEGMENTS = 12;
+const MAX_PATH = 200;
+const ELLIPSIS = "…";
+
+/** A segment as the log keeps it: itself when short, else its first 6 and last 4 characters around an ellipsis. */
+export function maskSegment(segment: string): string {
+  // By code points, so a shortened segment never splits a character in two.
+  const chars = [...segment];
+  if (chars.length <= MASK_OVER) return segment;
+  return `${chars.slice(0, 6).join("")}${ELLIPSIS}${chars.slice(-4).join("")}`;
+}
+
+/** The path of a request target as the log keeps it: no query string, long segments shortened, bounded. */
+export function maskPath(target: string): string {
+  let path = target;
+  const q = path.search(/[?#]/);
+  if (q !== -1) path = path.slice(0, q);
+  const segments = path.split("/");
+  const kept = segments.slice(0, MAX_SEGMENTS + 1).map(maskSegment);
+  let out = kept.join("/");
+  if (segments.length > kept.length) out += `/${ELLIPSIS}`;
+  if (out.length > MAX_PATH) out = `${out.slice(0, MAX_PATH - 1)}${ELLIPSIS}`;
+  return out;
+}
