@@ -67,6 +67,8 @@ export const {
   parseOrderQuery,
   quoteWithdrawal,
   rateLimitHeaders,
+  redeliverFailed,
+  redeliverOne,
   revokeApiKey,
   rotateApiKey,
   rotateEndpointSecret,

@@ -52,7 +52,7 @@ async function enabledEndpoint(db: Db, resellerId: string, endpointId: string) {
  * Sends one of the reseller's deliveries again (failed or succeeded: a receiver that lost
  * it). `queued` is false when it was pending already (a double click, or still retrying).
  */
-export async function redeliver(
+export async function redeliverOne(
   db: Db,
   opts: { resellerId: string; deliveryId: number; now?: Date },
 ): Promise<{ deliveryId: number; queued: boolean }> {

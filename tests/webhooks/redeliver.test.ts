@@ -3,7 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { Db } from "@/lib/db/client";
 import { createEndpoint, setEndpointEnabled } from "@/lib/webhooks/endpoints";
 import { enqueueEvent } from "@/lib/webhooks/outbox";
-import { MAX_REDELIVER, redeliver, redeliverFailed } from "@/lib/webhooks/redeliver";
+import { MAX_REDELIVER, redeliverFailed, redeliverOne } from "@/lib/webhooks/redeliver";
 import { runWebhooksOnce } from "@/lib/webhooks/sender";
 import { settingsForTests } from "../support/settings";
 import { type TempDb, tempDatabase } from "../support/sqlite-db";
@@ -87,9 +87,9 @@ describe.each(["sqlite", "postgres"] as const)("webhook redelivery on %s", (kind
     ]);
 
     receiver.status = 200;
-    expect(await redeliver(db, { resellerId: "ra", deliveryId: d.id })).toEqual({ deliveryId: d.id, queued: true });
+    expect(await redeliverOne(db, { resellerId: "ra", deliveryId: d.id })).toEqual({ deliveryId: d.id, queued: true });
     // A second click while it is pending queues nothing more: still one delivery, sent once.
-    expect(await redeliver(db, { resellerId: "ra", deliveryId: d.id })).toEqual({ deliveryId: d.id, queued: false });
+    expect(await redeliverOne(db, { resellerId: "ra", deliveryId: d.id })).toEqual({ deliveryId: d.id, queued: false });
     expect(await db.webhookDelivery.count({ where: { messageId: d.messageId } })).toBe(1);
     expect(await pass(db)).toBe(1);
     expect(await pass(db)).toBe(0);
@@ -106,7 +106,7 @@ describe.each(["sqlite", "postgres"] as const)("webhook redelivery on %s", (kind
     expect(after.log.map((x) => x.statusCode)).toEqual([500, 500, 200]);
 
     // A delivered one can be sent again too (a receiver that lost it): same id and body.
-    expect((await redeliver(db, { resellerId: "ra", deliveryId: d.id })).queued).toBe(true);
+    expect((await redeliverOne(db, { resellerId: "ra", deliveryId: d.id })).queued).toBe(true);
     await pass(db);
     expect(receiver.received.map((r) => r.id)).toEqual([d.messageId, d.messageId, d.messageId, d.messageId]);
     expect(receiver.received[3].body).toBe(first.body);
@@ -182,9 +182,9 @@ describe.each(["sqlite", "postgres"] as const)("webhook redelivery on %s", (kind
     const mine = await event(a1, at("10:00"), "o-1");
     await failed(mine.id);
     for (const op of [
-      () => redeliver(db, { resellerId: "rb", deliveryId: mine.id }),
-      () => redeliver(db, { resellerId: "ra", deliveryId: mine.id + 1_000_000 }),
-      () => redeliver(db, { resellerId: "ra", deliveryId: Number.NaN }),
+      () => redeliverOne(db, { resellerId: "rb", deliveryId: mine.id }),
+      () => redeliverOne(db, { resellerId: "ra", deliveryId: mine.id + 1_000_000 }),
+      () => redeliverOne(db, { resellerId: "ra", deliveryId: Number.NaN }),
       () => redeliverFailed(db, { resellerId: "rb", endpointId: a1, from: at("00:00"), to: at("23:00") }),
       () => redeliverFailed(db, { resellerId: "ra", endpointId: "ep_nope", from: at("00:00"), to: at("23:00") }),
     ])
@@ -207,7 +207,7 @@ describe.each(["sqlite", "postgres"] as const)("webhook redelivery on %s", (kind
     await failed(d.id);
     await setEndpointEnabled(db, { resellerId: "ra", endpointId: a2, enabled: false });
     try {
-      await expect(redeliver(db, { resellerId: "ra", deliveryId: d.id })).rejects.toMatchObject({ code: "WEBHOOK_ENDPOINT_DISABLED" });
+      await expect(redeliverOne(db, { resellerId: "ra", deliveryId: d.id })).rejects.toMatchObject({ code: "WEBHOOK_ENDPOINT_DISABLED" });
       await expect(redeliverFailed(db, { resellerId: "ra", endpointId: a2, from: at("00:00"), to: at("23:00") })).rejects.toMatchObject({
         code: "WEBHOOK_ENDPOINT_DISABLED",
       });
@@ -215,7 +215,7 @@ describe.each(["sqlite", "postgres"] as const)("webhook redelivery on %s", (kind
     } finally {
       await setEndpointEnabled(db, { resellerId: "ra", endpointId: a2, enabled: true });
     }
-    expect(await redeliver(db, { resellerId: "ra", deliveryId: d.id })).toMatchObject({ queued: true });
+    expect(await redeliverOne(db, { resellerId: "ra", deliveryId: d.id })).toMatchObject({ queued: true });
   });
 
   it("a resent delivery keeps its subject's order: it waits for one in flight, and goes before a later one waiting", async () => {
@@ -228,7 +228,7 @@ describe.each(["sqlite", "postgres"] as const)("webhook redelivery on %s", (kind
       where: { id: inFlight.id },
       data: { leaseToken: "another-worker", leaseUntil: new Date(Date.now() + 3600_000) },
     });
-    expect((await redeliver(db, { resellerId: "ra", deliveryId: old.id })).queued).toBe(true);
+    expect((await redeliverOne(db, { resellerId: "ra", deliveryId: old.id })).queued).toBe(true);
     await pass(db);
     expect(receiver.received).toEqual([]);
     expect((await row(old.id)).attempts).toBe(0);
