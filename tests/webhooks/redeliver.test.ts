@@ -171,11 +171,55 @@ describe.each(["sqlite", "postgres"] as const)("webhook redelivery on %s", (kind
         createdAt: new Date(base + i * 1000),
       })),
     });
+    // Ahead of them in the range: deliveries of the endpoint that did not fail, and failed ones of another endpoint; none counts.
+    for (const [i, [endpointId, st]] of [
+      [a2, "succeeded"],
+      [a2, "pending"],
+      [a1, "failed"],
+      [a1, "failed"],
+    ].entries()) {
+      const messageId = `msg_bulk_noise_${i}`;
+      await db.webhookMessage.create({
+        data: { id: messageId, resellerId: "ra", type: "order.status_changed", subject: messageId, payload: "{}", createdAt: at("08:00") },
+      });
+      await db.webhookDelivery.create({
+        data: { endpointId, messageId, orderingKey: messageId, status: st, attempts: 1, nextAttemptAt: null, createdAt: at("08:00") },
+      });
+    }
     const range = { resellerId: "ra", endpointId: a2, from: at("08:00"), to: at("09:00") };
     expect(await redeliverFailed(db, range)).toEqual({ queued: MAX_REDELIVER, more: true });
     const stillFailed = await db.webhookDelivery.findMany({ where: { endpointId: a2, status: "failed" }, select: { messageId: true } });
     expect(stillFailed.map((d) => d.messageId)).toEqual([`msg_bulk_${String(n - 1).padStart(5, "0")}`]);
     expect(await redeliverFailed(db, range)).toEqual({ queued: 1, more: false });
+  });
+
+  it("a delivery queued by another click between the bulk resend's read and its write is not queued twice", async () => {
+    const d = await event(a1, at("10:00"), "race-1");
+    await failed(d.id);
+    // The other click queues it and a worker tries it once (it fails; its next retry is later), all
+    // after the bulk resend has read the failed deliveries and before it writes.
+    const later = new Date(Date.now() + 3600_000);
+    let interleaved = false;
+    const racing = db.$extends({
+      query: {
+        webhookDelivery: {
+          async updateMany({ args, query }) {
+            if (!interleaved) {
+              interleaved = true;
+              await redeliverOne(db, { resellerId: "ra", deliveryId: d.id });
+              await db.webhookDelivery.update({ where: { id: d.id }, data: { attempts: 1, nextAttemptAt: later } });
+            }
+            return query(args);
+          },
+        },
+      },
+    }) as unknown as Db;
+    expect(await redeliverFailed(racing, { resellerId: "ra", endpointId: a1, from: at("10:00"), to: at("11:00") })).toEqual({
+      queued: 0,
+      more: false,
+    });
+    expect(interleaved).toBe(true);
+    expect(await row(d.id)).toMatchObject({ status: "pending", attempts: 1, nextAttemptAt: later });
   });
 
   it("another reseller's deliveries and endpoints are refused, as ones that do not exist, and change nothing", async () => {
