@@ -3,7 +3,7 @@ import Ajv2020 from "ajv/dist/2020";
 import AjvDraft04 from "ajv-draft-04";
 import addFormats from "ajv-formats";
 import { describe, expect, it } from "vitest";
-import { buildCollection, COLLECTION_FILE, collectionText, OPENAPI_FILE, operationsOf } from "../../scripts/postman-collection";
+import { buildCollection, COLLECTION_FILE, collectionText, OPENAPI_FILE } from "../../scripts/postman-collection";
 import postmanSchema from "../fixtures/postman-collection-v2.1.0.schema.json";
 
 // The Postman collection (docs/reseller-api.postman_collection.json) is made from
@@ -15,6 +15,7 @@ type Doc = Record<string, any>;
 type Request = { name: string; request: Record<string, any> };
 
 const openapi = (): Doc => JSON.parse(fs.readFileSync(OPENAPI_FILE, "utf8"));
+const committed = (): Doc => JSON.parse(fs.readFileSync(COLLECTION_FILE, "utf8"));
 const requestsOf = (collection: Doc): (Request & { folder: string })[] =>
   collection.item.flatMap((f: { name: string; item: Request[] }) => f.item.map((r) => ({ ...r, folder: f.name })));
 
@@ -36,11 +37,17 @@ describe("the Postman collection", () => {
   });
 
   it("is valid against the Postman Collection v2.1.0 schema, and the schema check does refuse a broken one", () => {
-    const collection = JSON.parse(fs.readFileSync(COLLECTION_FILE, "utf8"));
-    const { ok, errors } = validateCollection(collection);
-    expect(errors).toEqual([]);
-    expect(ok).toBe(true);
-    expect(collection.info.schema).toBe("https://schema.getpostman.com/json/collection/v2.1.0/collection.json");
+    // The committed file and the script's output now (the same, by the test above; each checked in its own right).
+    for (const [label, c] of [
+      ["committed", committed()],
+      ["script", buildCollection(openapi())],
+    ] as const) {
+      const { ok, errors } = validateCollection(c);
+      expect(errors, label).toEqual([]);
+      expect(ok, label).toBe(true);
+      expect(c.info.schema, label).toBe("https://schema.getpostman.com/json/collection/v2.1.0/collection.json");
+    }
+    const collection = committed();
     // The check is not vacuous: a header without its value, or a collection without info, is refused.
     const broken = structuredClone(collection);
     delete broken.item[0].item[0].request.header[0].value;
@@ -48,52 +55,60 @@ describe("the Postman collection", () => {
     expect(validateCollection({ item: collection.item }).ok).toBe(false);
   });
 
-  it("has one request per operation of the document, each with its method, URL, variables, key header and example body", () => {
-    const doc = openapi();
-    const collection = JSON.parse(fs.readFileSync(COLLECTION_FILE, "utf8"));
-    const requests = requestsOf(collection);
-    const ops = operationsOf(doc);
-    expect(ops.length).toBeGreaterThan(5);
-    expect(requests).toHaveLength(ops.length);
-    expect(collection.variable).toEqual([
-      { key: "baseUrl", value: "http://localhost:3000", type: "string" },
-      { key: "apiKey", value: "", type: "string" },
-    ]);
-    // Each example body is one the API's own schema accepts (OpenAPI 3.1 schemas are JSON Schema 2020-12).
-    const ajv = new Ajv2020({ strict: false, allErrors: true });
-    addFormats(ajv);
-    for (const { path, method, op } of ops) {
-      const what = `${method.toUpperCase()} ${path}`;
-      const matches = requests.filter(
-        (r) => r.request.method === method.toUpperCase() && JSON.stringify(r.request.url.path) === JSON.stringify(segmentsOf(path)),
+  it.each(["committed", "script"] as const)(
+    "has one request per operation of the document (%s), each with its method, URL, variables, key header and example body",
+    (label) => {
+      const doc = openapi();
+      const collection = label === "committed" ? committed() : buildCollection(doc);
+      const requests = requestsOf(collection);
+      // The document's operations, read here rather than by the script.
+      const ops = Object.entries(doc.paths).flatMap(([path, item]) =>
+        Object.entries(item as Doc)
+          .filter(([method]) => ["get", "put", "post", "delete", "patch", "head", "options", "trace"].includes(method))
+          .map(([method, op]) => ({ path, method, op: op as Doc })),
       );
-      expect(matches, what).toHaveLength(1);
-      const [r] = matches;
-      expect(r.name, what).toBe(op.summary ?? op.operationId);
-      expect(r.request.url.raw.startsWith(`{{baseUrl}}/${segmentsOf(path).join("/")}`), what).toBe(true);
-      expect(r.request.header[0], what).toMatchObject({ key: "X-API-Key", value: "{{apiKey}}" });
-      const pathParams = (op.parameters ?? []).filter((p: Doc) => p.in === "path").map((p: Doc) => p.name);
-      expect(
-        (r.request.url.variable ?? []).map((v: Doc) => v.key),
-        what,
-      ).toEqual(pathParams);
-      // Every query parameter is listed; on when required (or "required unless" its alias is given), off otherwise.
-      for (const p of (op.parameters ?? []).filter((x: Doc) => x.in === "query")) {
-        const q = r.request.url.query.find((x: Doc) => x.key === p.name);
-        expect(q?.disabled ?? false, `${what} ?${p.name}`).toBe(!(p.required || /\(required unless /.test(p.description ?? "")));
+      expect(ops.length).toBeGreaterThan(5);
+      expect(requests).toHaveLength(ops.length);
+      expect(collection.variable).toEqual([
+        { key: "baseUrl", value: "http://localhost:3000", type: "string" },
+        { key: "apiKey", value: "", type: "string" },
+      ]);
+      // Each example body is one the API's own schema accepts (OpenAPI 3.1 schemas are JSON Schema 2020-12).
+      const ajv = new Ajv2020({ strict: false, allErrors: true });
+      addFormats(ajv);
+      for (const { path, method, op } of ops) {
+        const what = `${method.toUpperCase()} ${path}`;
+        const matches = requests.filter(
+          (r) => r.request.method === method.toUpperCase() && JSON.stringify(r.request.url.path) === JSON.stringify(segmentsOf(path)),
+        );
+        expect(matches, what).toHaveLength(1);
+        const [r] = matches;
+        expect(r.name, what).toBe(op.summary ?? op.operationId);
+        expect(r.request.url.raw.startsWith(`{{baseUrl}}/${segmentsOf(path).join("/")}`), what).toBe(true);
+        expect(r.request.header[0], what).toMatchObject({ key: "X-API-Key", value: "{{apiKey}}" });
+        const pathParams = (op.parameters ?? []).filter((p: Doc) => p.in === "path").map((p: Doc) => p.name);
+        expect(
+          (r.request.url.variable ?? []).map((v: Doc) => v.key),
+          what,
+        ).toEqual(pathParams);
+        // Every query parameter is listed; on when required (or "required unless" its alias is given), off otherwise.
+        for (const p of (op.parameters ?? []).filter((x: Doc) => x.in === "query")) {
+          const q = r.request.url.query.find((x: Doc) => x.key === p.name);
+          expect(q?.disabled ?? false, `${what} ?${p.name}`).toBe(!(p.required || /\(required unless /.test(p.description ?? "")));
+        }
+        if (op.description) expect(r.request.description, what).toContain(op.description);
+        const schema = op.requestBody?.content?.["application/json"]?.schema;
+        expect(Boolean(r.request.body), what).toBe(Boolean(schema));
+        if (schema) {
+          const validate = ajv.compile({ ...schema, components: doc.components });
+          const body = JSON.parse(r.request.body.raw);
+          expect(validate(body) ? [] : validate.errors, `${what} example body`).toEqual([]);
+          // Its required fields, of the first branch when there are several (the example is the first's).
+          for (const name of requiredOf(doc, schema.oneOf?.[0] ?? schema)) expect(body, `${what} example body`).toHaveProperty(name);
+        }
       }
-      if (op.description) expect(r.request.description, what).toContain(op.description);
-      const schema = op.requestBody?.content?.["application/json"]?.schema;
-      expect(Boolean(r.request.body), what).toBe(Boolean(schema));
-      if (schema) {
-        const validate = ajv.compile({ ...schema, components: doc.components });
-        const body = JSON.parse(r.request.body.raw);
-        expect(validate(body) ? [] : validate.errors, `${what} example body`).toEqual([]);
-        // Its required fields, of the first branch when there are several (the example is the first's).
-        for (const name of requiredOf(doc, schema.oneOf?.[0] ?? schema)) expect(body, `${what} example body`).toHaveProperty(name);
-      }
-    }
-  });
+    },
+  );
 
   it("an operation the document gains is in the collection: in its tag's folder, else its path's", () => {
     const doc = openapi();
@@ -119,6 +134,12 @@ describe("the Postman collection", () => {
       },
     };
     doc.paths["/balances"] = { get: { operationId: "getBalances", responses: {} } };
+    // A second method on a path that has one.
+    doc.paths["/exchange/{id}"].delete = {
+      operationId: "cancelExchange",
+      parameters: doc.paths["/exchange/{id}"].get.parameters,
+      responses: {},
+    };
     const collection = buildCollection(doc);
     expect(validateCollection(collection).ok).toBe(true);
     const folders = collection.item.map((f: Doc) => f.name);
@@ -129,6 +150,13 @@ describe("the Postman collection", () => {
     expect(added.request.url.raw).toBe("{{baseUrl}}/api/v1/webhooks/:endpointId/redeliveries");
     // "from" is a string here, so the pair's example ticker is its example too; the format's when no name matches.
     expect(JSON.parse(added.request.body.raw)).toEqual({ from: "btc", limit: 1 });
+    const cancel = requestsOf(collection).find((r) => r.name === "cancelExchange")!;
+    expect([cancel.folder, cancel.request.method, cancel.request.url.raw]).toEqual([
+      "Exchange",
+      "DELETE",
+      "{{baseUrl}}/api/v1/exchange/:id",
+    ]);
+    expect(requestsOf(collection)).toHaveLength(requestsOf(buildCollection(openapi())).length + 3);
   });
 });
 
