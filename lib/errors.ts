@@ -57,6 +57,8 @@ export const ERROR_CODES = [
   // The console (issue 52): the operator's role does not allow the action; the last admin cannot go.
   "FORBIDDEN",
   "LAST_ADMIN",
+  // A webhook redelivery to an endpoint that is disabled (lib/webhooks/redeliver.ts): enable it first.
+  "WEBHOOK_ENDPOINT_DISABLED",
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];
@@ -82,6 +84,8 @@ export const DASHBOARD_ONLY_CODES: readonly ErrorCode[] = [
   // The operator's console (lib/operators).
   "FORBIDDEN",
   "LAST_ADMIN",
+  // Webhooks are managed on the dashboard (lib/webhooks/redeliver.ts).
+  "WEBHOOK_ENDPOINT_DISABLED",
 ];
 
 export class AppError extends Error {

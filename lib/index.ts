@@ -63,4 +63,5 @@ export {
   sendTestEvent,
   setEndpointEnabled,
 } from "./webhooks/endpoints";
+export { MAX_REDELIVER, redeliverFailed, redeliverOne } from "./webhooks/redeliver";
 export { confirmWithdrawal, quoteWithdrawal } from "./withdrawals/withdrawals";

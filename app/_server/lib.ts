@@ -68,6 +68,8 @@ export const {
   parseOrderQuery,
   quoteWithdrawal,
   rateLimitHeaders,
+  redeliverFailed,
+  redeliverOne,
   revokeApiKey,
   rotateApiKey,
   rotateEndpointSecret,

@@ -10,6 +10,8 @@ import {
   endAllSessions,
   getDb,
   quoteWithdrawal,
+  redeliverFailed,
+  redeliverOne,
   revokeApiKey,
   rotateApiKey,
   rotateEndpointSecret,
@@ -72,6 +74,19 @@ export const setWebhookEnabledAction = sessionAction(args(id, z.boolean().catch(
 export const sendWebhookTestAction = sessionAction(args(id), async ([endpointId], { resellerId }) => ({
   messageId: await sendTestEvent(getDb(), { resellerId, endpointId }),
 }));
+
+/** Sends one of the reseller's webhook deliveries again (lib/webhooks/redeliver.ts); an id that is not a whole number is none (NOT_FOUND). */
+export const redeliverWebhookAction = sessionAction(args(z.number().int().catch(0)), ([deliveryId], { resellerId }) =>
+  redeliverOne(getDb(), { resellerId, deliveryId }),
+);
+
+/** A time range of the dashboard's form: two instants with their offset; the service checks that one comes before the other. */
+const timeRange = z.object({ from: z.iso.datetime({ offset: true }), to: z.iso.datetime({ offset: true }) }).strict();
+
+/** Sends again an endpoint's failed deliveries created in [from, to), at most MAX_REDELIVER a click; answers how many were queued. */
+export const redeliverFailedWebhooksAction = sessionAction(args(id, timeRange), ([endpointId, range], { resellerId }) =>
+  redeliverFailed(getDb(), { resellerId, endpointId, from: new Date(range.from), to: new Date(range.to) }),
+);
 
 /** Not a number reads as NaN, which the service refuses (INVALID_MARKUP) like any markup that is not a whole number in range. */
 export const setMarkupAction = sessionAction(args(z.number().catch(Number.NaN)), async ([markupBps], { resellerId }) => {

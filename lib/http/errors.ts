@@ -54,6 +54,7 @@ export const HTTP_STATUS: Record<ErrorCode, number> = {
   RESELLER_SUSPENDED: 403,
   FORBIDDEN: 403,
   LAST_ADMIN: 409,
+  WEBHOOK_ENDPOINT_DISABLED: 409,
 };
 
 export interface ErrorBody {

@@ -14,8 +14,10 @@ import { guardedLookup, privateAddressReason } from "./ssrf";
 // 2xx is a success, anything else (another status, a timeout, a refused address, a
 // redirect) is a failed attempt, retried on WEBHOOK_RETRY_SCHEDULE. Deliveries about one
 // subject (an order) go to an endpoint one at a time, oldest first: a later one waits until
-// the earlier one succeeded or failed for good. An endpoint whose attempts fail
-// WEBHOOK_DISABLE_AFTER_FAILURES times in a row is disabled, with the reason.
+// the earlier one succeeded or failed for good, and none is sent while another of its subject
+// is in flight (a resent one is older than those after it: lib/webhooks/redeliver.ts). An
+// endpoint whose attempts fail WEBHOOK_DISABLE_AFTER_FAILURES times in a row is disabled,
+// with the reason.
 
 const BATCH = 20;
 const MAX_ERROR = 300;
@@ -91,8 +93,15 @@ async function claimDue(db: Db, now: Date): Promise<{ token: string; deliveries:
     const key = `${c.endpointId}\n${c.orderingKey}`;
     if (seen.has(key) || picked.length >= BATCH) continue;
     seen.add(key);
+    // Waits behind an earlier pending delivery of its subject, and behind one being sent right
+    // now: a resent delivery (lib/webhooks/redeliver.ts) can be older than one in flight.
     const earlier = await db.webhookDelivery.count({
-      where: { endpointId: c.endpointId, orderingKey: c.orderingKey, status: "pending", id: { lt: c.id } },
+      where: {
+        endpointId: c.endpointId,
+        orderingKey: c.orderingKey,
+        status: "pending",
+        OR: [{ id: { lt: c.id } }, { leaseUntil: { gt: now } }],
+      },
     });
     if (earlier === 0) picked.push(c.id);
   }

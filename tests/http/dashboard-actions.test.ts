@@ -33,6 +33,7 @@ const READS: [name: DashboardReadName, query: string][] = [
 ];
 const unauthorized = { error: { code: "UNAUTHORIZED", message: expect.any(String) } };
 const notFound = { error: { code: "NOT_FOUND", message: "Not found." } };
+const notFoundResult = { ok: false, error: { code: "NOT_FOUND", message: expect.any(String) } };
 
 describe("dashboard reads and writes", () => {
   const walletA = privateKeyToAccount(generatePrivateKey());
@@ -242,6 +243,8 @@ describe("dashboard reads and writes", () => {
       ["setMarkupAction", ["150"]],
       ["quoteWithdrawalAction", ["eth"]],
       ["signOutEverywhereAction", [1, 2, 3]],
+      ["redeliverWebhookAction", [1]],
+      ["redeliverFailedWebhooksAction", ["ep", { from: "2026-01-01T00:00:00Z", to: "2026-01-02T00:00:00Z" }]],
     ];
     for (const [name, args] of writes) {
       const r = await callServerAction(origin(), null, name, args);
@@ -277,5 +280,54 @@ describe("dashboard reads and writes", () => {
       });
     // Arguments past the ones an action takes are ignored.
     expect((await call("setMarkupAction", [0, "extra", 1])).ok).toBe(true);
+  });
+
+  it("webhook resends are the session reseller's own: another's delivery or endpoint is NOT_FOUND and stays as it was", async () => {
+    const a = (await getResellerByWallet(testDb(), { walletAddress: walletA.address }))!;
+    const db = testDb();
+    // An endpoint of A's that nothing answers (.invalid never resolves) with two deliveries the sender gave up on.
+    const endpointId = `ep_resend_${Date.now().toString(36)}`;
+    await db.webhookEndpoint.create({
+      data: { id: endpointId, resellerId: a.id, url: "https://hooks.invalid/x", events: '["*"]', secret: "whsec_x" },
+    });
+    const failed = async (n: number) => {
+      const messageId = `${endpointId}_m${n}`;
+      const createdAt = new Date(Date.UTC(2026, 0, 1, 10, n));
+      await db.webhookMessage.create({
+        data: { id: messageId, resellerId: a.id, type: "webhook.test", subject: null, payload: "{}", createdAt },
+      });
+      return (
+        await db.webhookDelivery.create({
+          data: { endpointId, messageId, orderingKey: messageId, status: "failed", attempts: 8, lastStatusCode: 500, createdAt },
+        })
+      ).id;
+    };
+    const one = await failed(1);
+    await failed(2);
+    const range = { from: "2026-01-01T00:00:00Z", to: "2026-01-02T00:00:00+00:00" };
+    const as = (cookie: string, name: string, args: unknown[]) => callServerAction(origin(), cookie, name, args).then((r) => r.result);
+    const status = async (id: number) => (await db.webhookDelivery.findUniqueOrThrow({ where: { id } })).status;
+
+    // B names A's delivery and A's endpoint: refused as ids that do not exist, nothing queued.
+    expect(await as(cookieB, "redeliverWebhookAction", [one])).toEqual(notFoundResult);
+    expect(await as(cookieB, "redeliverFailedWebhooksAction", [endpointId, range])).toEqual(notFoundResult);
+    expect(await status(one)).toBe("failed");
+    // Wrong shapes: an id that is no whole number is none; a range that is not two instants is refused.
+    for (const bad of ["1", 1.5, null]) expect(await as(cookieA, "redeliverWebhookAction", [bad])).toEqual(notFoundResult);
+    for (const bad of [{ from: "yesterday", to: range.to }, { ...range, extra: 1 }, "2026-01-01"])
+      expect((await as(cookieA, "redeliverFailedWebhooksAction", [endpointId, bad])).error.code).toBe("INVALID_REQUEST");
+    expect((await as(cookieA, "redeliverFailedWebhooksAction", [endpointId, { from: range.to, to: range.from }])).error.code).toBe(
+      "INVALID_REQUEST",
+    );
+
+    // A's own: queued once, a second click queues nothing more.
+    expect(await as(cookieA, "redeliverWebhookAction", [one])).toEqual({ ok: true, data: { deliveryId: one, queued: true } });
+    expect(await as(cookieA, "redeliverWebhookAction", [one])).toEqual({ ok: true, data: { deliveryId: one, queued: false } });
+    expect(await as(cookieA, "redeliverFailedWebhooksAction", [endpointId, range])).toEqual({ ok: true, data: { queued: 1, more: false } });
+    expect(await db.webhookDelivery.count({ where: { endpointId } })).toBe(2);
+
+    // A disabled endpoint: its own code.
+    await db.webhookEndpoint.update({ where: { id: endpointId }, data: { enabled: false } });
+    expect((await as(cookieA, "redeliverFailedWebhooksAction", [endpointId, range])).error.code).toBe("WEBHOOK_ENDPOINT_DISABLED");
   });
 });

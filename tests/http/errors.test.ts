@@ -26,6 +26,7 @@ const ELSEWHERE = {
   RESELLER_SUSPENDED: "tests/http/reseller-suspension.test.ts (a reseller suspended in the console)",
   FORBIDDEN: "console only (tests/http/console-roles.test.ts: every role by every action)",
   LAST_ADMIN: "console and CLI only (tests/operators/operators.test.ts)",
+  WEBHOOK_ENDPOINT_DISABLED: "dashboard only (tests/webhooks/redeliver.test.ts)",
 } as const satisfies Partial<Record<ErrorCode, string>>;
 
 const order = (over: Record<string, unknown> = {}) => ({ from: "btc", to: "eth", amount: "0.01", address: addressFor("eth"), ...over });

@@ -2,13 +2,16 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 
 /**
- * A webhook receiver in the test process: every delivery kept with its headers, answered 200.
+ * A webhook receiver in the test process: every delivery kept with its headers and the status
+ * it was answered (`status`, 200 unless a test sets another).
  * (tests/http/webhooks.test.ts has its own, which also answers with chosen statuses.)
  */
 export class WebhookReceiver {
   server!: http.Server;
   url = "";
-  received: { id: string; body: string; headers: Record<string, string> }[] = [];
+  received: { id: string; body: string; headers: Record<string, string>; answered: number }[] = [];
+  /** What the next deliveries are answered. */
+  status = 200;
 
   async start() {
     this.server = http.createServer((req, res) => {
@@ -16,8 +19,9 @@ export class WebhookReceiver {
       req.on("data", (c) => (body += c));
       req.on("end", () => {
         const headers = Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, String(v)]));
-        this.received.push({ id: headers["webhook-id"], body, headers });
-        res.writeHead(200).end();
+        const answered = this.status;
+        this.received.push({ id: headers["webhook-id"], body, headers, answered });
+        res.writeHead(answered).end();
       });
     });
     await new Promise<void>((resolve) => this.server.listen(0, "127.0.0.1", resolve));

@@ -4,6 +4,8 @@ import { keepPreviousData, useMutation, useQuery, useQueryClient } from "@tansta
 import { useId, useState } from "react";
 import {
   createWebhookEndpointAction,
+  redeliverFailedWebhooksAction,
+  redeliverWebhookAction,
   rotateWebhookSecretAction,
   sendWebhookTestAction,
   setWebhookEnabledAction,
@@ -212,8 +214,15 @@ export function WebhooksView({ initial }: { initial: EndpointView[] }) {
   );
 }
 
+/** A datetime-local input's value (the browser's time zone, to the minute) for an instant. */
+function localInput(d: Date): string {
+  const p = (n: number) => String(n).padStart(2, "0");
+  return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())}T${p(d.getHours())}:${p(d.getMinutes())}`;
+}
+
 /** An endpoint's deliveries, 20 a page (lib/webhooks: deliveryPage); `cursors` is the way back to the newer pages. */
 function DeliveryLog({ endpoint }: { endpoint: EndpointView }) {
+  const qc = useQueryClient();
   const [cursors, setCursors] = useState<string[]>([]);
   const older = cursors.at(-1) ?? "";
   const log = useQuery({
@@ -224,12 +233,84 @@ function DeliveryLog({ endpoint }: { endpoint: EndpointView }) {
   });
   const rows: DeliveryView[] = log.data?.items ?? [];
   const next = log.data?.older ?? null;
+  const refreshLog = () => qc.invalidateQueries({ queryKey: queryKeys.webhookDeliveries(endpoint.id) });
+
+  // Resend one delivery (lib/webhooks/redeliver.ts): the same event, webhook-id and body again.
+  const resend = useMutation({
+    mutationFn: (deliveryId: number) => callAction(redeliverWebhookAction(deliveryId)),
+    onSuccess: () => void refreshLog(),
+  });
+  // Resend the failed deliveries of a time range (the browser's time zone), at most 1,000 a click.
+  const [from, setFrom] = useState(() => localInput(new Date(Date.now() - 24 * 3600 * 1000)));
+  const [to, setTo] = useState(() => localInput(new Date(Date.now() + 60 * 1000)));
+  const fromId = useId();
+  const toId = useId();
+  const resendFailed = useMutation({
+    mutationFn: () =>
+      callAction(redeliverFailedWebhooksAction(endpoint.id, { from: new Date(from).toISOString(), to: new Date(to).toISOString() })),
+    onSuccess: () => void refreshLog(),
+  });
+  const validRange = from !== "" && to !== "" && !Number.isNaN(Date.parse(from)) && !Number.isNaN(Date.parse(to));
   return (
     <Card aria-labelledby="delivery-log-title">
       <CardHeader id="delivery-log-title" title="Delivery log" description={`The newest deliveries to ${endpoint.url}`} />
       {log.isError ? (
         <div className="px-4 py-3">
           <Alert>Could not load the log: {log.error.message}</Alert>
+        </div>
+      ) : null}
+      <form
+        aria-label="Resend failed deliveries"
+        data-testid="webhook-resend-failed"
+        className="flex flex-wrap items-end gap-3 border-b border-zinc-100 px-4 py-3 text-sm sm:px-5"
+        onSubmit={(e) => {
+          e.preventDefault();
+          if (validRange) resendFailed.mutate();
+        }}
+      >
+        <p className="w-full font-medium text-zinc-700">Resend failed…</p>
+        <div>
+          <label htmlFor={fromId} className="block text-xs text-zinc-600">
+            Created from
+          </label>
+          <input
+            id={fromId}
+            type="datetime-local"
+            value={from}
+            onChange={(e) => setFrom(e.target.value)}
+            required
+            className="mt-1 rounded-md border border-zinc-300 px-2 py-1.5"
+          />
+        </div>
+        <div>
+          <label htmlFor={toId} className="block text-xs text-zinc-600">
+            until (not included)
+          </label>
+          <input
+            id={toId}
+            type="datetime-local"
+            value={to}
+            onChange={(e) => setTo(e.target.value)}
+            required
+            className="mt-1 rounded-md border border-zinc-300 px-2 py-1.5"
+          />
+        </div>
+        <Button type="submit" size="sm" variant="secondary" disabled={!endpoint.enabled || !validRange || resendFailed.isPending}>
+          {resendFailed.isPending ? "Resending…" : "Resend failed deliveries"}
+        </Button>
+        <p className="w-full text-xs text-zinc-500" aria-live="polite" data-testid="webhook-resend-failed-result">
+          {!endpoint.enabled
+            ? "Enable the endpoint to resend its deliveries."
+            : resendFailed.data
+              ? `${resendFailed.data.queued} failed ${resendFailed.data.queued === 1 ? "delivery" : "deliveries"} queued again.${
+                  resendFailed.data.more ? " More are left in the range: resend again for the next 1,000." : ""
+                }`
+              : "Each failed delivery of the range is sent again, oldest first, at most 1,000 a click; the receiver sees the same webhook-id."}
+        </p>
+      </form>
+      {resendFailed.isError || resend.isError ? (
+        <div className="px-4 py-3">
+          <Alert>{(resendFailed.error ?? resend.error)?.message}</Alert>
         </div>
       ) : null}
       {rows.length === 0 ? (
@@ -246,6 +327,9 @@ function DeliveryLog({ endpoint }: { endpoint: EndpointView }) {
                 <th className="px-4 py-2">Latency</th>
                 <th className="px-4 py-2">Next retry</th>
                 <th className="px-4 py-2">Created</th>
+                <th className="px-4 py-2">
+                  <span className="sr-only">Resend</span>
+                </th>
               </tr>
             </thead>
             <tbody className="divide-y divide-zinc-100">
@@ -258,11 +342,26 @@ function DeliveryLog({ endpoint }: { endpoint: EndpointView }) {
                   <td className="px-4 py-2">{d.status}</td>
                   <td className="px-4 py-2" title={d.log.map((a) => `${a.at}: ${a.statusCode ?? a.error} (${a.latencyMs} ms)`).join("\n")}>
                     {d.attempts}
+                    {/* After a resend `attempts` counts from 0 again (the retry schedule's place); the log keeps every attempt. */}
+                    {d.log.length > d.attempts ? <span className="block text-xs text-zinc-500">{d.log.length} in all</span> : null}
                   </td>
                   <td className="px-4 py-2">{d.lastStatusCode ?? d.lastError ?? "–"}</td>
                   <td className="px-4 py-2">{d.lastLatencyMs === null ? "–" : `${d.lastLatencyMs} ms`}</td>
                   <td className="px-4 py-2">{d.nextAttemptAt ? formatDateTime(d.nextAttemptAt) : "–"}</td>
                   <td className="px-4 py-2">{formatDateTime(d.createdAt)}</td>
+                  <td className="px-4 py-2">
+                    <Button
+                      size="sm"
+                      variant="ghost"
+                      data-testid="webhook-resend"
+                      aria-label={`Resend ${d.type} ${d.messageId}`}
+                      onClick={() => resend.mutate(d.id)}
+                      disabled={!endpoint.enabled || d.status === "pending" || (resend.isPending && resend.variables === d.id)}
+                      title={d.status === "pending" ? "Already queued" : "Send the same event again (same webhook-id)"}
+                    >
+                      Resend
+                    </Button>
+                  </td>
                 </tr>
               ))}
             </tbody>
