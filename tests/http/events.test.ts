@@ -40,6 +40,15 @@ async function until<T>(what: string, read: () => T | Promise<T>): Promise<NonNu
   }
 }
 
+/** `p`, or a failure naming `what` when it has not settled within the hang guard (a drain waiting for a stream for ever). */
+function guarded<T>(what: string, p: Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const hang = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} did not return`)), HANG_GUARD_MS);
+  });
+  return Promise.race([p, hang]).finally(() => clearTimeout(timer));
+}
+
 /** A real EventSource (the eventsource package) whose requests carry the key, the client IP and any headers; `base()` picks the instance of each (re)connection. */
 function listen(base: () => string, path: string, opts: { key?: string; ip: string; headers?: Record<string, string> }) {
   const statuses: StatusEvent[] = [];
@@ -209,7 +218,7 @@ describe("GET /exchange/{id}/events (Server-Sent Events)", () => {
 
       // C drains: its stream ends, and stop() returns (the drain does not wait for the stream).
       target = a;
-      await c.stop();
+      await guarded("C's stop", c.stop());
       stopped = true;
       // The EventSource reconnects by itself (after the retry the server asked for), to A.
       await pass(a);
@@ -310,6 +319,54 @@ describe("GET /exchange/{id}/events (Server-Sent Events)", () => {
       await l.stop();
     }
   });
+
+  it.runIf(inject("dbKind") === "postgres")(
+    "an event committed after one with a higher id still reaches its stream (PostgreSQL draws ids at the insert; rows appear at the commit)",
+    async () => {
+      // A fresh instance: its reader starts in this test, while a transaction is open.
+      const d = await startApp({ databaseUrl: db.url, env: INSTANCE, name: "events-gaps" });
+      const { default: pg } = await import("pg");
+      const [t1, t3, auto] = [0, 1, 2].map(() => new pg.Client({ connectionString: db.url }));
+      const streams: ReturnType<typeof listen>[] = [];
+      try {
+        for (const c of [t1, t3, auto]) await c.connect();
+        const insert = async (c: InstanceType<typeof pg.Client>, order: string, status: string) =>
+          Number(
+            (await c.query(`INSERT INTO "OrderEvent" ("orderId", "status") VALUES ($1, $2) RETURNING "id"`, [order, status])).rows[0].id,
+          );
+        const [o1, o2, o3] = [await newOrder(a), await newOrder(a), await newOrder(a)];
+
+        // Open when the reader starts: o1's event, behind o2's committed one.
+        await t1.query("BEGIN");
+        const n1 = await insert(t1, o1, "confirming");
+        await insert(auto, o2, "confirming");
+        const ip = newIp();
+        for (const o of [o1, o2, o3]) streams.push(listen(() => d.baseUrl, `/api/v1/exchange/${o}/events`, { ip }));
+        const [s1, s2, s3] = streams;
+        await until("the current states", () => streams.every((x) => x.statuses.length === 1));
+        expect([s1, s2, s3].map((x) => x.statuses[0].status)).toEqual(["waiting", "confirming", "waiting"]);
+
+        // Open while the reader runs: o3's event, behind o2's next committed one, which the reader passes first.
+        await t3.query("BEGIN");
+        const n3 = await insert(t3, o3, "confirming");
+        const n4 = await insert(auto, o2, "exchanging");
+        await until("o2's exchanging", () => s2.statuses.length === 2);
+        expect(s2.statuses[1].eventId).toBe(n4);
+        expect(n1 < n4 && n3 < n4).toBe(true);
+
+        await t1.query("COMMIT");
+        await t3.query("COMMIT");
+        await until("the late commits", () => s1.statuses.length === 2 && s3.statuses.length === 2);
+        expect(s1.statuses.map((e) => e.eventId)).toEqual([s1.statuses[0].eventId, n1]);
+        expect(s3.statuses.map((e) => e.eventId)).toEqual([s3.statuses[0].eventId, n3]);
+        expect([s1.statuses[1].status, s3.statuses[1].status]).toEqual(["confirming", "confirming"]);
+      } finally {
+        for (const x of streams) x.es.close();
+        for (const c of [t1, t3, auto]) await c.end().catch(() => undefined);
+        await d.stop();
+      }
+    },
+  );
 
   it("answers an unknown order, another reseller's order and a bad Last-Event-ID as errors before any stream", async () => {
     const id = await newOrder(a, key);
