@@ -118,7 +118,8 @@ function unmatched(api: Api, req: ApiRequest, env: RequestEnv, where: { rel: str
 const PREFLIGHT_HEADERS = {
   "Access-Control-Allow-Origin": "*",
   "Access-Control-Allow-Methods": "GET, POST, OPTIONS",
-  "Access-Control-Allow-Headers": "X-API-Key, Content-Type, Idempotency-Key, If-None-Match",
+  // Last-Event-ID: an EventSource reconnecting to the live status stream sends it (lib/http/v1/events.ts).
+  "Access-Control-Allow-Headers": "X-API-Key, Content-Type, Idempotency-Key, If-None-Match, Last-Event-ID",
   "Access-Control-Max-Age": "600",
 };
 const READ_PREFLIGHT_HEADERS = { ...PREFLIGHT_HEADERS, "Access-Control-Allow-Methods": "GET, OPTIONS" };

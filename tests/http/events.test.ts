@@ -166,11 +166,13 @@ describe("GET /exchange/{id}/events (Server-Sent Events)", () => {
 
     // First connection, on B: the current state at once, then what instance A writes.
     const first = listen(() => b.baseUrl, `/api/v1/exchange/${id}/events`, { key, ip });
-    await until("waiting", () => first.statuses.length === 1);
+    const lastOf = (l: ReturnType<typeof listen>) => l.statuses[l.statuses.length - 1]?.status;
+    await until("waiting", () => lastOf(first) === "waiting");
     await deposit(a, id, key);
-    await until("confirming", () => first.statuses.length === 2);
+    await until("confirming", () => lastOf(first) === "confirming");
     await pass(a);
-    await until("exchanging", () => first.statuses.length === 3);
+    await until("exchanging", () => lastOf(first) === "exchanging");
+    expect(first.statuses.map((e) => e.status)).toEqual(STATES.slice(0, 3));
     // Disconnected midway; the order moves on meanwhile.
     first.es.close();
     await pass(a);
@@ -179,7 +181,8 @@ describe("GET /exchange/{id}/events (Server-Sent Events)", () => {
     // Second connection, on B again, from the last event received: the state missed, then live ones, then the end.
     const last = first.statuses[first.statuses.length - 1].eventId;
     const second = listen(() => b.baseUrl, `/api/v1/exchange/${id}/events`, { key, ip, headers: { "Last-Event-ID": String(last) } });
-    await until("sending", () => second.statuses.length === 1);
+    await until("sending", () => lastOf(second) === "sending");
+    expect(second.statuses.map((e) => e.status)).toEqual(["sending"]);
     await pass(b);
     await until("the end", () => second.ends.length === 1);
 
@@ -401,6 +404,17 @@ describe("GET /exchange/{id}/events (Server-Sent Events)", () => {
       expect(isErrorShape(body)).toBe(true);
       expect(body.error.code).toBe("INVALID_REQUEST");
     }
+    // A browser's EventSource reconnecting from another site sends Last-Event-ID: its preflight allows it.
+    const preflight = await fetch(`${b.baseUrl}/api/v1/exchange/${id}/events`, {
+      method: "OPTIONS",
+      headers: {
+        origin: "https://shop.example",
+        "access-control-request-method": "GET",
+        "access-control-request-headers": "last-event-id",
+      },
+    });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get("access-control-allow-headers")).toContain("Last-Event-ID");
     // Nothing left open by the refusals.
     expect(b.app.run(() => openEventStreams())).toBe(0);
   });
