@@ -212,6 +212,14 @@ const schema = z.object({
   REQUEST_LOG_BUFFER_MAX: int(20_000, 1),
   /** Days a request log row is kept; then the workers delete it, in batches. 0 keeps them forever. */
   REQUEST_LOG_DAYS: int(30, 0),
+  /** Live status (GET /exchange/{id}/events): seconds between the heartbeat comments of an open stream. */
+  EVENTS_HEARTBEAT_SECONDS: int(15, 1),
+  /** Live status: how often the app's one reader of new order events looks for them, while a stream is open. */
+  EVENTS_POLL_MS: int(500, 10),
+  /** Live status: streams one API key may hold open at once on one instance; past it, 429 RATE_LIMITED. */
+  EVENTS_MAX_PER_KEY: int(20, 1),
+  /** Live status: streams one client IP may hold open at once without an API key, on one instance; past it, 429 RATE_LIMITED. */
+  EVENTS_MAX_PER_IP: int(10, 1),
   /** Serve the dashboard (Next.js) from this process; false for API-only instances. */
   SERVE_DASHBOARD: bool.default(true),
   /** Largest request body, for every route (the API, next-auth and the dashboard's actions); larger is a 413. */

@@ -15,10 +15,11 @@ import {
 } from "./hosted";
 import { hostedOpenApiDocument, openApiDocument } from "./openapi";
 import { type ApiRequest, apiRequestOf } from "./request";
-import { emptyReply, errorReply, json, type Reply } from "./respond";
+import { emptyReply, errorReply, json, type Reply, type ReplyStream } from "./respond";
 import { apiRoute, type RequestEnv, type RouteSpec } from "./route";
 import { getCurrencies } from "./v1/currencies";
 import { getEstimateHandler } from "./v1/estimate";
+import { getExchangeEvents } from "./v1/events";
 import { getExchange, postExchange, postRefundAddress } from "./v1/exchange";
 import { getRangeHandler } from "./v1/range";
 import { getSandboxEngineCalls, postSandboxDeposit, postSandboxEngine } from "./v1/sandbox";
@@ -64,6 +65,7 @@ const ROUTES: RouteDef[] = [
   { ...V1, method: "GET", path: "/range", handler: getRangeHandler },
   { ...V1, method: "POST", path: "/exchange", handler: postExchange, creation: true },
   { ...V1, method: "GET", path: "/exchange/:id", handler: getExchange },
+  { ...V1, method: "GET", path: "/exchange/:id/events", handler: getExchangeEvents },
   { ...V1, method: "POST", path: "/exchange/:id/refund-address", handler: postRefundAddress },
   { ...V1, method: "POST", path: "/sandbox/exchange/:id/deposit", handler: postSandboxDeposit },
   { ...V1, method: "GET", path: "/sandbox/exchange/:id/engine-calls", handler: getSandboxEngineCalls },
@@ -123,7 +125,8 @@ function unmatched(api: Api, req: ApiRequest, env: RequestEnv, where: { rel: str
 const PREFLIGHT_HEADERS = {
   "Access-Control-Allow-Origin": "*",
   "Access-Control-Allow-Methods": "GET, POST, OPTIONS",
-  "Access-Control-Allow-Headers": "X-API-Key, Content-Type, Idempotency-Key, If-None-Match",
+  // Last-Event-ID: an EventSource reconnecting to the live status stream sends it (lib/http/v1/events.ts).
+  "Access-Control-Allow-Headers": "X-API-Key, Content-Type, Idempotency-Key, If-None-Match, Last-Event-ID",
   "Access-Control-Max-Age": "600",
 };
 const READ_PREFLIGHT_HEADERS = { ...PREFLIGHT_HEADERS, "Access-Control-Allow-Methods": "GET, OPTIONS" };
@@ -222,11 +225,30 @@ async function route(req: IncomingMessage, ipOf: (req: IncomingMessage) => strin
  * end: the rest is read and dropped while the answer goes out (closeAfterAnswer).
  */
 function send(req: IncomingMessage, res: ServerResponse, reply: Reply, common: Record<string, string> | undefined) {
-  if (res.headersSent || res.destroyed) return; // an error after the answer went out, or the client is gone
+  if (res.headersSent || res.destroyed) return reply.stream?.cancel(); // an error after the answer went out, or the client is gone
   // Object.assign, not a spread: V8 builds { ...a, ...b } property by property (9 µs here, Object.assign 0.5).
   res.writeHead(reply.status, common ? Object.assign({}, common, reply.headers) : reply.headers);
+  if (reply.stream) return stream(req, res, reply.stream);
   res.end(reply.body ?? undefined);
   if (reply.status === 413 && !req.complete) closeAfterAnswer(req, res);
+}
+
+/**
+ * A streamed reply's body, after its head (Server-Sent Events): written as the stream gives it,
+ * each piece at once (the stream's own heartbeats keep an idle one alive). A HEAD request gets
+ * the head alone.
+ */
+function stream(req: IncomingMessage, res: ServerResponse, body: ReplyStream) {
+  if (req.method === "HEAD") {
+    res.end();
+    return body.cancel();
+  }
+  res.flushHeaders();
+  body.start({
+    write: (text) => void res.write(text),
+    end: () => void res.end(),
+    onClose: (fn) => void res.once("close", fn),
+  });
 }
 
 /**

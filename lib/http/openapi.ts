@@ -220,6 +220,56 @@ export function openApiDocument(): object {
           },
         },
       },
+      "/exchange/{id}/events": {
+        get: {
+          operationId: "streamExchangeEvents",
+          description:
+            "An extension: the order's states as Server-Sent Events (docs/api.md, Live status), for the same callers as GET /exchange/{id} (another reseller's order: 404). The stream opens with a `retry:` line, then sends each state the order entered as one event `status` whose `id` is the state's event id and whose `data` is an OrderStatusEvent; without Last-Event-ID it starts with the current state, with one it sends every state entered after that event, then the live ones. Once the order is final it sends `event: end` (data: an OrderStreamEnd) and closes: close the EventSource then, or it reconnects. A comment line `: ping` comes every EVENTS_HEARTBEAT_SECONDS. Open streams are bounded per API key and per keyless client IP, on each server instance: past the bound, 429 RATE_LIMITED before the stream opens. Errors before the stream opens are JSON, as on every route.",
+          parameters: [
+            idParam,
+            {
+              name: "Last-Event-ID",
+              in: "header",
+              required: false,
+              schema: { type: "string", pattern: "^[0-9]{1,15}$" },
+              description: "The id of the last event received (an EventSource sends it when it reconnects): the stream resumes after it",
+            },
+            {
+              name: "lastEventId",
+              in: "query",
+              required: false,
+              schema: { type: "string", pattern: "^[0-9]{1,15}$" },
+              description:
+                "The same as Last-Event-ID, for clients that cannot set headers (the header wins when both are given); 0: every state from the first",
+            },
+          ],
+          responses: {
+            "200": {
+              description:
+                "The stream (text/event-stream): `retry: <ms>`, then events `status` (id: the state's event id, data: OrderStatusEvent), heartbeat comments `: ping`, and, once the order is final, `end` (data: OrderStreamEnd) before it closes",
+              headers: {
+                RateLimit: { $ref: "#/components/headers/RateLimit" },
+                "RateLimit-Policy": { $ref: "#/components/headers/RateLimitPolicy" },
+                "Cache-Control": { schema: { type: "string", const: "no-store" } },
+                "X-Accel-Buffering": {
+                  schema: { type: "string", const: "no" },
+                  description: "Tells a proxy in front (nginx) not to buffer the stream",
+                },
+              },
+              content: {
+                "text/event-stream": {
+                  schema: {
+                    type: "string",
+                    description:
+                      'Server-Sent Events: `id: 41\\nevent: status\\ndata: {"id":"<order id>","status":"confirming","at":"2026-11-29T12:00:00.000Z"}` per state (the data: #/components/schemas/OrderStatusEvent), `event: end\\ndata: {"id":"<order id>","status":"finished"}` at the end (#/components/schemas/OrderStreamEnd)',
+                  },
+                },
+              },
+            },
+            ...errorResponses(400, 401, 403, 404, 405, 429, 500),
+          },
+        },
+      },
       "/exchange/{id}/refund-address": {
         post: {
           operationId: "setRefundAddress",
@@ -295,6 +345,8 @@ export function openApiDocument(): object {
         CreateExchangeByToAmount: schema(s.createExchangeByToAmountBody, "input"),
         ExchangeOrder: schema(s.orderResponse),
         OrderStatus: schema(s.orderStatusResponse),
+        OrderStatusEvent: schema(s.orderStatusEvent),
+        OrderStreamEnd: schema(s.orderStreamEnd),
         SandboxDeposit: schema(s.sandboxDepositBody, "input"),
         SandboxEngine: schema(s.sandboxEngineBody, "input"),
         SandboxEngineCalls: schema(s.sandboxEngineCallsResponse),

@@ -20,9 +20,37 @@ const CORS = {
  */
 export interface Reply {
   status: number;
-  /** Complete: Content-Length included when there is a body. */
+  /** Complete: Content-Length included when there is a body (not for a stream). */
   headers: Record<string, string>;
   body: Uint8Array | null;
+  /** A body written as it comes, after the head (Server-Sent Events); body is then null. */
+  stream?: ReplyStream;
+}
+
+/** Where a streamed body goes: the open response. */
+export interface StreamOut {
+  /** Writes text as it is (UTF-8). */
+  write(text: string): void;
+  /** Ends the response. */
+  end(): void;
+  /** `fn` runs once when the response is over, whoever ended it (the stream, the client, a shutdown). */
+  onClose(fn: () => void): void;
+}
+
+/**
+ * The body of a streamed reply (a Server-Sent Events stream: lib/http/v1/events.ts). The router
+ * writes the head as for any reply, then calls start(); when no body can follow (the client went
+ * away first, a HEAD request) it calls cancel() instead, so that what the stream holds is released.
+ */
+export interface ReplyStream {
+  start(out: StreamOut): void;
+  cancel(): void;
+}
+
+/** A streamed answer: the head's headers (no Content-Length), then the stream's body. */
+export function streamed(stream: ReplyStream, contentType: string, status = 200, headers: Record<string, string> = {}): Reply {
+  const all: Record<string, string> = Object.assign({ "content-type": contentType, "x-content-type-options": "nosniff" }, CORS, headers);
+  return { status, headers: all, body: null, stream };
 }
 
 /** A reply with no body (204 preflight, 304: these carry no Content-Length). */

@@ -10,7 +10,7 @@ import { type LimitState, limitKeylessCreation, limitRequest, rateLimitHeaders }
 import { logRequest } from "@/lib/request-log/log";
 import { maskPath } from "@/lib/request-log/mask";
 import type { ApiRequest } from "./request";
-import { errorReply, json, type Reply } from "./respond";
+import { errorReply, json, type Reply, type ReplyStream, streamed } from "./respond";
 
 // The one wrapper every endpoint of the v1 and hosted APIs goes through (lib/http/app.ts
 // applies it to each route of its table): identify the caller as the route's `auth` says,
@@ -40,6 +40,11 @@ export interface ApiResult {
   headers?: Record<string, string>;
   /** For creations: false when no new order was made (an idempotent replay). */
   created?: boolean;
+  /**
+   * A streamed answer (text/event-stream): `body` is then its content type, and the stream is
+   * written after the head, which carries the rate-limit headers as any answer's.
+   */
+  stream?: ReplyStream;
 }
 
 /** What a route does once its caller is known and within its limits. */
@@ -235,8 +240,13 @@ export function apiRoute(spec: RouteSpec): ApiHandler {
       const scope = caller ? `reseller:${caller.resellerId}` : operator ? `operator:${operator.operator.id}` : `ip:${env.ip}`;
       const result = await handler({ req, env, caller, scope, operator });
       if (refund && result.created === false) await refund();
-      const headers = page ? { "Cache-Control": "no-store" } : {};
-      reply = shape(json(result.body, result.status ?? 200, Object.assign(headers, rateLimitHeaders(limits), result.headers)));
+      const headers: Record<string, string> = page ? { "Cache-Control": "no-store" } : {};
+      Object.assign(headers, rateLimitHeaders(limits), result.headers);
+      reply = shape(
+        result.stream
+          ? streamed(result.stream, String(result.body), result.status ?? 200, headers)
+          : json(result.body, result.status ?? 200, headers),
+      );
     } catch (e) {
       if (refund) await refund();
       error = e;

@@ -241,6 +241,31 @@ export const testWebhookEvent = z.object({
   data: z.object({ endpointId: z.string(), message: z.string() }),
 });
 
+/**
+ * GET /exchange/{id}/events (Server-Sent Events): where a stream resumes, the id of the last
+ * event received (the Last-Event-ID header, or the lastEventId query parameter).
+ */
+export const lastEventIdParam = z
+  .string()
+  .regex(/^\d{1,15}$/, "expected the id of an event received (digits)")
+  .transform(Number)
+  .describe("The id of the last event received: the stream sends the order's events after it, then live ones");
+
+export const eventsQuery = z.object({ lastEventId: lastEventIdParam.optional() });
+
+/** The data of a stream's `status` event: one state the order entered. */
+export const orderStatusEvent = z.object({
+  id: z.string().describe("The order's id"),
+  status: z.enum(ORDER_STATES).describe("The state the order entered"),
+  at: iso.describe("When it entered it"),
+});
+
+/** The data of a stream's `end` event: the order's final state; the stream closes after it. */
+export const orderStreamEnd = z.object({
+  id: z.string().describe("The order's id"),
+  status: z.enum(["finished", "failed"]).describe("The order's final state"),
+});
+
 export const sandboxEngineCallsResponse = z.object({
   orderId: z.string(),
   calls: z

@@ -8,6 +8,7 @@ import type { Logger } from "@/lib/log";
 import { flushRateLimitCounts } from "@/lib/ratelimit/limiter";
 import { flushRequestLog } from "@/lib/request-log/log";
 import type { ServerState } from "./server";
+import { endEventStreams } from "./v1/events";
 
 /** Shutting down: how long a keep-alive connection may stay idle before it is closed. */
 const IDLE_GRACE_MS = 1_000;
@@ -26,7 +27,8 @@ export interface ShutdownParts {
 /**
  * Graceful shutdown (docs/deploy.md): /readyz turns 503 (requests are still served as usual);
  * after SHUTDOWN_DRAIN_DELAY_MS the listener closes (new connections are refused); requests in
- * flight are answered, each with Connection: close; keep-alive connections left idle are
+ * flight are answered, each with Connection: close; live status streams end (their clients
+ * reconnect elsewhere); keep-alive connections left idle are
  * closed after a grace second without a request; the worker finishes its pass (its steps
  * complete and their claims are released); the request log's waiting rows are written; then the database closes and the process exits.
  * Past SHUTDOWN_TIMEOUT_MS the process exits anyway, with status 1. A second signal does nothing.
@@ -60,6 +62,9 @@ export async function drain({ cfg, log, server, state, metricsServer, worker }: 
   const closed = new Promise<void>((resolve) => net.Server.prototype.close.call(server, () => resolve()));
   state.listenerClosed = true;
   metricsServer?.close();
+  // Live status streams never end by themselves while their order is open: ended here (their
+  // clients reconnect elsewhere with Last-Event-ID), with the app's reader of order events.
+  const streamsEnded = endEventStreams();
   // A keep-alive connection is closed by its next answer (Connection: close). One that
   // stays idle is closed only after IDLE_GRACE_MS without a request: closing it at once
   // would reset a request its client may be sending at that very moment.
@@ -69,6 +74,7 @@ export async function drain({ cfg, log, server, state, metricsServer, worker }: 
     await new Promise((r) => setTimeout(r, 20));
   }
   await closed;
+  await streamsEnded;
   await workerDone;
   await stopProcessKeyCache();
   await flushRateLimitCounts().catch((e: unknown) => log.warn({ err: e }, "rate-limit counts not flushed at shutdown"));

@@ -18,6 +18,7 @@ describe("GET /api/v1/openapi.json", () => {
         "/estimate",
         "/exchange",
         "/exchange/{id}",
+        "/exchange/{id}/events",
         "/exchange/{id}/refund-address",
         "/range",
         "/sandbox/engine",
@@ -44,6 +45,10 @@ describe("GET /api/v1/openapi.json", () => {
     // A JSON number is read losslessly (a LosslessNumber in zod), and documented as a number.
     expect(doc.components.schemas.CreateExchange.properties.amount.anyOf).toEqual([{ type: "string", maxLength: 64 }, { type: "number" }]);
     expect(doc.paths["/exchange"].post.responses["201"]).toBeDefined();
+    // The live status stream is documented as such, with its events' data.
+    expect(Object.keys(doc.paths["/exchange/{id}/events"].get.responses["200"].content)).toEqual(["text/event-stream"]);
+    expect(doc.components.schemas.OrderStatusEvent.required.sort()).toEqual(["at", "id", "status"]);
+    expect(doc.components.schemas.OrderStreamEnd.properties.status.enum).toEqual(["finished", "failed"]);
     // Both query spellings of /estimate are documented.
     const names = doc.paths["/estimate"].get.parameters.map((p: { name: string }) => p.name).sort();
     expect(names).toEqual(["amount", "from", "fromAmount", "fromCurrency", "rateType", "to", "toAmount", "toCurrency"]);
