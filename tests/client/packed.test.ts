@@ -13,7 +13,7 @@ import { migratedDatabase, ROOT, type TestDatabase } from "../support/server";
 // project's node_modules, and a plain script that imports only that package runs the README's
 // flow against an app in this process: estimate, create (an idempotent replay), the sandbox's
 // deposit, followOrder to finished, a 422 and a 429 caught by their codes. followOrder uses its
-// default transport: the order's event stream when the app serves it, else polling.
+// default transport: the order's event stream (polling only where an app has none, tests/client/sse.test.ts).
 
 const run = promisify(execFile);
 const PKG = path.join(ROOT, "packages/client");
@@ -106,13 +106,8 @@ describe("the packed @reseller/client", () => {
     expect(steps.follow.final.payoutHash).toEqual(expect.any(String));
     expect(steps.follow.seen.at(-1)).toBe("finished");
     expect(steps.follow.seen).toEqual([...new Set(steps.follow.seen)]);
-    // The default transport: the event stream where the app has one, polling otherwise.
-    const probe = await fetch(`${apps[0].baseUrl}/api/v1/exchange/${steps.create.order.id}/events`, {
-      headers: { accept: "text/event-stream" },
-    });
-    await probe.body?.cancel();
-    const hasStream = probe.ok && (probe.headers.get("content-type") ?? "").startsWith("text/event-stream");
-    expect(steps.follow.transports).toEqual(hasStream ? ["sse"] : ["poll"]);
+    // The default transport is the order's event stream (GET /exchange/{id}/events), which the app serves.
+    expect(steps.follow.transports).toEqual(["sse"]);
 
     expect(steps.invalid).toMatchObject({ thrown: true, isApiError: true, narrowed: true, status: 422, code: "INVALID_ADDRESS" });
     expect(steps.invalid.requestId).toEqual(expect.any(String));

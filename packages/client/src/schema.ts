@@ -85,6 +85,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/exchange/{id}/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description An extension: the order's states as Server-Sent Events (docs/api.md, Live status), for the same callers as GET /exchange/{id} (another reseller's order: 404). The stream opens with a `retry:` line, then sends each state the order entered as one event `status` whose `id` is the state's event id and whose `data` is an OrderStatusEvent; without Last-Event-ID it starts with the current state, with one it sends every state entered after that event, then the live ones. Once the order is final it sends `event: end` (data: an OrderStreamEnd) and closes: close the EventSource then, or it reconnects. A comment line `: ping` comes every EVENTS_HEARTBEAT_SECONDS. Open streams are bounded per API key and per keyless client IP, on each server instance: past the bound, 429 RATE_LIMITED before the stream opens. Errors before the stream opens are JSON, as on every route. */
+        get: operations["streamExchangeEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/exchange/{id}/refund-address": {
         parameters: {
             query?: never;
@@ -451,6 +468,26 @@ export interface components {
                 /** @description ISO 8601 UTC timestamp */
                 at: string;
             }[];
+        };
+        OrderStatusEvent: {
+            /** @description The order's id */
+            id: string;
+            /**
+             * @description The state the order entered
+             * @enum {string}
+             */
+            status: "waiting" | "confirming" | "exchanging" | "sending" | "finished" | "failed";
+            /** @description When it entered it */
+            at: string;
+        };
+        OrderStreamEnd: {
+            /** @description The order's id */
+            id: string;
+            /**
+             * @description The order's final state
+             * @enum {string}
+             */
+            status: "finished" | "failed";
         };
         SandboxDeposit: {
             /** @description Amount that arrived; defaults to the order's fromAmount */
@@ -1137,6 +1174,102 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description Error: INVALID_API_KEY, API_KEY_REQUIRED */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: FORBIDDEN_ORIGIN, RESELLER_SUSPENDED */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: NOT_FOUND, ORDER_NOT_FOUND */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: METHOD_NOT_ALLOWED */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: RATE_LIMITED, DAILY_LIMIT_EXCEEDED */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Error: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    streamExchangeEvents: {
+        parameters: {
+            query?: {
+                /** @description The same as Last-Event-ID, for clients that cannot set headers (the header wins when both are given); 0: every state from the first */
+                lastEventId?: string;
+            };
+            header?: {
+                /** @description The id of the last event received (an EventSource sends it when it reconnects): the stream resumes after it */
+                "Last-Event-ID"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The stream (text/event-stream): `retry: <ms>`, then events `status` (id: the state's event id, data: OrderStatusEvent), heartbeat comments `: ping`, and, once the order is final, `end` (data: OrderStreamEnd) before it closes */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Cache-Control"?: "no-store";
+                    /** @description Tells a proxy in front (nginx) not to buffer the stream */
+                    "X-Accel-Buffering"?: "no";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": string;
+                };
+            };
+            /** @description Error: INVALID_REQUEST, MALFORMED_JSON, INVALID_IDEMPOTENCY_KEY */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
             };
             /** @description Error: INVALID_API_KEY, API_KEY_REQUIRED */
             401: {
