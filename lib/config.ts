@@ -203,6 +203,8 @@ const schema = z.object({
    * an API key is kept in memory and written in batches, off the request path. A batch goes out
    * every REQUEST_LOG_FLUSH_MS, or as soon as REQUEST_LOG_BATCH rows wait.
    */
+  /** false: no request is recorded (the Requests page stays empty); what is kept is still pruned. */
+  REQUEST_LOG_ENABLED: bool.default(true),
   REQUEST_LOG_FLUSH_MS: int(1000, 10),
   REQUEST_LOG_BATCH: int(500, 1),
   /**

@@ -17,6 +17,8 @@ const WARN_EVERY_MS = 60_000;
 const buffers = slot(
   (scope: Scope) => {
     const cfg = runInScope(scope, () => getConfig());
+    // REQUEST_LOG_ENABLED=false: no buffer, nothing recorded (and the page stays empty).
+    if (!cfg.REQUEST_LOG_ENABLED) return null;
     let lastWarn = Number.NEGATIVE_INFINITY;
     return new RequestLogBuffer({
       flushMs: cfg.REQUEST_LOG_FLUSH_MS,
@@ -36,19 +38,19 @@ const buffers = slot(
       },
     });
   },
-  (buffer) => buffer.close(),
+  (buffer) => buffer?.close(),
 );
 
 /** On the request path: one row for the log, written later in a batch. */
 export function logRequest(row: RequestLogRow): void {
-  buffers().add(row);
+  buffers()?.add(row);
 }
 
 /** Writes every row the current app's buffer holds (the graceful shutdown; tests that want the rows now). */
 export async function flushRequestLog(scope?: Scope): Promise<void> {
   if (scope) {
-    if (buffers.has(scope)) await buffers.of(scope).flush();
+    if (buffers.has(scope)) await buffers.of(scope)?.flush();
     return;
   }
-  await buffers().flush();
+  await buffers()?.flush();
 }

@@ -305,6 +305,18 @@ describe.each(["sqlite", "postgres"] as const)("the request log on %s", (kind) =
     }
     expect(await db.apiRequestLog.count({ where: { requestId: { in: ids }, keyId: a.keys[1].id } })).toBe(3);
   });
+
+  it("REQUEST_LOG_ENABLED=false records nothing, not even at shutdown", async () => {
+    const off = await startApp({ databaseUrl: database.url, env: { REQUEST_LOG_ENABLED: "false", REQUEST_LOG_FLUSH_MS: "10" } });
+    const ids: string[] = [];
+    try {
+      for (let i = 0; i < 3; i++)
+        ids.push(await call("/api/v1/currencies", a.keys[1].key, { status: 200, code: null, route: "", masked: "" }, off.baseUrl));
+    } finally {
+      await off.stop();
+    }
+    expect(await db.apiRequestLog.count({ where: { requestId: { in: ids } } })).toBe(0);
+  });
 });
 
 describe.each(["sqlite", "postgres"] as const)("the request log's retention on %s", (kind) => {
