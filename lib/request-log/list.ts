@@ -52,6 +52,17 @@ export async function listRequestLog(db: Db, q: RequestLogQuery): Promise<{ item
     const own = await db.apiKey.findFirst({ where: { id: q.keyId, resellerId: q.resellerId }, select: { id: true } });
     if (!own) return none;
   }
+  // One upper bound, not two: with both the range's end and the cursor, SQLite walked the index
+  // from the end down to the range's start, filtering on the cursor (a deep page of a one-day
+  // range: 110 ms p95 at 10M rows). The tighter one implies the other; a cursor before the
+  // range's start leaves nothing.
+  let to = q.to;
+  let older = q.older;
+  if (older && q.from && older.at < q.from) return none;
+  if (older && to) {
+    if (older.at < to) to = undefined;
+    else older = undefined;
+  }
   // SQLite has no statistics: with a key given, its index is the one to read, and the
   // reseller's equality (still checked) must not pull the planner onto the reseller's index.
   const reseller = q.keyId !== undefined && providerOf(db) === "sqlite" ? sql`+"resellerId"` : sql`"resellerId"`;
@@ -60,8 +71,8 @@ export async function listRequestLog(db: Db, q: RequestLogQuery): Promise<{ item
     ${q.statusClass !== undefined ? sql`AND "statusClass" = ${q.statusClass}` : emptySql}
     ${q.route !== undefined ? sql`AND "route" = ${q.route}` : emptySql}
     ${q.from ? sql`AND "at" >= ${dateParam(db, q.from)}` : emptySql}
-    ${q.to ? sql`AND "at" < ${dateParam(db, q.to)}` : emptySql}
-    ${q.older ? sql`AND ("at", "id") < (${dateParam(db, q.older.at)}, ${q.older.id})` : emptySql}`;
+    ${to ? sql`AND "at" < ${dateParam(db, to)}` : emptySql}
+    ${older ? sql`AND ("at", "id") < (${dateParam(db, older.at)}, ${older.id})` : emptySql}`;
   const ids = await db.$queryRaw<{ id: number | bigint }[]>(sql`
     SELECT "id" FROM "ApiRequestLog" WHERE ${where} ORDER BY "at" DESC, "id" DESC LIMIT ${pageSize + 1}`);
   if (!ids.length) return none;
