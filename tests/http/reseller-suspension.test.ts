@@ -92,6 +92,7 @@ describe("a suspended reseller", () => {
         "GET /range",
         "POST /exchange",
         "GET /exchange/{id}",
+        "GET /exchange/{id}/events",
         "POST /exchange/{id}/refund-address",
         "POST /sandbox/exchange/{id}/deposit",
         "GET /sandbox/exchange/{id}/engine-calls",
