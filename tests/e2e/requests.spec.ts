@@ -45,6 +45,9 @@ test("the Requests page shows the key's requests, filtered by status class and r
   expect(text).not.toContain(key);
   expect(text).not.toContain(address);
   expect(text).toContain(`${address.slice(0, 6)}…${address.slice(-4)}`);
+  // The README's picture (npm run screenshots); a test run writes it under test-results/.
+  const dir = process.env.UPDATE_SCREENSHOTS === "1" ? "docs/screenshots" : "test-results/screenshots";
+  await page.screenshot({ path: `${dir}/requests.png`, fullPage: true, animations: "disabled" });
 
   await page.getByTestId("requests-status-filter").selectOption("4xx");
   await expect(rows).toHaveCount(2);
