@@ -267,6 +267,35 @@ describe("GET /exchange/{id}/events (Server-Sent Events)", () => {
     }
   });
 
+  it("a key revoked while its stream is open ends the stream at the next heartbeat; the reconnection gets 401, other keys' streams go on", async () => {
+    const h = await startApp({ databaseUrl: db.url, env: { ...INSTANCE, EVENTS_HEARTBEAT_SECONDS: "1" }, name: "events-revoked" });
+    try {
+      const doomed = await newKey(a);
+      const kept = await newKey(a);
+      const [x, y] = [await newOrder(a, doomed), await newOrder(a, kept)];
+      const sx = await openRaw(`${h.baseUrl}/api/v1/exchange/${x}/events`, { "x-api-key": doomed, "x-forwarded-for": newIp() });
+      const sy = await openRaw(`${h.baseUrl}/api/v1/exchange/${y}/events`, { "x-api-key": kept, "x-forwarded-for": newIp() });
+      await until("both first events", () => sx.state.text.includes("event: status") && sy.state.text.includes("event: status"));
+      await h.app.run(async () => {
+        const k = await h.app.db().apiKey.findFirstOrThrow({ where: { orders: { some: { id: x } } } });
+        await h.app.db().apiKey.update({ where: { id: k.id }, data: { revokedAt: new Date() } });
+      });
+      await until("the revoked key's stream to end", () => sx.state.done);
+      expect(sx.state.text).not.toContain("event: end");
+      const pingsBefore = sy.state.text.split(": ping").length;
+      await until("another heartbeat on the kept stream", () => sy.state.text.split(": ping").length > pingsBefore);
+      expect(sy.state.done).toBe(false);
+      const again = await fetch(`${h.baseUrl}/api/v1/exchange/${x}/events`, {
+        headers: { "x-api-key": doomed, "x-forwarded-for": newIp() },
+      });
+      expect([again.status, ((await again.json()) as { error: { code: string } }).error.code]).toEqual([401, "INVALID_API_KEY"]);
+      await sy.close();
+      await until("every stream released", () => h.app.run(() => openEventStreams()) === 0);
+    } finally {
+      await h.stop();
+    }
+  });
+
   it("refuses past the bound of open streams per API key and per keyless client IP, with 429 before the stream opens", async () => {
     const l = await startApp({
       databaseUrl: db.url,

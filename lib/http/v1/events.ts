@@ -18,7 +18,8 @@ import { eventsQuery, lastEventIdParam } from "../schemas";
 // after the last one it saw; a final state is followed by `end`, and the stream closes. The
 // states come from the app's one reader of new order events (lib/orders/event-feed.ts), which
 // sees every writer on any instance. Open streams are bounded per API key and per client IP
-// (per instance), and the app's shutdown ends them (lib/http/shutdown.ts).
+// (per instance), a key revoked or a reseller suspended meanwhile ends them at the next
+// heartbeat, and the app's shutdown ends them (lib/http/shutdown.ts).
 
 /** The reconnection delay the stream asks of its client (the `retry:` field). */
 const RETRY_MS = 3000;
@@ -106,6 +107,8 @@ class EventStream implements ReplyStream {
     private readonly orderId: string,
     private readonly registry: Streams,
     private readonly release: () => void,
+    /** The API key that opened it (null: keyless): re-checked at each heartbeat. */
+    readonly keyId: string | null = null,
   ) {
     registry.open.add(this);
     startHeartbeat(registry);
@@ -217,10 +220,30 @@ function startHeartbeat(s: Streams): void {
     () =>
       runInScope(scope, () => {
         for (const stream of s.open) stream.ping();
+        void endRevoked(s).catch(() => {
+          // The database is away: the next heartbeat asks again.
+        });
       }),
     getConfig().EVENTS_HEARTBEAT_SECONDS * 1000,
   );
   s.heartbeat.unref();
+}
+
+/**
+ * A stream lasts as long as its order is open, so its key is asked about again at each
+ * heartbeat (one query for every keyed stream of the app): a key revoked, or a reseller
+ * suspended, since the stream opened ends it. Its client's reconnection then gets the 401 or
+ * 403 that any other call would.
+ */
+async function endRevoked(s: Streams): Promise<void> {
+  const keyIds = [...new Set([...s.open].flatMap((stream) => (stream.keyId ? [stream.keyId] : [])))];
+  if (!keyIds.length) return;
+  const live = await getDb().apiKey.findMany({
+    where: { id: { in: keyIds }, revokedAt: null, reseller: { suspendedAt: null } },
+    select: { id: true },
+  });
+  const ok = new Set(live.map((k) => k.id));
+  for (const stream of [...s.open]) if (stream.keyId && !ok.has(stream.keyId)) stream.close();
 }
 
 /** Last-Event-ID (the header a reconnecting EventSource sends), else ?lastEventId=; null: neither. */
@@ -236,7 +259,7 @@ export const getExchangeEvents: RouteHandler = async ({ req, env, caller }) => {
   const registry = streams();
   const release = admit(registry, caller, env.ip);
   const orderId = (env.params.id ?? "").toLowerCase();
-  const stream = new EventStream(orderId, registry, release);
+  const stream = new EventStream(orderId, registry, release, caller?.apiKeyId ?? null);
   try {
     // Watched before the order is read: whatever commits after the read reaches the stream.
     if (!registry.closing) stream.unwatch = await orderEventFeed().watch(orderId, (e) => stream.live(e));
