@@ -116,9 +116,14 @@ function postgresTemplate(): Promise<string> {
         u.pathname = `/${building}`;
         await migrateUrl(u.toString());
         await admin.query(`ALTER DATABASE "${building}" RENAME TO "${name}"`);
-        // Templates of older migration sets are of no use any more.
-        const old = await admin.query("SELECT datname FROM pg_database WHERE datname LIKE 'reseller_template_%' AND datname <> $1", [name]);
-        for (const r of old.rows) await admin.query(`DROP DATABASE IF EXISTS "${r.datname}" WITH (FORCE)`);
+        // Templates of other migration sets: another checkout's run may be cloning its own on
+        // this server right now (a branch, a mutation run), so only the oldest are dropped (the
+        // four newest others are kept), never one being built, and never by force: one in use stays.
+        const old = await admin.query(
+          "SELECT datname FROM pg_database WHERE datname ~ '^reseller_template_[0-9a-f]+$' AND datname <> $1 ORDER BY oid DESC OFFSET 4",
+          [name],
+        );
+        for (const r of old.rows) await admin.query(`DROP DATABASE IF EXISTS "${r.datname}"`).catch(() => {});
       }
       await admin.query("SELECT pg_advisory_unlock(72707370)");
     } finally {
