@@ -123,7 +123,7 @@ describe("a suspended reseller", () => {
       const html = await r.text();
       expect(r.status, path).toBe(200);
       expect(html, path).toContain('data-testid="service-unavailable"');
-      expect(html, path).toContain(path.endsWith("de") ? "Dienst nicht verfügbar" : "Service unavailable");
+      expect(html, path).toContain(path.endsWith("?lang=de") ? "Dienst nicht verfügbar" : "Service unavailable");
       expect(html, path).not.toContain('data-testid="update-estimate"');
       expect(html, path).not.toContain("<form");
     }
