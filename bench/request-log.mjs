@@ -1,19 +1,22 @@
 #!/usr/bin/env node
-// What the Requests page's reads cost over a big request log (issue 53): BENCH_ROWS rows
-// (default 10,000,000) spread evenly over 30 days, 95% of one reseller's (four keys) and 5% of
-// another's, with a realistic mix of routes (estimates most, then order reads, currencies,
-// creations...) and statuses (about 93% 2xx, 6% 4xx, 0.3% 5xx). Seeded without the table's
-// indexes, which are then built as the migration defines them (faster than keeping them up row
-// by row): a recursive CTE on SQLite, generate_series on PostgreSQL.
+// What the Requests page's reads cost over a big request log (issue 53): BENCH_ROWS requests
+// (default 10,000,000) spread evenly over 30 days, stored as the app stores them: in batches
+// (lib/request-log/write.ts), one per reseller per write of the buffer. The batch size is what a
+// 1 s flush gives at that rate (BENCH_BATCH, default: requests a second, at least 1; 4 at 10M
+// in 30 days: the worst case for a read, many small batches). One batch in 20 is a second
+// reseller's (5%), the rest the big reseller's (four keys), with a realistic mix of routes
+// (estimates most, then order reads, currencies, creations...) and statuses (about 93% 2xx, 6%
+// 4xx, 0.3% 5xx). Seeded without the table's indexes, which are then built as the migration
+// defines them: a recursive CTE on SQLite, generate_series on PostgreSQL.
 //
 // Then times, through the built lib/dist, the dashboard's read (getRequestLogPage: the page of
-// 50 and its filter options) for the big reseller: the first page and a deep keyset page (the
-// cursor of a row 15 days back) with no filter and with each filter (status class 2xx, 4xx and
-// the rare 5xx, a common and a rare route, a key, a one-day range), the other reseller's first
-// page, and the big reseller asking with the other's key id. BENCH_CALLS calls each (default 40);
-// prints p50 and p95 in ms and the slowest call. Aim: p95 under 100 ms.
+// 50 and its filter options) for the big reseller: the first page and a deep keyset page (a
+// cursor 15 days back) with no filter and with each filter (status class 2xx, 4xx and the rare
+// 5xx, a common and a rare route, a key, a one-day range), the other reseller's first page, and
+// the big reseller asking with the other's key id. BENCH_CALLS calls each (default 40); prints
+// p50 and p95 in ms, the slowest call, and what the page answered. Aim: p95 under 100 ms.
 //
-//   npm run build && node bench/request-log.mjs     BENCH_ROWS=10000000 BENCH_DB=sqlite,postgres BENCH_CALLS=40
+//   npm run build && node bench/request-log.mjs     BENCH_ROWS=10000000 BENCH_DB=sqlite,postgres BENCH_CALLS=40 BENCH_BATCH=4
 //   BENCH_KEEP=1 keeps the database; BENCH_DB=<kind> BENCH_DB_URL=<url> measures it again (bench/support.mjs)
 import { readFileSync } from "node:fs";
 import path from "node:path";
@@ -27,7 +30,8 @@ const DBS = (process.env.BENCH_DB ?? "sqlite,postgres").split(",");
 const NOW = new Date("2026-11-29T12:00:00.000Z");
 const SPAN_MS = 30 * 86_400_000;
 const START_MS = NOW.getTime() - SPAN_MS;
-const STEP_MS = SPAN_MS / ROWS;
+const BATCH = Number(process.env.BENCH_BATCH ?? Math.max(1, Math.round(ROWS / (SPAN_MS / 1000))));
+const BATCHES = Math.ceil(ROWS / BATCH);
 const WALLETS = { me: `0x${"ab".repeat(20)}`, other: `0x${"cd".repeat(20)}` };
 const KEYS = [
   ["key-me-0", "me"],
@@ -39,11 +43,13 @@ const KEYS = [
 
 requireBuild();
 
-// The i-th row's columns as SQL over an integer i (the same text on both databases). Buckets by
-// multiplicative hashes of i, so that route, status and key vary independently along the log.
+// The i-th request as SQL over an integer i, in batch j = i / BATCH (the same text on both
+// databases). Buckets by multiplicative hashes of i, so that route, status and key vary
+// independently along the log.
 const bucket = (mul, add, mod) => `((i * ${mul} + ${add}) % ${mod})`;
-const reseller = `CASE WHEN ${bucket(31, 7, 100)} < 5 THEN 'other' ELSE 'me' END`;
-const key = `CASE WHEN ${bucket(31, 7, 100)} < 5 THEN 'key-other' ELSE 'key-me-' || (${bucket(13, 3, 4)}) END`;
+const isOther = `(i / ${BATCH}) % 20 = 0`;
+const reseller = `CASE WHEN (j % 20) = 0 THEN 'other' ELSE 'me' END`;
+const key = `CASE WHEN ${isOther} THEN 'key-other' ELSE 'key-me-' || (${bucket(13, 3, 4)}) END`;
 const r = bucket(7919, 11, 1000);
 const route = `CASE WHEN ${r} < 480 THEN '/api/v1/estimate' WHEN ${r} < 680 THEN '/api/v1/exchange/:id' WHEN ${r} < 830 THEN '/api/v1/currencies'
   WHEN ${r} < 930 THEN '/api/v1/exchange' WHEN ${r} < 975 THEN '/api/v1/range' WHEN ${r} < 985 THEN '/api/v1/sandbox/exchange/:id/deposit'
@@ -56,12 +62,15 @@ const status = `CASE WHEN ${s} < 9300 THEN CASE WHEN ${r} >= 830 AND ${r} < 930 
   WHEN ${s} < 9700 THEN 422 WHEN ${s} < 9850 THEN 404 WHEN ${s} < 9920 THEN 400 WHEN ${s} < 9970 THEN 429 ELSE 503 END`;
 const code = `CASE WHEN ${s} < 9300 THEN NULL WHEN ${s} < 9700 THEN 'AMOUNT_TOO_LOW' WHEN ${s} < 9850 THEN 'ORDER_NOT_FOUND'
   WHEN ${s} < 9920 THEN 'INVALID_REQUEST' WHEN ${s} < 9970 THEN 'RATE_LIMITED' ELSE 'ENGINE_UNAVAILABLE' END`;
-const COLUMNS = `"resellerId", "keyId", "at", "method", "route", "path", "status", "statusClass", "errorCode", "latencyMs", "requestId"`;
+// An entry as lib/request-log/entries.ts encodes it: [atMs, keyId, method, route, path, status, errorCode, latencyMs, requestId].
+const ms = `(${START_MS} + (i * ${SPAN_MS}) / ${ROWS})`;
+const entry = (arr) => `${arr}(${ms}, ${key}, ${method}, ${route}, ${path_}, ${status}, ${code}, 5 + i % 120, 'req-' || i)`;
+const COLUMNS = `"resellerId", "firstAt", "lastAt", "count", "entries"`;
 
 /** The table's indexes as the migration makes them (dropped for the load, built after it). */
 function indexes(kind) {
   const dir = kind === "sqlite" ? "sqlite" : "postgresql";
-  const file = path.join(ROOT, "prisma/migrations", dir, "20261129170817_request_log/migration.sql");
+  const file = path.join(ROOT, "prisma/migrations", dir, "20261129200324_request_log_batches/migration.sql");
   const sql = readFileSync(file, "utf8");
   return [...sql.matchAll(/CREATE INDEX "([^"]+)" ON [^;]+;/g)].map((m) => ({ name: m[1], create: m[0] }));
 }
@@ -84,10 +93,12 @@ async function fill(kind, url) {
       );
     for (const i of idx) db.exec(`DROP INDEX "${i.name}"`);
     // Dates as the app stores them on SQLite: ISO text in UTC with "+00:00".
-    const at = `strftime('%Y-%m-%dT%H:%M:%f', (${START_MS} + i * ${STEP_MS}) / 1000.0, 'unixepoch') || '+00:00'`;
-    db.exec(`WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i + 1 < ${ROWS})
-      INSERT INTO "ApiRequestLog" (${COLUMNS})
-      SELECT ${reseller}, ${key}, ${at}, ${method}, ${route}, ${path_}, ${status}, (${status}) / 100, ${code}, 5 + i % 120, 'req-' || i FROM n`);
+    const at = (x) => `strftime('%Y-%m-%dT%H:%M:%f', (${x}) / 1000.0, 'unixepoch') || '+00:00'`;
+    db.exec(`WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i + 1 < ${ROWS}),
+      e AS (SELECT i, i / ${BATCH} AS j, ${ms} AS ms, ${entry("json_array")} AS entry FROM n)
+      INSERT INTO "ApiRequestBatch" (${COLUMNS})
+      SELECT ${reseller}, ${at("min(ms)")}, ${at("max(ms)")}, count(*), '[' || group_concat(entry, ',' ORDER BY i DESC) || ']'
+      FROM e GROUP BY j ORDER BY j`);
     for (const i of idx) db.exec(i.create);
     // No ANALYZE: the app never gathers statistics on SQLite, so its plans are made without them.
     db.close();
@@ -107,15 +118,17 @@ async function fill(kind, url) {
     ]);
   for (const i of idx) await c.query(`DROP INDEX "${i.name}"`);
   await c.query(`SET maintenance_work_mem = '256MB'`);
+  await c.query(`SET work_mem = '256MB'`);
+  const at = (x) => `to_timestamp((${x}) / 1000.0) AT TIME ZONE 'UTC'`;
   await c.query(
-    `INSERT INTO "ApiRequestLog" (${COLUMNS})
-     SELECT ${reseller}, ${key}, $1::timestamp + (i * ${STEP_MS}) * interval '1 millisecond', ${method}, ${route}, ${path_},
-            ${status}, (${status}) / 100, ${code}, 5 + i % 120, 'req-' || i
-     FROM generate_series(0::bigint, $2::bigint - 1) i`,
-    [new Date(START_MS).toISOString().slice(0, 23), ROWS],
+    `INSERT INTO "ApiRequestBatch" (${COLUMNS})
+     SELECT ${reseller}, ${at("min(ms)")}, ${at("max(ms)")}, count(*), json_agg(entry ORDER BY i DESC)::text
+     FROM (SELECT i, i / ${BATCH} AS j, ${ms} AS ms, ${entry("json_build_array")} AS entry
+           FROM generate_series(0::bigint, ${ROWS - 1}::bigint) i) e
+     GROUP BY j ORDER BY j`,
   );
   for (const i of idx) await c.query(i.create);
-  await c.query(`ANALYZE "ApiRequestLog"`); // as autovacuum would after such a load
+  await c.query(`ANALYZE "ApiRequestBatch"`); // as autovacuum would after such a load
   await c.end();
   return true;
 }
@@ -141,12 +154,14 @@ async function time(kind, label, fn) {
 await runPerDatabase({
   script: import.meta.filename,
   dbs: DBS,
-  what: `${ROWS} request log rows`,
+  what: `${ROWS} request log entries in ${BATCHES} batches of ${BATCH}`,
   fill,
   measure: async ({ kind, lib, db }) => {
-    // A cursor 15 days back: the row in the middle of the log (ids follow the load's order).
-    const mid = Math.floor(ROWS / 2);
-    const deep = `${Math.floor(START_MS + mid * STEP_MS)}_${mid + 1}`;
+    // A cursor 15 days back: the first entry of the batch in the middle of the log (ids follow the load's order).
+    const mid = Math.floor(BATCHES / 2);
+    const lastI = BigInt(Math.min(ROWS, (mid + 1) * BATCH) - 1);
+    const midLast = START_MS + Number((lastI * BigInt(SPAN_MS)) / BigInt(ROWS)); // as the SQL computes it, exactly
+    const deep = `${midLast}_${mid + 1}_0`;
     const read =
       (resellerId, f = {}) =>
       async () => {

@@ -8,7 +8,7 @@ import "server-only";
 // drops its batch (counted) rather than retry it into memory. flush() writes everything that
 // waits (the graceful shutdown, lib/http/shutdown.ts, and the app's close).
 
-/** One request, as the log keeps it (the ApiRequestLog table). */
+/** One request, as the log keeps it (an entry of an ApiRequestBatch row, lib/request-log/entries.ts). */
 export interface RequestLogRow {
   resellerId: string;
   keyId: string;

@@ -1,22 +1,36 @@
 import "server-only";
-import { type Db, dateParam, emptySql, providerOf, sql } from "@/lib/db/client";
+import { type Db, dateParam, emptySql, sql } from "@/lib/db/client";
+import { sqliteDate } from "@/lib/db/sqlite-direct";
+import { decodeEntries, type RequestLogEntry } from "./entries";
 import type { RequestLogView } from "./types";
+import { MAX_SPAN_MS, statusClassOf } from "./write";
 
-// The Requests page's list: one reseller's request log, newest first, a keyset page at a time
-// by (at, id), filtered by status class, route, key and time range. Always scoped to the
-// reseller: a key id is looked up as the reseller's own first (another reseller's key answers
-// an empty page at once, without reading that key's rows), and every statement has the
-// reseller's condition too. Each filter has its index (prisma/schema.sqlite.prisma:
-// (resellerId, at, id), (keyId, at, id), (resellerId, statusClass, at, id), (resellerId,
-// route, at, id)): a page is the next rows of one index range from the cursor, with no OFFSET,
-// so a deep page costs what the first does (bench/request-log.mjs).
+// The Requests page's list: one reseller's request log, newest first, a keyset page at a time,
+// filtered by status class, route, key and time range. The log is stored in batches (one row
+// per reseller per write, lib/request-log/write.ts), so a page is read as: the batches of the
+// reseller, newest first, from the cursor on, on one index ((resellerId, lastAt, id, firstAt)),
+// their entries decoded and filtered here. Order: batches by (lastAt, id), each batch's entries
+// newest first; entries of two batches written a moment apart can interleave by up to the
+// buffer's flush interval (documented in docs/dashboard.md, Requests).
+//
+// A filter that matches little could otherwise read the reseller's whole log for one page: a
+// page examines at most `scanLimit` entries, and when it stops there it answers the matches it
+// found (perhaps none) with a cursor from where it stopped, so that "More" goes on. Every
+// statement is scoped to the reseller: a key id is looked up as the reseller's own first
+// (another reseller's key answers an empty page at once), and every batch read has the
+// reseller's condition.
 
 export const REQUEST_LOG_PAGE_MAX = 100;
 export const REQUEST_LOG_PAGE_DEFAULT = 50;
+/** The most entries one page examines, and the most batches it reads (bench/request-log.mjs). */
+export const REQUEST_LOG_SCAN_LIMIT = 20_000;
+export const REQUEST_LOG_SCAN_BATCHES = 2_000;
 
+/** A position in the log: the entry `index` of batch `batchId` (whose newest entry is at `lastAt`). */
 export interface RequestLogCursor {
-  at: Date;
-  id: number;
+  lastAt: Date;
+  batchId: number;
+  index: number;
 }
 
 export interface RequestLogQuery {
@@ -29,80 +43,137 @@ export interface RequestLogQuery {
   from?: Date;
   /** Before this time (exclusive). */
   to?: Date;
-  /** The page after this row (the previous page's `older`). */
+  /** The page after this position (the previous page's `older`). */
   older?: RequestLogCursor | null;
   pageSize?: number;
+  /** The most entries this page examines (default REQUEST_LOG_SCAN_LIMIT). */
+  scanLimit?: number;
+  /** The most batches this page reads (default REQUEST_LOG_SCAN_BATCHES). */
+  scanBatches?: number;
 }
 
-export const cursorText = (c: RequestLogCursor) => `${c.at.getTime()}_${c.id}`;
+const MAX_BATCH_ID = 2 ** 31 - 1;
 
-/** A cursor from the page's text (`<ms>_<id>`), or null when it is not one. */
+export const cursorText = (c: RequestLogCursor) => `${c.lastAt.getTime()}_${c.batchId}_${c.index}`;
+
+/** A cursor from the page's text (`<ms>_<batch>_<index>`), or null when it is not one. */
 export function parseCursor(text: string): RequestLogCursor | null {
-  const m = /^(\d{1,15})_(\d{1,15})$/.exec(text);
+  const m = /^(\d{1,15})_(\d{1,10})_(\d{1,6})$/.exec(text);
   if (!m) return null;
-  const at = new Date(Number(m[1]));
-  const id = Number(m[2]);
-  return Number.isNaN(at.getTime()) || !Number.isSafeInteger(id) ? null : { at, id };
+  const lastAt = new Date(Number(m[1]));
+  const batchId = Number(m[2]);
+  // A batch id is a 32-bit integer column: a larger one is no cursor (PostgreSQL would refuse it).
+  return Number.isNaN(lastAt.getTime()) || batchId > MAX_BATCH_ID ? null : { lastAt, batchId, index: Number(m[3]) };
 }
+
+interface BatchRow {
+  id: number | bigint;
+  lastAt: unknown;
+  entries: string;
+}
+
+const asDate = (v: unknown): Date => (v instanceof Date ? v : (sqliteDate(v) ?? new Date(Number.NaN)));
 
 export async function listRequestLog(db: Db, q: RequestLogQuery): Promise<{ items: RequestLogView[]; older: RequestLogCursor | null }> {
   const pageSize = Math.min(Math.max(q.pageSize ?? REQUEST_LOG_PAGE_DEFAULT, 1), REQUEST_LOG_PAGE_MAX);
+  const scanLimit = Math.max(q.scanLimit ?? REQUEST_LOG_SCAN_LIMIT, 1);
+  const scanBatches = Math.max(q.scanBatches ?? REQUEST_LOG_SCAN_BATCHES, 1);
   const none = { items: [], older: null };
   if (q.keyId !== undefined) {
     const own = await db.apiKey.findFirst({ where: { id: q.keyId, resellerId: q.resellerId }, select: { id: true } });
     if (!own) return none;
   }
-  // One upper bound, not two: with both the range's end and the cursor, SQLite walked the index
-  // from the end down to the range's start, filtering on the cursor (a deep page of a one-day
-  // range: 110 ms p95 at 10M rows). The tighter one implies the other; a cursor before the
-  // range's start leaves nothing.
-  let to = q.to;
-  let older = q.older;
-  if (older && q.from && older.at < q.from) return none;
-  if (older && to) {
-    if (older.at < to) to = undefined;
-    else older = undefined;
+  const from = q.from?.getTime();
+  const to = q.to?.getTime();
+  if (from !== undefined && to !== undefined && from >= to) return none;
+  const matches = (e: RequestLogEntry) =>
+    (q.statusClass === undefined || statusClassOf(e.status) === q.statusClass) &&
+    (q.route === undefined || e.route === q.route) &&
+    (q.keyId === undefined || e.keyId === q.keyId) &&
+    (from === undefined || e.at >= from) &&
+    (to === undefined || e.at < to);
+
+  const found: { entry: RequestLogEntry; at: RequestLogCursor }[] = [];
+  /** How many entries were examined, and the last one (null once the whole log was). */
+  const seen = { count: 0, last: null as RequestLogCursor | null };
+  /** Examines a batch's entries from `start`; false once the page is full or its scan is spent. */
+  const scan = (batchId: number, lastAt: Date, json: string, start: number): boolean => {
+    const entries = decodeEntries(json);
+    for (let index = start; index < entries.length; index++) {
+      const entry = entries[index];
+      const at = { lastAt, batchId, index };
+      seen.count++;
+      seen.last = at;
+      // One more than the page: whether an older page exists.
+      if (entry && matches(entry) && found.push({ entry, at }) > pageSize) return false;
+      if (seen.count >= scanLimit) return false;
+    }
+    return true;
+  };
+
+  let going = true;
+  let after: { lastAt: Date; id: number } | null = null;
+  if (q.older) {
+    after = { lastAt: q.older.lastAt, id: q.older.batchId };
+    // The rest of the cursor's batch (none if the retention has deleted it since).
+    const b = await db.apiRequestBatch.findFirst({
+      where: { id: q.older.batchId, resellerId: q.resellerId },
+      select: { id: true, lastAt: true, entries: true },
+    });
+    if (b) going = scan(b.id, b.lastAt, b.entries, q.older.index + 1);
   }
-  // SQLite has no statistics: with a key given, its index is the one to read, and the
-  // reseller's equality (still checked) must not pull the planner onto the reseller's index.
-  const reseller = q.keyId !== undefined && providerOf(db) === "sqlite" ? sql`+"resellerId"` : sql`"resellerId"`;
-  const where = sql`${reseller} = ${q.resellerId}
-    ${q.keyId !== undefined ? sql`AND "keyId" = ${q.keyId}` : emptySql}
-    ${q.statusClass !== undefined ? sql`AND "statusClass" = ${q.statusClass}` : emptySql}
-    ${q.route !== undefined ? sql`AND "route" = ${q.route}` : emptySql}
-    ${q.from ? sql`AND "at" >= ${dateParam(db, q.from)}` : emptySql}
-    ${to ? sql`AND "at" < ${dateParam(db, to)}` : emptySql}
-    ${older ? sql`AND ("at", "id") < (${dateParam(db, older.at)}, ${older.id})` : emptySql}`;
-  const ids = await db.$queryRaw<{ id: number | bigint }[]>(sql`
-    SELECT "id" FROM "ApiRequestLog" WHERE ${where} ORDER BY "at" DESC, "id" DESC LIMIT ${pageSize + 1}`);
-  if (!ids.length) return none;
-  const page = ids.slice(0, pageSize).map((r) => Number(r.id));
-  // By their key alone: with the reseller's equality beside it, SQLite (no statistics) read the
-  // reseller's index instead, all of a big reseller's rows (~100 ms a page at 1M). The ids are
-  // the reseller's already; checked once more here.
-  const rows = (await db.apiRequestLog.findMany({ where: { id: { in: page } }, orderBy: [{ at: "desc" }, { id: "desc" }] })).filter(
-    (r) => r.resellerId === q.resellerId,
-  );
-  const keyIds = [...new Set(rows.map((r) => r.keyId))];
+  // Then the batches after it, a few at first (a page of the unfiltered log is one batch, or a
+  // few on a quiet day), more at each round for a filter that matches little.
+  let take = 4;
+  let read = 0;
+  while (going) {
+    take = Math.min(take, scanBatches - read);
+    const batches = await db.$queryRaw<BatchRow[]>(sql`
+      SELECT "id", "lastAt", "entries" FROM "ApiRequestBatch"
+      WHERE "resellerId" = ${q.resellerId}
+        ${q.from ? sql`AND "lastAt" >= ${dateParam(db, q.from)}` : emptySql}
+        ${q.to ? sql`AND "lastAt" < ${dateParam(db, new Date(q.to.getTime() + MAX_SPAN_MS))} AND "firstAt" < ${dateParam(db, q.to)}` : emptySql}
+        ${after ? sql`AND ("lastAt", "id") < (${dateParam(db, after.lastAt)}, ${after.id})` : emptySql}
+      ORDER BY "lastAt" DESC, "id" DESC LIMIT ${take}`);
+    read += batches.length;
+    for (const b of batches) {
+      after = { lastAt: asDate(b.lastAt), id: Number(b.id) };
+      going = scan(after.id, after.lastAt, b.entries, 0);
+      if (!going) break;
+    }
+    if (going && batches.length < take) {
+      // The whole log examined: no older page.
+      seen.last = null;
+      break;
+    }
+    // The page's batches are read: it answers what it found, with a cursor to go on.
+    if (read >= scanBatches) break;
+    take = Math.min(take * 4, 500);
+  }
+
+  const page = found.slice(0, pageSize);
+  // The next page starts after the last entry shown when the page filled, else after the last
+  // entry examined (the scan stopped short: there may be more further back).
+  const older = found.length > pageSize ? page[page.length - 1].at : seen.last;
+  const keyIds = [...new Set(page.map((p) => p.entry.keyId))];
   const keys = new Map(
     (
       await db.apiKey.findMany({ where: { id: { in: keyIds }, resellerId: q.resellerId }, select: { id: true, name: true, prefix: true } })
     ).map((k) => [k.id, k]),
   );
-  const items = rows.map(
-    (r): RequestLogView => ({
-      id: r.id,
-      at: r.at.toISOString(),
-      method: r.method,
-      route: r.route,
-      path: r.path,
-      status: r.status,
-      errorCode: r.errorCode,
-      latencyMs: r.latencyMs,
-      requestId: r.requestId,
-      key: keys.get(r.keyId) ?? null,
+  const items = page.map(
+    ({ entry: e, at }): RequestLogView => ({
+      id: `${at.batchId}.${at.index}`,
+      at: new Date(e.at).toISOString(),
+      method: e.method,
+      route: e.route,
+      path: e.path,
+      status: e.status,
+      errorCode: e.errorCode,
+      latencyMs: e.latencyMs,
+      requestId: e.requestId,
+      key: keys.get(e.keyId) ?? null,
     }),
   );
-  const last = rows[rows.length - 1];
-  return { items, older: ids.length > pageSize && last ? { at: last.at, id: last.id } : null };
+  return { items, older };
 }

@@ -6,7 +6,8 @@ export const STATUS_CLASSES = ["2xx", "3xx", "4xx", "5xx"] as const;
 export type StatusClassName = (typeof STATUS_CLASSES)[number];
 
 export interface RequestLogView {
-  id: number;
+  /** `<batch>.<index>`: the entry's place in the log (lib/request-log/list.ts). */
+  id: string;
   /** When the request arrived (ISO). */
   at: string;
   method: string;

@@ -2,62 +2,83 @@ import "server-only";
 import { type Db, driverOf, queryOnPool } from "@/lib/db/client";
 import { sqliteValue, statementOf, writeOnSqlite } from "@/lib/db/sqlite-direct";
 import type { RequestLogRow } from "./buffer";
+import { encodeEntries } from "./entries";
 
-// A batch of request log rows in one statement's worth of work, on the bare driver (Prisma's
-// CPU per row would be the batch's cost, on the event loop the requests share):
-// - PostgreSQL: one INSERT of the batch's columns as arrays, unnested; its text never changes,
-//   so the statement is prepared once per connection and a batch binds twelve arrays;
-// - SQLite: one prepared single-row INSERT run for each row, in one write transaction on the
-//   app's writer connection (lib/db/sqlite-direct.ts: it commits beside the other writes of the
-//   turn, and never busy-waits for the lock).
+// A write of the app's buffer (lib/request-log/buffer.ts): its rows grouped by reseller, each
+// group one ApiRequestBatch row, its entries newest first as compact JSON. The database does
+// one insert per reseller per write, not one per request into five indexes: that cost the
+// cheap reads 15 to 25% of their throughput (bench/README.md, Request log), this about what
+// JSON.stringify takes for the rows. On the bare driver, as the hot path's other writes:
+// - PostgreSQL: one INSERT of the batches' columns as arrays, unnested (prepared once per connection);
+// - SQLite: a prepared INSERT per batch, in one write transaction on the app's writer connection
+//   (lib/db/sqlite-direct.ts: it commits beside the other writes of the turn, never busy-waits).
 
-const COLUMNS = ["resellerId", "keyId", "at", "method", "route", "path", "status", "statusClass", "errorCode", "latencyMs", "requestId"];
-const list = COLUMNS.map((c) => `"${c}"`).join(", ");
+/**
+ * The longest time one batch spans, oldest entry to newest. A page's upper time bound then
+ * starts its index range at `to + MAX_SPAN_MS` (lib/request-log/list.ts), and the retention
+ * keeps an entry at most this long past its day.
+ */
+export const MAX_SPAN_MS = 60_000;
 
-const PG_INSERT = `INSERT INTO "ApiRequestLog" (${list})
-  SELECT * FROM unnest($1::text[], $2::text[], $3::timestamp(3)[], $4::text[], $5::text[], $6::text[], $7::int[], $8::int[], $9::text[], $10::int[], $11::text[])`;
-const SQLITE_INSERT = `INSERT INTO "ApiRequestLog" (${list}) VALUES (${COLUMNS.map(() => "?").join(", ")})`;
-
-/** The page's status filter is one indexed column: 2 for 2xx, 4 for 4xx... */
+/** The page's status filter: 2 for 2xx, 4 for 4xx... */
 export const statusClassOf = (status: number) => Math.floor(status / 100);
+
+interface Batch {
+  resellerId: string;
+  firstAt: Date;
+  lastAt: Date;
+  rows: RequestLogRow[];
+}
+
+/** The rows as batches: by reseller, newest first, each spanning at most MAX_SPAN_MS. */
+export function toBatches(rows: readonly RequestLogRow[]): Batch[] {
+  const byReseller = new Map<string, RequestLogRow[]>();
+  for (const r of rows) {
+    const list = byReseller.get(r.resellerId);
+    if (list) list.push(r);
+    else byReseller.set(r.resellerId, [r]);
+  }
+  const out: Batch[] = [];
+  for (const [resellerId, list] of byReseller) {
+    // Newest first; rows come in the order their requests ended, almost sorted already.
+    list.sort((a, b) => b.at.getTime() - a.at.getTime());
+    let start = 0;
+    for (let i = 1; i <= list.length; i++) {
+      if (i < list.length && list[start].at.getTime() - list[i].at.getTime() <= MAX_SPAN_MS) continue;
+      const part = list.slice(start, i);
+      out.push({ resellerId, lastAt: part[0].at, firstAt: part[part.length - 1].at, rows: part });
+      start = i;
+    }
+  }
+  return out;
+}
+
+const PG_INSERT = `INSERT INTO "ApiRequestBatch" ("resellerId", "firstAt", "lastAt", "count", "entries")
+  SELECT * FROM unnest($1::text[], $2::timestamp(3)[], $3::timestamp(3)[], $4::int[], $5::text[])`;
+const SQLITE_INSERT = `INSERT INTO "ApiRequestBatch" ("resellerId", "firstAt", "lastAt", "count", "entries") VALUES (?, ?, ?, ?, ?)`;
+
+// UTC, zone-less, as the timestamp(3) columns hold it (pg would send local time).
+const pgTime = (d: Date) => d.toISOString().slice(0, 23);
 
 export async function writeRequestLogRows(db: Db, rows: RequestLogRow[]): Promise<void> {
   if (!rows.length) return;
+  const batches = toBatches(rows).map((b) => ({ ...b, entries: encodeEntries(b.rows) }));
   const driver = driverOf(db);
   if (driver.kind === "postgresql") {
-    const cols: unknown[][] = COLUMNS.map(() => new Array(rows.length));
-    rows.forEach((r, i) => {
-      cols[0][i] = r.resellerId;
-      cols[1][i] = r.keyId;
-      // UTC, zone-less, as the timestamp(3) column holds it (pg would send local time).
-      cols[2][i] = r.at.toISOString().slice(0, 23);
-      cols[3][i] = r.method;
-      cols[4][i] = r.route;
-      cols[5][i] = r.path;
-      cols[6][i] = r.status;
-      cols[7][i] = statusClassOf(r.status);
-      cols[8][i] = r.errorCode;
-      cols[9][i] = r.latencyMs;
-      cols[10][i] = r.requestId;
+    await queryOnPool(db, "request-log-insert", {
+      text: PG_INSERT,
+      values: [
+        batches.map((b) => b.resellerId),
+        batches.map((b) => pgTime(b.firstAt)),
+        batches.map((b) => pgTime(b.lastAt)),
+        batches.map((b) => b.rows.length),
+        batches.map((b) => b.entries),
+      ],
     });
-    await queryOnPool(db, "request-log-insert", { text: PG_INSERT, values: cols });
     return;
   }
   await writeOnSqlite(db, (conn) => {
     const insert = statementOf(conn, SQLITE_INSERT);
-    for (const r of rows)
-      insert.run(
-        r.resellerId,
-        r.keyId,
-        sqliteValue(r.at),
-        r.method,
-        r.route,
-        r.path,
-        r.status,
-        statusClassOf(r.status),
-        r.errorCode,
-        r.latencyMs,
-        r.requestId,
-      );
+    for (const b of batches) insert.run(b.resellerId, sqliteValue(b.firstAt), sqliteValue(b.lastAt), b.rows.length, b.entries);
   });
 }

@@ -4,6 +4,7 @@ import { serveDashboardRead } from "@/lib/dashboard/reads";
 import { createDb, type Db } from "@/lib/db/client";
 import { createApiKey } from "@/lib/keys/api-keys";
 import type { RequestLogRow } from "@/lib/request-log/buffer";
+import { decodeEntries } from "@/lib/request-log/entries";
 import { listRequestLog, type RequestLogCursor } from "@/lib/request-log/list";
 import { pruneRequestLog } from "@/lib/request-log/retention";
 import type { RequestLogPage, RequestLogView } from "@/lib/request-log/types";
@@ -39,6 +40,12 @@ async function readRequests(db: Db, resellerId: string | null, query: string): P
     session: async () => (resellerId ? { resellerId } : null),
   });
   return { status: r.status, body: (await r.json()) as RequestLogPage };
+}
+
+/** Every entry stored, of every reseller (the batches decoded), with its reseller. */
+async function storedEntries(db: Db) {
+  const batches = await db.apiRequestBatch.findMany({ orderBy: { id: "asc" } });
+  return batches.flatMap((b) => decodeEntries(b.entries).map((e) => ({ ...e!, resellerId: b.resellerId })));
 }
 
 /** Every row of the reseller's list, walking the keyset pages `pageSize` at a time. */
@@ -150,9 +157,9 @@ describe.each(["sqlite", "postgres"] as const)("the request log on %s", (kind) =
         expect(row?.key?.id).toBe(s.key);
         expect(row?.latencyMs).toBeGreaterThanOrEqual(0);
       }
-      // Newest first, by (at, id).
-      const order = rows.map((r) => [Date.parse(r.at), r.id] as const);
-      expect(order).toEqual([...order].sort((x, y) => y[0] - x[0] || y[1] - x[1]));
+      // Newest first (the requests were made one after another, so no two batches overlap in time).
+      const times = rows.map((r) => Date.parse(r.at));
+      expect(times).toEqual([...times].sort((x, y) => y - x));
       // Nothing of the other reseller's: no request id, no key.
       const otherIds = new Set(expectedOf(other.id).map(([id]) => id));
       expect(rows.filter((r) => otherIds.has(r.requestId))).toEqual([]);
@@ -165,8 +172,8 @@ describe.each(["sqlite", "postgres"] as const)("the request log on %s", (kind) =
       }
     }
     // The table as a whole: only keyed requests (the keyless ones left no row).
-    expect(await db.apiRequestLog.count()).toBe(sent.size);
-    const stored = JSON.stringify(await db.apiRequestLog.findMany());
+    expect((await storedEntries(db)).length).toBe(sent.size);
+    const stored = JSON.stringify(await db.apiRequestBatch.findMany());
     for (const k of [...a.keys, ...b.keys]) expect(stored).not.toContain(k.key);
     expect(stored).not.toContain(ADDRESS);
   });
@@ -229,9 +236,9 @@ describe.each(["sqlite", "postgres"] as const)("the request log on %s", (kind) =
     expect(inRange.length).toBeGreaterThan(1);
     for (const size of [1, 2])
       expect((await walk(db, { resellerId: a.id, from, to, pageSize: size })).all.map((r) => r.id)).toEqual(inRange);
-    const later = { at: new Date(to.getTime() + 86_400_000), id: 2 ** 40 };
+    const later = { lastAt: new Date(to.getTime() + 86_400_000), batchId: 2 ** 31 - 1, index: 0 };
     expect((await listRequestLog(db, { resellerId: a.id, from, to, older: later, pageSize: 100 })).items.map((r) => r.id)).toEqual(inRange);
-    const earlier = { at: new Date(from.getTime() - 1), id: 2 ** 40 };
+    const earlier = { lastAt: new Date(from.getTime() - 1), batchId: 2 ** 31 - 1, index: 0 };
     expect((await listRequestLog(db, { resellerId: a.id, from, to, older: earlier, pageSize: 100 })).items).toEqual([]);
     // The page size is bounded.
     const big = await listRequestLog(db, { resellerId: a.id, pageSize: 10_000 });
@@ -269,6 +276,7 @@ describe.each(["sqlite", "postgres"] as const)("the request log on %s", (kind) =
       "from=yesterday",
       "to=2026-13-01T00:00:00Z",
       "older=not-a-cursor",
+      "older=1_2147483648_0",
       `route=${"x".repeat(101)}`,
       `resellerId=${a.id}`,
       "status=2xx&status=4xx",
@@ -279,7 +287,7 @@ describe.each(["sqlite", "postgres"] as const)("the request log on %s", (kind) =
   });
 
   it("the dashboard's read pages with `older` until the last page", async () => {
-    const seen: number[] = [];
+    const seen: string[] = [];
     let older: string | null = "";
     let pages = 0;
     // One row a page is enough to walk: the read's page is 50, so make the list longer than that.
@@ -311,11 +319,11 @@ describe.each(["sqlite", "postgres"] as const)("the request log on %s", (kind) =
     try {
       for (let i = 0; i < 3; i++)
         ids.push(await call("/api/v1/currencies", a.keys[1].key, { status: 200, code: null, route: "", masked: "" }, other.baseUrl));
-      expect(await db.apiRequestLog.count({ where: { requestId: { in: ids } } })).toBe(0);
+      expect((await storedEntries(db)).filter((e) => ids.includes(e.requestId))).toEqual([]);
     } finally {
       await other.stop();
     }
-    expect(await db.apiRequestLog.count({ where: { requestId: { in: ids }, keyId: a.keys[1].id } })).toBe(3);
+    expect((await storedEntries(db)).filter((e) => ids.includes(e.requestId) && e.keyId === a.keys[1].id)).toHaveLength(3);
   });
 
   it("REQUEST_LOG_ENABLED=false records nothing, not even at shutdown", async () => {
@@ -327,12 +335,12 @@ describe.each(["sqlite", "postgres"] as const)("the request log on %s", (kind) =
     } finally {
       await off.stop();
     }
-    expect(await db.apiRequestLog.count({ where: { requestId: { in: ids } } })).toBe(0);
+    expect((await storedEntries(db)).filter((e) => ids.includes(e.requestId))).toEqual([]);
   });
 });
 
 describe.each(["sqlite", "postgres"] as const)("the request log's retention on %s", (kind) => {
-  it("deletes rows older than REQUEST_LOG_DAYS, in batches, and only those", async () => {
+  it("deletes the batches older than REQUEST_LOG_DAYS, a few at a time, and only those", async () => {
     const t = await tempDatabase(kind);
     try {
       const now = new Date("2026-11-29T12:00:00Z");
@@ -351,23 +359,30 @@ describe.each(["sqlite", "postgres"] as const)("the request log's retention on %
       });
       const old = Array.from({ length: 7 }, (_, i) => row(30 + 1 / 24 + i, i));
       const kept = [row(29.9, 0), row(1, 1), row(0, 2)];
+      // Days apart: each its own batch.
       await writeRequestLogRows(t.db, [...old, ...kept]);
-      expect(await t.db.apiRequestLog.count()).toBe(10);
+      expect(await t.db.apiRequestBatch.count()).toBe(10);
+      expect((await storedEntries(t.db)).length).toBe(10);
       // Bounded: two batches of three per pass.
       const first = await pruneRequestLog(t.db, { now, retentionDays: 30, batchSize: 3, batches: 2 });
       expect(first).toEqual({ deleted: 6, more: true });
       const second = await pruneRequestLog(t.db, { now, retentionDays: 30, batchSize: 3, batches: 2 });
       expect(second).toEqual({ deleted: 1, more: false });
-      const left = await t.db.apiRequestLog.findMany({ orderBy: { requestId: "asc" } });
+      const left = await storedEntries(t.db);
       expect(left.map((r) => r.requestId).sort()).toEqual(kept.map((r) => r.requestId).sort());
       // 0 keeps everything.
       expect(await pruneRequestLog(t.db, { now: new Date(now.getTime() + 365 * day), retentionDays: 0 })).toEqual({
         deleted: 0,
         more: false,
       });
-      expect(await t.db.apiRequestLog.count()).toBe(3);
-      // Written as the app writes them: the dates read back exactly.
-      expect(left.find((r) => r.requestId === "age-1-1")?.at.toISOString()).toBe(new Date(now.getTime() - day).toISOString());
+      expect((await storedEntries(t.db)).length).toBe(3);
+      // Written as the app writes them: the times read back exactly, and the batch's bounds are its entries'.
+      expect(left.find((r) => r.requestId === "age-1-1")?.at).toBe(now.getTime() - day);
+      const batch = (await t.db.apiRequestBatch.findMany()).find((b) => b.entries.includes("age-1-1"));
+      expect([batch?.firstAt.toISOString(), batch?.lastAt.toISOString()]).toEqual([
+        new Date(now.getTime() - day).toISOString(),
+        new Date(now.getTime() - day).toISOString(),
+      ]);
     } finally {
       await t.cleanup();
     }

@@ -173,7 +173,11 @@ export function RequestsView({ initial, initialFilters }: { initial: RequestLogP
             <Alert>Could not load the requests: {log.error.message}</Alert>
           </div>
         ) : null}
-        {rows.length === 0 ? (
+        {rows.length === 0 && log.hasNextPage ? (
+          // A page reads a bounded part of the log (lib/request-log/list.ts): a rare filter can
+          // find nothing in the newest part and still have matches further back.
+          <EmptyState title="No matches among the most recent requests">Search further back with More.</EmptyState>
+        ) : rows.length === 0 ? (
           <EmptyState title={qs ? "No requests match these filters" : "No requests yet"}>
             Requests made with your API keys appear here within seconds.
           </EmptyState>
