@@ -189,7 +189,8 @@ async function identify(
  * request to its answer made (the body read and the handler included; not the network).
  */
 function logKeyed(req: ApiRequest, caller: Caller, route: string, reply: Reply, error: unknown, started: number, at: number) {
-  logRequest({
+  // A function: with the log off (REQUEST_LOG_ENABLED=false) the row is never made.
+  logRequest(() => ({
     resellerId: caller.resellerId,
     keyId: caller.apiKeyId,
     at: new Date(at),
@@ -200,7 +201,7 @@ function logKeyed(req: ApiRequest, caller: Caller, route: string, reply: Reply, 
     errorCode: error === null ? null : error instanceof AppError ? error.code : "INTERNAL_ERROR",
     latencyMs: Math.round(performance.now() - started),
     requestId: req.header("x-request-id") ?? "",
-  });
+  }));
 }
 
 export function apiRoute(spec: RouteSpec): ApiHandler {

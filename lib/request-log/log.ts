@@ -41,9 +41,9 @@ const buffers = slot(
   (buffer) => buffer?.close(),
 );
 
-/** On the request path: one row for the log, written later in a batch. */
-export function logRequest(row: RequestLogRow): void {
-  buffers()?.add(row);
+/** On the request path: one row for the log, written later in a batch (`row` is called only when the log is on). */
+export function logRequest(row: () => RequestLogRow): void {
+  buffers()?.add(row());
 }
 
 /** Writes every row the current app's buffer holds (the graceful shutdown; tests that want the rows now). */
