@@ -44,6 +44,8 @@ const LAYERS = [
   ["channels"],
   ["keys"],
   ["resellers"],
+  // Resellers' teams (issue 54): members, roles, invitations and their record.
+  ["teams"],
   ["auth"],
   // The console's operators, their sessions and the audit log (issue 52).
   ["operators"],

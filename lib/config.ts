@@ -198,6 +198,8 @@ const schema = z.object({
    * reconcile against, for far less than the table would otherwise grow (every order event).
    */
   WEBHOOK_RETENTION_DAYS: int(30, 0),
+  /** How long a team invitation's link may be used (issue 54, lib/teams): a week to get round to it, no more. */
+  TEAM_INVITE_TTL_HOURS: int(168, 1),
   /**
    * The request log (lib/request-log, the dashboard's Requests page): every v1 request made with
    * an API key is kept in memory and written in batches, off the request path. A batch goes out

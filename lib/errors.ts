@@ -59,6 +59,14 @@ export const ERROR_CODES = [
   "LAST_ADMIN",
   // A webhook redelivery to an endpoint that is disabled (lib/webhooks/redeliver.ts): enable it first.
   "WEBHOOK_ENDPOINT_DISABLED",
+  // Teams (issue 54, lib/teams): an invitation's link already used, past its time, revoked by an
+  // owner, or never issued; the last owner cannot leave or be demoted; a wallet already in the team.
+  "INVITE_USED",
+  "INVITE_EXPIRED",
+  "INVITE_REVOKED",
+  "INVITE_NOT_FOUND",
+  "LAST_OWNER",
+  "ALREADY_MEMBER",
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];
@@ -86,6 +94,13 @@ export const DASHBOARD_ONLY_CODES: readonly ErrorCode[] = [
   "LAST_ADMIN",
   // Webhooks are managed on the dashboard (lib/webhooks/redeliver.ts).
   "WEBHOOK_ENDPOINT_DISABLED",
+  // Teams (lib/teams) live on the dashboard.
+  "INVITE_USED",
+  "INVITE_EXPIRED",
+  "INVITE_REVOKED",
+  "INVITE_NOT_FOUND",
+  "LAST_OWNER",
+  "ALREADY_MEMBER",
 ];
 
 export class AppError extends Error {

@@ -11,7 +11,15 @@ export { type App, type AppParts, createApp, type StartedApp } from "./app/creat
 export { issueNonce } from "./auth/nonce";
 export { ensureNextAuthUrl, getAllowedChainIds, getAppOrigin, getContractWalletChainIds } from "./auth/origin";
 export { ensureAuthSecret, getAuthSecret } from "./auth/secret";
-export { endDashboardSession, SESSION_MAX_AGE_SECONDS, SessionEndedError, sessionReseller } from "./auth/session-version";
+export {
+  endDashboardSession,
+  endWalletSessions,
+  SESSION_MAX_AGE_SECONDS,
+  SessionEndedError,
+  sessionMember,
+  sessionReseller,
+  switchSessionTeam,
+} from "./auth/session-version";
 export { signInWithEthereum } from "./auth/sign-in";
 export { createWidget, listWidgets, MAX_WIDGETS, setKeyMarkup, setWidgetEnabled, updateWidget } from "./channels/channels";
 export { getConfig } from "./config";
@@ -27,7 +35,7 @@ export { getResellerOrder, listResellerOrders, parseOrderQuery } from "./dashboa
 export { getOverview } from "./dashboard/overview";
 export { serveDashboardRead } from "./dashboard/reads";
 export { getRequestLogPage } from "./dashboard/requests";
-export { csvDownload, dashboardError, jsonResponse, nextAuthRefusal, unauthorizedResponse } from "./dashboard/route";
+export { csvDownload, dashboardError, forbiddenResponse, jsonResponse, nextAuthRefusal, unauthorizedResponse } from "./dashboard/route";
 export { getSettingsView } from "./dashboard/settings";
 export { getStatements } from "./dashboard/statements";
 export { getWithdrawalsView } from "./dashboard/withdrawals";
@@ -56,6 +64,17 @@ export { limitSigninNonce, rateLimitHeaders } from "./ratelimit/limiter";
 export { getBrand, getBrandSettings, setBrand } from "./resellers/brand";
 export { endAllSessions, setMarkup } from "./resellers/resellers";
 export { projectRoot } from "./root";
+export {
+  changeRole,
+  createInvite,
+  describeInvite,
+  getTeamView,
+  leaveTeam,
+  removeMember,
+  requirePermission,
+  revokeInvite,
+  teamsOf,
+} from "./teams/team";
 export {
   createEndpoint,
   listEndpoints,

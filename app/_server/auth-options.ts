@@ -19,7 +19,7 @@ import {
 // cookie (the only strategy next-auth allows for credentials); the token carries the
 // reseller id, the wallet, the reseller's session version at sign-in and the id of the
 // session's row, nothing else. A JWT cannot be recalled, so every use of one re-reads the
-// session's row and its reseller: Sign out ends the row, "Sign out everywhere" and revocation
+// session's row (which names the team it acts for now), its reseller and the wallet's membership: Sign out ends the row, "Sign out everywhere" and revocation
 // end them all (lib/auth/session-version.ts).
 // Next glue, like session.ts: lib/ imports no next-auth.
 
@@ -75,9 +75,15 @@ export function getAuthOptions(): AuthOptions {
         credentials: {
           message: { label: "Message", type: "text" },
           signature: { label: "Signature", type: "text" },
+          // An invitation link's secret (the join page, issue 54): the wallet joins that team.
+          invite: { label: "Invitation", type: "text" },
         },
         async authorize(credentials) {
-          const r = await signInWithEthereum(getDb(), { message: credentials?.message, signature: credentials?.signature });
+          const r = await signInWithEthereum(getDb(), {
+            message: credentials?.message,
+            signature: credentials?.signature,
+            invite: credentials?.invite || undefined,
+          });
           // A refusal's code reaches the sign-in page as ?error=CODE (and signIn()'s result).
           if (!r.ok) throw new Error(r.code);
           return { id: r.resellerId, wallet: r.wallet, sessionVersion: r.sessionVersion, sessionId: r.sessionId };

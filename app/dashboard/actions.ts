@@ -3,16 +3,21 @@
 import { z } from "zod";
 import { args, noArgs, sessionAction, text } from "@/app/_server/action";
 import {
+  changeRole,
   confirmWithdrawal,
   createApiKey,
   createEndpoint,
+  createInvite,
   createWidget,
-  endAllSessions,
+  endWalletSessions,
   getDb,
+  leaveTeam,
   quoteWithdrawal,
   redeliverFailed,
   redeliverOne,
+  removeMember,
   revokeApiKey,
+  revokeInvite,
   rotateApiKey,
   rotateEndpointSecret,
   sendTestEvent,
@@ -21,6 +26,7 @@ import {
   setKeyMarkup,
   setMarkup,
   setWidgetEnabled,
+  switchSessionTeam,
   toKeyRow,
   updateWidget,
 } from "@/app/_server/lib";
@@ -41,15 +47,15 @@ const newKey = (r: { key: string; apiKey: Parameters<typeof toKeyRow>[0] }): New
 
 const id = text(100);
 
-export const createKeyAction = sessionAction(args(text(200)), async ([name], { resellerId }) =>
+export const createKeyAction = sessionAction("action:createKeyAction", args(text(200)), async ([name], { resellerId }) =>
   newKey(await createApiKey(getDb(), { resellerId, name })),
 );
 
-export const rotateKeyAction = sessionAction(args(id), async ([keyId], { resellerId }) =>
+export const rotateKeyAction = sessionAction("action:rotateKeyAction", args(id), async ([keyId], { resellerId }) =>
   newKey(await rotateApiKey(getDb(), { resellerId, keyId })),
 );
 
-export const revokeKeyAction = sessionAction(args(id), async ([keyId], { resellerId }) => {
+export const revokeKeyAction = sessionAction("action:revokeKeyAction", args(id), async ([keyId], { resellerId }) => {
   await revokeApiKey(getDb(), { resellerId, keyId });
   return null;
 });
@@ -58,45 +64,58 @@ export const revokeKeyAction = sessionAction(args(id), async ([keyId], { reselle
 const newEndpoint = z.object({ url: text(2000), events: z.unknown() }).catch({ url: "", events: undefined });
 
 /** Adds a webhook endpoint; the answer holds its secret, shown once. */
-export const createWebhookEndpointAction = sessionAction(args(newEndpoint), ([input], { resellerId }) =>
-  createEndpoint(getDb(), { resellerId, url: input.url, events: input.events }),
+export const createWebhookEndpointAction = sessionAction(
+  "action:createWebhookEndpointAction",
+  args(newEndpoint),
+  ([input], { resellerId }) => createEndpoint(getDb(), { resellerId, url: input.url, events: input.events }),
 );
 
-export const rotateWebhookSecretAction = sessionAction(args(id), ([endpointId], { resellerId }) =>
+export const rotateWebhookSecretAction = sessionAction("action:rotateWebhookSecretAction", args(id), ([endpointId], { resellerId }) =>
   rotateEndpointSecret(getDb(), { resellerId, endpointId }),
 );
 
 /** `enabled`: anything but true disables. */
-export const setWebhookEnabledAction = sessionAction(args(id, z.boolean().catch(false)), ([endpointId, enabled], { resellerId }) =>
-  setEndpointEnabled(getDb(), { resellerId, endpointId, enabled }),
+export const setWebhookEnabledAction = sessionAction(
+  "action:setWebhookEnabledAction",
+  args(id, z.boolean().catch(false)),
+  ([endpointId, enabled], { resellerId }) => setEndpointEnabled(getDb(), { resellerId, endpointId, enabled }),
 );
 
-export const sendWebhookTestAction = sessionAction(args(id), async ([endpointId], { resellerId }) => ({
+export const sendWebhookTestAction = sessionAction("action:sendWebhookTestAction", args(id), async ([endpointId], { resellerId }) => ({
   messageId: await sendTestEvent(getDb(), { resellerId, endpointId }),
 }));
 
 /** Sends one of the reseller's webhook deliveries again (lib/webhooks/redeliver.ts); an id that is not a whole number is none (NOT_FOUND). */
-export const redeliverWebhookAction = sessionAction(args(z.number().int().catch(0)), ([deliveryId], { resellerId }) =>
-  redeliverOne(getDb(), { resellerId, deliveryId }),
+export const redeliverWebhookAction = sessionAction(
+  "action:redeliverWebhookAction",
+  args(z.number().int().catch(0)),
+  ([deliveryId], { resellerId }) => redeliverOne(getDb(), { resellerId, deliveryId }),
 );
 
 /** A time range of the dashboard's form: two instants with their offset; the service checks that one comes before the other. */
 const timeRange = z.object({ from: z.iso.datetime({ offset: true }), to: z.iso.datetime({ offset: true }) }).strict();
 
 /** Sends again an endpoint's failed deliveries created in [from, to), at most MAX_REDELIVER a click; answers how many were queued. */
-export const redeliverFailedWebhooksAction = sessionAction(args(id, timeRange), ([endpointId, range], { resellerId }) =>
-  redeliverFailed(getDb(), { resellerId, endpointId, from: new Date(range.from), to: new Date(range.to) }),
+export const redeliverFailedWebhooksAction = sessionAction(
+  "action:redeliverFailedWebhooksAction",
+  args(id, timeRange),
+  ([endpointId, range], { resellerId }) =>
+    redeliverFailed(getDb(), { resellerId, endpointId, from: new Date(range.from), to: new Date(range.to) }),
 );
 
 /** Not a number reads as NaN, which the service refuses (INVALID_MARKUP) like any markup that is not a whole number in range. */
-export const setMarkupAction = sessionAction(args(z.number().catch(Number.NaN)), async ([markupBps], { resellerId }) => {
-  const r = await setMarkup(getDb(), { resellerId, markupBps });
-  return { markupBps: r.markupBps };
-});
+export const setMarkupAction = sessionAction(
+  "action:setMarkupAction",
+  args(z.number().catch(Number.NaN)),
+  async ([markupBps], { resellerId }) => {
+    const r = await setMarkup(getDb(), { resellerId, markupBps });
+    return { markupBps: r.markupBps };
+  },
+);
 
-/** Ends every session of this wallet, on every device, this one included. */
-export const signOutEverywhereAction = sessionAction(noArgs, async (_, { resellerId }) => {
-  await endAllSessions(getDb(), { resellerId });
+/** Ends every session of this member's wallet, in every team, on every device, this one included. */
+export const signOutEverywhereAction = sessionAction("action:signOutEverywhereAction", noArgs, async (_, { wallet }) => {
+  await endWalletSessions(getDb(), { walletAddress: wallet });
   return null;
 });
 
@@ -112,7 +131,7 @@ const quoteInput = z
 const confirmInput = z.object({ nonce: z.string().regex(/^[0-9a-f]{32}$/), signature: z.string().max(8200) }).strict();
 
 /** The terms of a withdrawal to the connected wallet and the EIP-712 data to sign; nothing is reserved yet. */
-export const quoteWithdrawalAction = sessionAction(args(quoteInput), ([input], { resellerId }) =>
+export const quoteWithdrawalAction = sessionAction("action:quoteWithdrawalAction", args(quoteInput), ([input], { resellerId }) =>
   quoteWithdrawal(getDb(), { resellerId, ...input }),
 );
 
@@ -120,12 +139,13 @@ export const quoteWithdrawalAction = sessionAction(args(quoteInput), ([input], {
  * Queues a withdrawal: the session alone is not enough, the wallet's fresh EIP-712 signature
  * of the quoted terms is (a stolen cookie cannot withdraw). Reserves the balances at once.
  */
-export const confirmWithdrawalAction = sessionAction(args(confirmInput), ([input], { resellerId }) =>
+export const confirmWithdrawalAction = sessionAction("action:confirmWithdrawalAction", args(confirmInput), ([input], { resellerId }) =>
   confirmWithdrawal(getDb(), { resellerId, ...input }),
 );
 
 /** A key's own markup (a channel's), or null for the reseller's; the service checks the cap (INVALID_MARKUP). */
 export const setKeyMarkupAction = sessionAction(
+  "action:setKeyMarkupAction",
   args(id, z.number().nullable().catch(Number.NaN)),
   async ([keyId, markupBps], { resellerId }) => {
     await setKeyMarkup(getDb(), { resellerId, keyId, markupBps });
@@ -136,19 +156,25 @@ export const setKeyMarkupAction = sessionAction(
 /** A widget's settings; the service validates every field (lib/channels). */
 const widgetSettings = z.record(z.string(), z.unknown()).catch({});
 
-export const createWidgetAction = sessionAction(args(widgetSettings), ([input], { resellerId }) =>
+export const createWidgetAction = sessionAction("action:createWidgetAction", args(widgetSettings), ([input], { resellerId }) =>
   createWidget(getDb(), { resellerId, input }),
 );
 
-export const updateWidgetAction = sessionAction(args(id, widgetSettings), ([widgetId, input], { resellerId }) =>
-  updateWidget(getDb(), { resellerId, widgetId, input }),
+export const updateWidgetAction = sessionAction(
+  "action:updateWidgetAction",
+  args(id, widgetSettings),
+  ([widgetId, input], { resellerId }) => updateWidget(getDb(), { resellerId, widgetId, input }),
 );
 
 /** `enabled`: anything but true disables. */
-export const setWidgetEnabledAction = sessionAction(args(id, z.boolean().catch(false)), async ([widgetId, enabled], { resellerId }) => {
-  await setWidgetEnabled(getDb(), { resellerId, widgetId, enabled });
-  return null;
-});
+export const setWidgetEnabledAction = sessionAction(
+  "action:setWidgetEnabledAction",
+  args(id, z.boolean().catch(false)),
+  async ([widgetId, enabled], { resellerId }) => {
+    await setWidgetEnabled(getDb(), { resellerId, widgetId, enabled });
+    return null;
+  },
+);
 
 /**
  * The reseller's brand (docs/widgets.md, Brand): name, accent, support contact, terms link and
@@ -173,4 +199,47 @@ const brandInput = z
   })
   .strict();
 
-export const setBrandAction = sessionAction(args(brandInput), ([input], { resellerId }) => setBrand(getDb(), { resellerId, input }));
+export const setBrandAction = sessionAction("action:setBrandAction", args(brandInput), ([input], { resellerId }) =>
+  setBrand(getDb(), { resellerId, input }),
+);
+
+// The team (issue 54, lib/teams): invitations, roles and members are the owners'; anyone may leave or switch teams.
+
+/** An invitation link for `role`; the answer holds its secret, shown once (only its hash is kept). */
+export const createInviteAction = sessionAction("action:createInviteAction", args(text(20)), async ([role], { resellerId, wallet }) => {
+  const invite = await createInvite(getDb(), { resellerId, actor: wallet, role });
+  return { id: invite.id, role: invite.role, path: `/join/${invite.secret}`, expiresAt: invite.expiresAt.toISOString() };
+});
+
+export const revokeInviteAction = sessionAction("action:revokeInviteAction", args(id), async ([inviteId], { resellerId, wallet }) => {
+  await revokeInvite(getDb(), { resellerId, actor: wallet, inviteId });
+  return null;
+});
+
+/** The role is checked by the service (INVALID_REQUEST); the last owner stays owner (LAST_OWNER). */
+export const setMemberRoleAction = sessionAction(
+  "action:setMemberRoleAction",
+  args(id, text(20)),
+  async ([memberId, role], { resellerId, wallet }) => {
+    const m = await changeRole(getDb(), { resellerId, actor: wallet, memberId, role });
+    return { id: m.id, role: m.role };
+  },
+);
+
+/** Removes a member; their sessions in this team end at their next request. */
+export const removeMemberAction = sessionAction("action:removeMemberAction", args(id), async ([memberId], { resellerId, wallet }) => {
+  await removeMember(getDb(), { resellerId, actor: wallet, memberId });
+  return null;
+});
+
+/** Leaves the session's team (the last owner cannot: LAST_OWNER); this session ends with it. */
+export const leaveTeamAction = sessionAction("action:leaveTeamAction", noArgs, async (_, { resellerId, wallet }) => {
+  await leaveTeam(getDb(), { resellerId, walletAddress: wallet });
+  return null;
+});
+
+/** Points this session at another of the wallet's teams (NOT_FOUND when it is not a member there). */
+export const switchTeamAction = sessionAction("action:switchTeamAction", args(id), async ([teamId], { sessionId, wallet }) => {
+  await switchSessionTeam(getDb(), { sessionId, walletAddress: wallet, resellerId: teamId });
+  return null;
+});

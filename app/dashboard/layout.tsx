@@ -1,6 +1,8 @@
 import Link from "next/link";
 import { getAddress } from "viem";
+import { getDb, teamsOf } from "@/app/_server/lib";
 import { requireSessionReseller } from "@/app/_server/session";
+import { TeamSwitcher } from "@/app/dashboard/team/TeamSwitcher";
 import { Nav } from "@/components/dashboard/Nav";
 import { SignOutButton } from "@/components/dashboard/SignOutButton";
 import { shortAddress } from "@/components/format";
@@ -11,6 +13,11 @@ import { Logo } from "@/components/Logo";
 export default async function DashboardLayout({ children }: { children: React.ReactNode }) {
   const me = await requireSessionReseller();
   const wallet = getAddress(me.wallet);
+  // The wallet's teams, for the switcher (shown only with more than one).
+  const teams = (await teamsOf(getDb(), { walletAddress: me.wallet })).map((t) => ({
+    id: t.resellerId,
+    label: `${shortAddress(getAddress(t.reseller.walletAddress))} (${t.role})`,
+  }));
   return (
     <div className="min-h-dvh">
       <a
@@ -28,6 +35,10 @@ export default async function DashboardLayout({ children }: { children: React.Re
             </span>
           </Link>
           <div className="flex items-center gap-2 sm:gap-3">
+            {teams.length > 1 ? <TeamSwitcher teams={teams} current={me.resellerId} /> : null}
+            <span className="rounded-full bg-indigo-50 px-2.5 py-1 text-xs text-indigo-800" data-testid="team-role">
+              {me.role}
+            </span>
             <span
               className="rounded-full bg-zinc-100 px-2.5 py-1 font-mono text-xs text-zinc-700"
               title={wallet}
@@ -40,7 +51,7 @@ export default async function DashboardLayout({ children }: { children: React.Re
           </div>
         </div>
         <div className="mx-auto max-w-6xl px-2 sm:px-4">
-          <Nav />
+          <Nav role={me.role} />
         </div>
       </header>
       <main id="main" className="mx-auto max-w-6xl px-4 py-6 sm:px-6 sm:py-8 print:max-w-none print:p-0">

@@ -25,4 +25,5 @@ export const queryKeys = {
   statements: ["statements"] as const,
   /** The request log's pages for one set of filters (`query`: the filters' search string). */
   requests: (query: string) => ["requests", query] as const,
+  team: ["team"] as const,
 };

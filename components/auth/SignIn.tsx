@@ -33,8 +33,11 @@ export function SignIn({
   initialError,
   callbackUrl,
   contractWallets,
+  invite,
 }: {
   initialError: string | null;
+  /** An invitation link's secret (the join page): signing in joins that team. */
+  invite?: string;
   callbackUrl: string | null;
   /** Whether the server can check smart-contract wallets on every chain it accepts. */
   contractWallets: boolean;
@@ -98,7 +101,7 @@ export function SignIn({
       const signature = (await eth.request({ method: "personal_sign", params: [toHex(message), address] })) as string;
 
       setStep("verifying");
-      const result = await signIn("siwe", { message, signature, redirect: false });
+      const result = await signIn("siwe", { message, signature, ...(invite ? { invite } : {}), redirect: false });
       if (!result || result.error || !result.ok) {
         setStep("idle");
         setError(signInErrorText(result?.error ?? "SIGN_IN_FAILED", { contractWallets: server.contractWalletChainIds.includes(chainId) }));
@@ -125,7 +128,7 @@ export function SignIn({
         </Alert>
       ) : null}
       <Button onClick={connectAndSignIn} disabled={busy || hasWallet === false} className="w-full py-2.5 text-base">
-        {busy ? "Signing in…" : "Connect wallet"}
+        {busy ? "Signing in…" : invite ? "Join with your wallet" : "Connect wallet"}
       </Button>
       <p aria-live="polite" className="min-h-5 text-center text-sm text-zinc-500">
         {STEP_TEXT[step]}

@@ -24,6 +24,12 @@ export const SIGN_IN_ERROR_TEXT: Record<string, string> = {
   NONCE_INVALID: "This sign-in message was already used or has expired. Please sign in again.",
   ACCOUNT_DISABLED: "This wallet's reseller account has been disabled by the operator.",
   SIGN_IN_FAILED: "Sign-in failed on the server. Please try again.",
+  NOT_A_MEMBER: "This wallet is no longer a member of its reseller's team. Ask an owner of a team for an invitation.",
+  INVITE_USED: "This invitation link has already been used. Ask the team's owner for a new one.",
+  INVITE_EXPIRED: "This invitation link has expired. Ask the team's owner for a new one.",
+  INVITE_REVOKED: "This invitation was revoked by the team's owner.",
+  INVITE_NOT_FOUND: "This invitation link is not valid.",
+  ALREADY_MEMBER: "This wallet is already a member of that team: sign in without the invitation.",
   SessionRequired: "Please sign in to continue.",
 };
 

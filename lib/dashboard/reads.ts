@@ -5,6 +5,7 @@ import type { Db } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
 import { STATUS_CLASSES } from "@/lib/request-log/types";
 import { getBrandSettings } from "@/lib/resellers/brand";
+import { getTeamView, requirePermission } from "@/lib/teams/team";
 import { deliveryPage, listEndpoints } from "@/lib/webhooks/endpoints";
 import { found, parseInput } from "./actions-core";
 import { getChannelStats } from "./channels";
@@ -99,6 +100,7 @@ export const DASHBOARD_READS: { [K in DashboardReadName]: Read<K> } = {
       .strict(),
     read: (db, resellerId, q) => getRequestLogPage(db, resellerId, q),
   },
+  team: { query: none, read: (db, resellerId) => getTeamView(db, { resellerId }) },
 };
 
 /**
@@ -116,20 +118,22 @@ function queryObject(params: URLSearchParams): Record<string, string> {
 }
 
 /**
- * The answer to GET /dashboard/api/<name>?<params>: `session` gives the signed-in reseller of
- * this request (none: 401), then the read's query is checked (unknown read: 404; a wrong
+ * The answer to GET /dashboard/api/<name>?<params>: `session` gives the signed-in member of
+ * this request (none: 401), whose role must allow the read (else 403 FORBIDDEN), then the read's query is checked (unknown read: 404; a wrong
  * query: 400) and the read runs for that reseller alone. Every answer, errors included, has
  * the v1 API's error shape (lib/http/errors.ts) and is private to the session, never cached.
  */
 export async function serveDashboardRead(
   db: Db,
-  request: { name: string; params: URLSearchParams; session: () => Promise<{ resellerId: string } | null> },
+  request: { name: string; params: URLSearchParams; session: () => Promise<{ resellerId: string; role: string } | null> },
 ): Promise<Response> {
   try {
     const me = await request.session();
     if (!me) return unauthorizedResponse();
     if (!Object.hasOwn(DASHBOARD_READS, request.name)) throw new AppError("NOT_FOUND", "There is no such dashboard read.");
     // One entry of the table, whichever it is: its schema's output is its read's query.
+    // The member's role, as the database says at this request, may do this read (lib/teams/roles.ts).
+    requirePermission(me, `read:${request.name}`);
     const read = DASHBOARD_READS[request.name as DashboardReadName] as unknown as Read<DashboardReadName>;
     const query = parseInput(read.query, queryObject(request.params));
     return jsonResponse(await read.read(db, me.resellerId, query), { headers: PRIVATE });

@@ -29,6 +29,11 @@ export function unauthorizedResponse(): Response {
   return dashboardError(new AppError("UNAUTHORIZED", "Sign in to continue."), PRIVATE);
 }
 
+/** A signed-in member whose role may not do this (lib/teams/roles.ts): 403 FORBIDDEN. */
+export function forbiddenResponse(): Response {
+  return dashboardError(new AppError("FORBIDDEN", "Your role in this team does not allow this."), PRIVATE);
+}
+
 /** A streamed CSV attachment; `name` is ours (ASCII, no quotes). */
 export function csvDownload(body: ReadableStream<Uint8Array>, name: string): Response {
   return new Response(body, {

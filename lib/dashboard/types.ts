@@ -9,6 +9,7 @@ import type { CurrencyInfo } from "@/lib/currencies/types";
 import type { FailureReason, OrderState } from "@/lib/domain/order-states";
 import type { RequestLogPage, StatusClassName } from "@/lib/request-log/types";
 import type { BrandSettings } from "@/lib/resellers/brand-types";
+import type { TeamRole } from "@/lib/teams/roles";
 import type { DeliveryPage, EndpointView } from "@/lib/webhooks/types";
 import type { WithdrawalRow } from "@/lib/withdrawals/types";
 
@@ -309,6 +310,14 @@ export interface DashboardReads {
     query: { status?: StatusClassName; route?: string; key?: string; from?: string; to?: string; older?: string };
     result: RequestLogPage;
   };
+  /** The team (issue 54, owners only): members, open invitations, the record of changes (newest first). */
+  team: { query: NoQuery; result: TeamView };
+}
+
+export interface TeamView {
+  members: { id: string; wallet: string; role: TeamRole; since: string }[];
+  invites: { id: string; role: TeamRole; createdBy: string; createdAt: string; expiresAt: string }[];
+  events: { id: number; at: string; actor: string; action: string; target: string | null; before: unknown; after: unknown }[];
 }
 
 /** A read without parameters. */

@@ -26,6 +26,7 @@ export type {
   Prisma,
   RateQuote,
   Reseller,
+  ResellerMember,
   Widget,
   Withdrawal,
   WithdrawalLeg,

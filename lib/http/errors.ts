@@ -55,6 +55,12 @@ export const HTTP_STATUS: Record<ErrorCode, number> = {
   FORBIDDEN: 403,
   LAST_ADMIN: 409,
   WEBHOOK_ENDPOINT_DISABLED: 409,
+  INVITE_USED: 410,
+  INVITE_EXPIRED: 410,
+  INVITE_REVOKED: 410,
+  INVITE_NOT_FOUND: 404,
+  LAST_OWNER: 409,
+  ALREADY_MEMBER: 409,
 };
 
 export interface ErrorBody {

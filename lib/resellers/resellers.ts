@@ -26,7 +26,13 @@ export async function getOrCreateReseller(db: Db, opts: { walletAddress: string;
   const found = await db.reseller.findUnique({ where: { walletAddress } });
   if (found) return found;
   try {
-    return await db.reseller.create({ data: { id: newId(), walletAddress, markupBps: opts.markupBps ?? 0 } });
+    // Its wallet is its team's first owner (issue 54, lib/teams), made in the same transaction.
+    const id = newId();
+    const [reseller] = await db.$transaction([
+      db.reseller.create({ data: { id, walletAddress, markupBps: opts.markupBps ?? 0 } }),
+      db.resellerMember.create({ data: { id: `owner_${id}`, resellerId: id, walletAddress, role: "owner" } }),
+    ]);
+    return reseller;
   } catch (e) {
     if (!isUniqueViolation(e)) throw e;
     return db.reseller.findUniqueOrThrow({ where: { walletAddress } });

@@ -27,6 +27,12 @@ const ELSEWHERE = {
   FORBIDDEN: "console only (tests/http/console-roles.test.ts: every role by every action)",
   LAST_ADMIN: "console and CLI only (tests/operators/operators.test.ts)",
   WEBHOOK_ENDPOINT_DISABLED: "dashboard only (tests/webhooks/redeliver.test.ts)",
+  INVITE_USED: "dashboard only (tests/teams/team.test.ts)",
+  INVITE_EXPIRED: "dashboard only (tests/teams/team.test.ts)",
+  INVITE_REVOKED: "dashboard only (tests/teams/team.test.ts)",
+  INVITE_NOT_FOUND: "dashboard only (tests/teams/team.test.ts)",
+  LAST_OWNER: "dashboard only (tests/teams/team.test.ts)",
+  ALREADY_MEMBER: "dashboard only (tests/teams/team.test.ts)",
 } as const satisfies Partial<Record<ErrorCode, string>>;
 
 const order = (over: Record<string, unknown> = {}) => ({ from: "btc", to: "eth", amount: "0.01", address: addressFor("eth"), ...over });

@@ -37,7 +37,7 @@ async function readRequests(db: Db, resellerId: string | null, query: string): P
   const r = await serveDashboardRead(db, {
     name: "requests",
     params: new URLSearchParams(query),
-    session: async () => (resellerId ? { resellerId } : null),
+    session: async () => (resellerId ? { resellerId, role: "developer" } : null),
   });
   return { status: r.status, body: (await r.json()) as RequestLogPage };
 }

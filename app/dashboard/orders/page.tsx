@@ -1,13 +1,15 @@
 import type { Metadata } from "next";
 import { Suspense } from "react";
 import { channelOptions, getDb, listResellerOrders, parseOrderQuery } from "@/app/_server/lib";
-import { requireSessionReseller } from "@/app/_server/session";
+import { requirePageMember } from "@/app/_server/session";
+import { NoAccess } from "@/components/dashboard/NoAccess";
 import { OrdersView } from "./OrdersView";
 
 export const metadata: Metadata = { title: "Orders" };
 
 export default async function OrdersPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
-  const me = await requireSessionReseller("/dashboard/orders");
+  const me = await requirePageMember("/dashboard/orders", "read:orders");
+  if (!me.allowed) return <NoAccess />;
   const sp = await searchParams;
   const flat = Object.fromEntries(Object.entries(sp).map(([k, v]) => [k, Array.isArray(v) ? v[0] : v]));
   const query = parseOrderQuery(me.resellerId, flat);

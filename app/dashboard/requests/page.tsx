@@ -1,7 +1,8 @@
 import type { Metadata } from "next";
 import { Suspense } from "react";
 import { getDb, getRequestLogPage } from "@/app/_server/lib";
-import { requireSessionReseller } from "@/app/_server/session";
+import { requirePageMember } from "@/app/_server/session";
+import { NoAccess } from "@/components/dashboard/NoAccess";
 import { STATUS_CLASSES, type StatusClassName } from "@/lib/dashboard/types";
 import { type RequestFilters, RequestsView } from "./RequestsView";
 
@@ -10,7 +11,8 @@ export const metadata: Metadata = { title: "Requests" };
 const isInstant = (s: string | undefined): s is string => !!s && s.length <= 40 && !Number.isNaN(Date.parse(s));
 
 export default async function RequestsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
-  const me = await requireSessionReseller("/dashboard/requests");
+  const me = await requirePageMember("/dashboard/requests", "read:requests");
+  if (!me.allowed) return <NoAccess />;
   const sp = await searchParams;
   const one = (k: string) => {
     const v = sp[k];

@@ -1,11 +1,21 @@
 import type { Metadata } from "next";
 import { getDb, getSettingsView } from "@/app/_server/lib";
-import { requireSessionReseller } from "@/app/_server/session";
+import { requirePageMember } from "@/app/_server/session";
+import { NoAccess } from "@/components/dashboard/NoAccess";
+import { LeaveTeamCard } from "./LeaveTeamCard";
 import { SettingsView } from "./SettingsView";
 
 export const metadata: Metadata = { title: "Settings" };
 
 export default async function SettingsPage() {
-  const me = await requireSessionReseller("/dashboard/settings");
-  return <SettingsView initial={await getSettingsView(getDb(), { resellerId: me.resellerId })} />;
+  const me = await requirePageMember("/dashboard/settings", "read:settings");
+  if (!me.allowed) return <NoAccess />;
+  return (
+    <>
+      <SettingsView initial={await getSettingsView(getDb(), { resellerId: me.resellerId })} />
+      <div className="mt-6">
+        <LeaveTeamCard />
+      </div>
+    </>
+  );
 }
