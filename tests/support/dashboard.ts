@@ -39,12 +39,13 @@ export interface SignInResult {
 /**
  * Signs in over HTTP: a nonce from /api/auth/nonce, the EIP-4361 message the sign-in page
  * would build (for `address`, default the signer's own), signed by `signer`, posted to
- * next-auth's credentials callback with its CSRF token.
+ * next-auth's credentials callback with its CSRF token; with `invite`, an invitation link's
+ * secret, as the join page sends it.
  */
 export async function signInOverHttp(
   origin: string,
   signer: LocalAccount,
-  opts: { address?: Hex; chainId?: number; appUrl?: string } = {},
+  opts: { address?: Hex; chainId?: number; appUrl?: string; invite?: string } = {},
 ): Promise<SignInResult> {
   const ip = newIp();
   const nonceRes = await fetch(`${origin}/api/auth/nonce`, { method: "POST", headers: { "x-forwarded-for": ip } });
@@ -69,7 +70,7 @@ export async function signInOverHttp(
   const res = await fetch(`${origin}/api/auth/callback/siwe`, {
     method: "POST",
     headers: { "content-type": "application/x-www-form-urlencoded", cookie: cookieHeader(jar), "x-forwarded-for": ip },
-    body: new URLSearchParams({ csrfToken, message, signature, json: "true" }),
+    body: new URLSearchParams({ csrfToken, message, signature, ...(opts.invite ? { invite: opts.invite } : {}), json: "true" }),
     redirect: "manual",
   });
   const body = (await res.json()) as { url: string };
