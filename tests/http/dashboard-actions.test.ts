@@ -30,6 +30,7 @@ const READS: [name: DashboardReadName, query: string][] = [
   ["withdrawals", ""],
   ["statements", ""],
   ["requests", "status=4xx"],
+  ["team", ""],
 ];
 const unauthorized = { error: { code: "UNAUTHORIZED", message: expect.any(String) } };
 const notFound = { error: { code: "NOT_FOUND", message: "Not found." } };
