@@ -13,7 +13,14 @@ import { bpsToPercent, D, formatAmount } from "@/lib/money/decimal";
 import { ChannelsCard } from "./ChannelsCard";
 import { currencyColor, EarningsChart } from "./EarningsChart";
 
-export function OverviewView({ initial }: { initial: { overview: Overview; earnings: EarningsSeries; channels: ChannelStats } }) {
+/** `canExportLedger`: the member's role may download the profit ledger (lib/teams/roles.ts). */
+export function OverviewView({
+  initial,
+  canExportLedger,
+}: {
+  initial: { overview: Overview; earnings: EarningsSeries; channels: ChannelStats };
+  canExportLedger: boolean;
+}) {
   const [days, setDays] = useState<PeriodDays>(initial.overview.period.days as PeriodDays);
   const [view, setView] = useState<string>("usd");
   const isInitial = days === initial.overview.period.days;
@@ -176,14 +183,16 @@ export function OverviewView({ initial }: { initial: { overview: Overview; earni
             title="Profit by currency"
             description="Pending becomes available when the order finishes; a failed order reverses it."
             actions={
-              <a
-                href="/dashboard/export/ledger"
-                download
-                className="text-sm font-medium whitespace-nowrap text-indigo-700 hover:underline"
-                data-testid="export-ledger"
-              >
-                Ledger CSV
-              </a>
+              canExportLedger ? (
+                <a
+                  href="/dashboard/export/ledger"
+                  download
+                  className="text-sm font-medium whitespace-nowrap text-indigo-700 hover:underline"
+                  data-testid="export-ledger"
+                >
+                  Ledger CSV
+                </a>
+              ) : null
             }
           />
           {o.balances.length ? (

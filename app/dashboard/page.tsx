@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import { getChannelStats, getDb, getEarningsSeries, getOverview } from "@/app/_server/lib";
 import { requirePageMember } from "@/app/_server/session";
 import { NoAccess } from "@/components/dashboard/NoAccess";
+import { teamCan } from "@/lib/teams/roles";
 import { OverviewView } from "./OverviewView";
 
 export const metadata: Metadata = { title: "Overview" };
@@ -15,5 +16,5 @@ export default async function OverviewPage() {
     getEarningsSeries(getDb(), opts),
     getChannelStats(getDb(), opts),
   ]);
-  return <OverviewView initial={{ overview, earnings, channels }} />;
+  return <OverviewView initial={{ overview, earnings, channels }} canExportLedger={teamCan(me.role, "export:ledger")} />;
 }

@@ -56,7 +56,8 @@ function MarkupRangeNote({ s, value }: { s: Settings; value: number | null }) {
   );
 }
 
-export function SettingsView({ initial }: { initial: Settings }) {
+/** `canSetMarkup`: the member's role may change the markup (owners, lib/teams/roles.ts); the server refuses others anyway. */
+export function SettingsView({ initial, canSetMarkup }: { initial: Settings; canSetMarkup: boolean }) {
   const qc = useQueryClient();
   const q = useQuery({ queryKey: queryKeys.settings, queryFn: ({ signal }) => fetchRead("settings", {}, signal), initialData: initial });
   const s = q.data ?? initial;
@@ -150,7 +151,8 @@ export function SettingsView({ initial }: { initial: Settings }) {
               </div>
             </div>
             <div className="flex flex-wrap items-center gap-3">
-              <Button type="submit" disabled={!changed || save.isPending}>
+              {canSetMarkup ? null : <span className="text-sm text-zinc-500">Only an owner of the team can change the markup.</span>}
+              <Button type="submit" disabled={!canSetMarkup || !changed || save.isPending}>
                 {save.isPending ? "Saving…" : "Save markup"}
               </Button>
               {changed ? (

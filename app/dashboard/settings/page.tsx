@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import { getDb, getSettingsView } from "@/app/_server/lib";
 import { requirePageMember } from "@/app/_server/session";
 import { NoAccess } from "@/components/dashboard/NoAccess";
+import { teamCan } from "@/lib/teams/roles";
 import { LeaveTeamCard } from "./LeaveTeamCard";
 import { SettingsView } from "./SettingsView";
 
@@ -12,7 +13,10 @@ export default async function SettingsPage() {
   if (!me.allowed) return <NoAccess />;
   return (
     <>
-      <SettingsView initial={await getSettingsView(getDb(), { resellerId: me.resellerId })} />
+      <SettingsView
+        initial={await getSettingsView(getDb(), { resellerId: me.resellerId })}
+        canSetMarkup={teamCan(me.role, "action:setMarkupAction")}
+      />
       <div className="mt-6">
         <LeaveTeamCard />
       </div>
