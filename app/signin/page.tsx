@@ -27,7 +27,8 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
         <div className="rounded-xl border border-zinc-200 bg-white p-6 shadow-sm sm:p-8">
           <h1 className="text-xl font-semibold tracking-tight">Sign in with your wallet</h1>
           <p className="mt-2 text-sm text-zinc-600">
-            Your Ethereum wallet is your account: no email, no password. The first sign-in creates your reseller account; to join a team, open the invitation link you were sent.
+            Your Ethereum wallet is your account: no email, no password. The first sign-in creates your reseller account; to join a team,
+            open the invitation link you were sent.
           </p>
           <ul className="mt-4 space-y-1.5 text-sm text-zinc-600">
             <li className="flex gap-2">
