@@ -12,7 +12,9 @@ import {
   quoteWithdrawal,
   redeliverFailed,
   redeliverOne,
+  requestInstruction,
   revokeApiKey,
+  revokeInstruction,
   rotateApiKey,
   rotateEndpointSecret,
   sendTestEvent,
@@ -21,6 +23,7 @@ import {
   setKeyMarkup,
   setMarkup,
   setWidgetEnabled,
+  signInstruction,
   toKeyRow,
   updateWidget,
 } from "@/app/_server/lib";
@@ -123,6 +126,26 @@ export const quoteWithdrawalAction = sessionAction(args(quoteInput), ([input], {
 export const confirmWithdrawalAction = sessionAction(args(confirmInput), ([input], { resellerId }) =>
   confirmWithdrawal(getDb(), { resellerId, ...input }),
 );
+
+/**
+ * Automatic payouts (lib/payouts, docs/payouts.md): the terms of a standing instruction to sign.
+ * The service checks the input itself (its own schema: the trigger, the threshold, the caps).
+ * At merge with teams (issue 54, part 1): owner-only, as the service's owner check says.
+ */
+export const requestPayoutInstructionAction = sessionAction(args(z.unknown()), ([input], { resellerId, wallet }) =>
+  requestInstruction(getDb(), { resellerId, wallet, input }),
+);
+
+/** Records the owner's signature of the instruction: it applies at once, or after the delay for another wallet or a cap raised. */
+export const signPayoutInstructionAction = sessionAction(args(confirmInput), ([input], { resellerId, wallet }) =>
+  signInstruction(getDb(), { resellerId, wallet, ...input }),
+);
+
+/** Stops automatic payouts at once (no signature needed to stop paying). */
+export const revokePayoutInstructionAction = sessionAction(noArgs, async (_args, { resellerId, wallet }) => {
+  await revokeInstruction(getDb(), { resellerId, wallet });
+  return null;
+});
 
 /** A key's own markup (a channel's), or null for the reseller's; the service checks the cap (INVALID_MARKUP). */
 export const setKeyMarkupAction = sessionAction(
