@@ -18,6 +18,8 @@ import { signInstructionData } from "./wallet";
 
 type Trigger = PayoutInstructionRow["trigger"];
 
+const ON_ITS_WAY = new Set(["awaiting_approval", "queued", "processing", "sent"]);
+
 function summary(i: PayoutInstructionRow): string {
   const when =
     i.trigger === "threshold"
@@ -30,7 +32,16 @@ function summary(i: PayoutInstructionRow): string {
 
 export function AutoPayoutsCard({ wallet, chains }: { wallet: string; chains: PayoutChainInfo[] }) {
   const qc = useQueryClient();
-  const q = useQuery({ queryKey: queryKeys.payouts, queryFn: ({ signal }) => fetchRead("payouts", {}, signal) });
+  const q = useQuery({
+    queryKey: queryKeys.payouts,
+    queryFn: ({ signal }) => fetchRead("payouts", {}, signal),
+    // Polled while a payout is on its way, and now and then while an instruction may start one.
+    refetchInterval: (query) => {
+      const d = query.state.data;
+      if (d?.runs.some((r) => r.withdrawalStatus && ON_ITS_WAY.has(r.withdrawalStatus))) return 2000;
+      return d?.active || d?.pending ? 15_000 : false;
+    },
+  });
   const v = q.data;
   const [trigger, setTrigger] = useState<Trigger>("monthly");
   const [threshold, setThreshold] = useState("100");
@@ -143,7 +154,7 @@ export function AutoPayoutsCard({ wallet, chains }: { wallet: string; chains: Pa
           {chains.length > 1 ? (
             <div>
               <label htmlFor={ids.chain} className="block text-sm font-medium text-zinc-700">
-                Payout chain
+                Chain for automatic payouts
               </label>
               <select
                 id={ids.chain}
@@ -165,7 +176,7 @@ export function AutoPayoutsCard({ wallet, chains }: { wallet: string; chains: Pa
           ) : null}
           <div>
             <label htmlFor={ids.asset} className="block text-sm font-medium text-zinc-700">
-              Payout asset
+              Asset for automatic payouts
             </label>
             <select id={ids.asset} value={asset} onChange={(e) => setAsset(e.target.value)} className={field}>
               {chain.assets.map((a) => (
