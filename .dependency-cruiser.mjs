@@ -52,6 +52,8 @@ const LAYERS = [
   ["webhooks"],
   ["orders"],
   ["withdrawals"],
+  // Automatic payouts by a signed standing instruction (issue 54): they queue withdrawals.
+  ["payouts"],
   // The hosted exchange page and the widget (their order links, views and estimates).
   ["hosted"],
   // The worker's passes (the console's "sync now" runs one for an order).

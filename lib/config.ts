@@ -326,6 +326,12 @@ const schema = z.object({
   WITHDRAWAL_APPROVAL_USD: z
     .union([z.literal(""), z.string().regex(/^\d+(\.\d+)?$/, "expected a decimal number of US dollars")])
     .default(""),
+  /**
+   * Automatic payouts (lib/payouts, docs/payouts.md): a signed change of a standing instruction
+   * that pays another wallet or raises a cap applies only this many hours after it is signed
+   * (lowering a cap or revoking applies at once).
+   */
+  PAYOUT_CHANGE_DELAY_HOURS: int(24, 0),
   /** The console's queue: an open order in one state longer than this is stuck, in minutes per state: "confirming=120,exchanging=120,sending=120". */
   QUEUE_STUCK_MINUTES: z
     .string()

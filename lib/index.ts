@@ -60,6 +60,7 @@ export { checkLedger } from "./ledger/check";
 export { getLogger } from "./log";
 export { NativeDate, restoreNativeDate } from "./native-date";
 export { listenForMetrics } from "./observability/metrics";
+export { requestInstruction, revokeInstruction, signInstruction } from "./payouts/instructions";
 export { limitSigninNonce, rateLimitHeaders } from "./ratelimit/limiter";
 export { getBrand, getBrandSettings, setBrand } from "./resellers/brand";
 export { endAllSessions, setMarkup } from "./resellers/resellers";

@@ -16,7 +16,9 @@ import {
   redeliverFailed,
   redeliverOne,
   removeMember,
+  requestInstruction,
   revokeApiKey,
+  revokeInstruction,
   revokeInvite,
   rotateApiKey,
   rotateEndpointSecret,
@@ -26,6 +28,7 @@ import {
   setKeyMarkup,
   setMarkup,
   setWidgetEnabled,
+  signInstruction,
   switchSessionTeam,
   toKeyRow,
   updateWidget,
@@ -141,6 +144,34 @@ export const quoteWithdrawalAction = sessionAction("action:quoteWithdrawalAction
  */
 export const confirmWithdrawalAction = sessionAction("action:confirmWithdrawalAction", args(confirmInput), ([input], { resellerId }) =>
   confirmWithdrawal(getDb(), { resellerId, ...input }),
+);
+
+/**
+ * Automatic payouts (lib/payouts, docs/payouts.md): the terms of a standing instruction to sign.
+ * The service checks the input itself (its own schema: the trigger, the threshold, the caps).
+ * Owners only (lib/teams/roles.ts), and the service checks the signer is an owner too.
+ */
+export const requestPayoutInstructionAction = sessionAction(
+  "action:requestPayoutInstructionAction",
+  args(z.unknown()),
+  ([input], { resellerId, wallet }) => requestInstruction(getDb(), { resellerId, wallet, input }),
+);
+
+/** Records the owner's signature of the instruction: it applies at once, or after the delay for another wallet or a cap raised. */
+export const signPayoutInstructionAction = sessionAction(
+  "action:signPayoutInstructionAction",
+  args(confirmInput),
+  ([input], { resellerId, wallet }) => signInstruction(getDb(), { resellerId, wallet, ...input }),
+);
+
+/** Stops automatic payouts at once (no signature needed to stop paying). */
+export const revokePayoutInstructionAction = sessionAction(
+  "action:revokePayoutInstructionAction",
+  noArgs,
+  async (_args, { resellerId, wallet }) => {
+    await revokeInstruction(getDb(), { resellerId, wallet });
+    return null;
+  },
 );
 
 /** A key's own markup (a channel's), or null for the reseller's; the service checks the cap (INVALID_MARKUP). */

@@ -22,6 +22,7 @@ export const queryKeys = {
     (older === undefined ? ["webhook-deliveries", endpointId] : ["webhook-deliveries", endpointId, older]) as readonly string[],
   settings: ["settings"] as const,
   withdrawals: ["withdrawals"] as const,
+  payouts: ["payouts"] as const,
   statements: ["statements"] as const,
   /** The request log's pages for one set of filters (`query`: the filters' search string). */
   requests: (query: string) => ["requests", query] as const,

@@ -3,6 +3,7 @@ import { z } from "zod";
 import { listWidgets } from "@/lib/channels/channels";
 import type { Db } from "@/lib/db/client";
 import { AppError } from "@/lib/errors";
+import { getPayoutsView } from "@/lib/payouts/instructions";
 import { STATUS_CLASSES } from "@/lib/request-log/types";
 import { getBrandSettings } from "@/lib/resellers/brand";
 import { getTeamView, requirePermission } from "@/lib/teams/team";
@@ -86,6 +87,7 @@ export const DASHBOARD_READS: { [K in DashboardReadName]: Read<K> } = {
   },
   settings: { query: none, read: (db, resellerId) => getSettingsView(db, { resellerId }) },
   withdrawals: { query: none, read: (db, resellerId) => getWithdrawalsView(db, { resellerId }) },
+  payouts: { query: none, read: (db, resellerId) => getPayoutsView(db, { resellerId }) },
   statements: { query: none, read: (db, resellerId) => getStatements(db, { resellerId }) },
   requests: {
     query: z

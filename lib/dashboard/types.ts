@@ -7,6 +7,7 @@
 import type { ChannelStats, WidgetView } from "@/lib/channels/types";
 import type { CurrencyInfo } from "@/lib/currencies/types";
 import type { FailureReason, OrderState } from "@/lib/domain/order-states";
+import type { PayoutsView } from "@/lib/payouts/types";
 import type { RequestLogPage, StatusClassName } from "@/lib/request-log/types";
 import type { BrandSettings } from "@/lib/resellers/brand-types";
 import type { TeamRole } from "@/lib/teams/roles";
@@ -16,6 +17,7 @@ import type { WithdrawalRow } from "@/lib/withdrawals/types";
 // Shapes of the layers below, shown by the dashboard as they are.
 export type { ChannelStat, ChannelStats, WidgetView } from "@/lib/channels/types";
 export type { CurrencyInfo } from "@/lib/currencies/types";
+export type { PayoutInstructionRow, PayoutsView } from "@/lib/payouts/types";
 export type { RequestLogPage, StatusClassName } from "@/lib/request-log/types";
 export { STATUS_CLASSES } from "@/lib/request-log/types";
 export type { DeliveryPage, DeliveryView, EndpointView } from "@/lib/webhooks/types";
@@ -300,6 +302,8 @@ export interface DashboardReads {
   "webhook-deliveries": { query: { endpoint: string; older?: string }; result: DeliveryPage };
   settings: { query: NoQuery; result: SettingsView };
   withdrawals: { query: NoQuery; result: WithdrawalsView };
+  /** Automatic payouts (lib/payouts): the standing instruction, a pending change, the latest automatic payouts. */
+  payouts: { query: NoQuery; result: PayoutsView };
   statements: { query: NoQuery; result: Statements };
   /**
    * The request log (lib/request-log): keyed v1 requests, newest first; filters by status class,

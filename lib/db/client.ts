@@ -22,6 +22,8 @@ export type {
   Operator,
   Order,
   OrderEvent,
+  PayoutInstruction,
+  PayoutRun,
   PayoutTx,
   Prisma,
   RateQuote,

@@ -36,6 +36,7 @@ export const DASHBOARD_PERMISSIONS = {
   "read:requests": DEVELOPERS,
   "read:withdrawals": FINANCE,
   "read:statements": FINANCE,
+  "read:payouts": FINANCE,
   "read:team": OWNERS,
   // API keys and channels.
   "action:createKeyAction": DEVELOPERS,
@@ -58,6 +59,10 @@ export const DASHBOARD_PERMISSIONS = {
   "action:quoteWithdrawalAction": FINANCE,
   "action:confirmWithdrawalAction": FINANCE,
   "action:setMarkupAction": OWNERS,
+  // Automatic payouts: an owner's standing instruction, paid to the owner's own wallet.
+  "action:requestPayoutInstructionAction": OWNERS,
+  "action:signPayoutInstructionAction": OWNERS,
+  "action:revokePayoutInstructionAction": OWNERS,
   // The member's own sessions and teams.
   "action:signOutEverywhereAction": EVERYONE,
   "action:leaveTeamAction": EVERYONE,

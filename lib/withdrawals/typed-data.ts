@@ -1,5 +1,5 @@
 import "server-only";
-import { type Address, getAddress, type Hex, verifyTypedData } from "viem";
+import { type Address, getAddress, type Hex, type TypedDataDefinition, verifyTypedData } from "viem";
 
 // The EIP-712 typed data a wallet signs to confirm a withdrawal (eth_signTypedData_v4): the
 // amounts, the asset, the destination, the chain and a single-use nonce. The server keeps the
@@ -96,7 +96,7 @@ export function typedDataToJson(d: { domain: unknown; types: Record<string, unkn
 export const typedDataJson = (t: WithdrawalTerms): string => typedDataToJson(typedData(t));
 
 /** Asks the payout chain whether a contract wallet accepts a signature of this typed data (ERC-1271 isValidSignature). */
-export type ContractSignatureCheck = (p: { address: Address; signature: Hex; typedData: ReturnType<typeof typedData> }) => Promise<boolean>;
+export type ContractSignatureCheck = (p: { address: Address; signature: Hex; typedData: TypedDataDefinition }) => Promise<boolean>;
 
 /**
  * True when `signature` is `signer`'s EIP-712 signature of exactly these terms: the ECDSA
@@ -104,14 +104,23 @@ export type ContractSignatureCheck = (p: { address: Address; signature: Hex; typ
  * account), one its contract accepts, asked on the payout chain through `onChain` (the
  * terms name that chain, so a confirmation signed for one chain is refused on another).
  */
-export async function verifyWithdrawalSignature(
+export function verifyWithdrawalSignature(
   t: WithdrawalTerms,
   signer: Address,
   signature: string,
   onChain?: ContractSignatureCheck,
 ): Promise<boolean> {
+  return verifyTypedDataSignature(typedData(t), signer, signature, onChain);
+}
+
+/** The same check for any typed data (a standing payout instruction's, lib/payouts). */
+export async function verifyTypedDataSignature(
+  data: TypedDataDefinition,
+  signer: Address,
+  signature: string,
+  onChain?: ContractSignatureCheck,
+): Promise<boolean> {
   if (!/^0x([0-9a-fA-F]{2})+$/.test(signature) || signature.length > 2 + 2 * 4096) return false;
-  const data = typedData(t);
   if (signature.length === 132)
     try {
       if (await verifyTypedData({ address: signer, signature: signature as Hex, ...data })) return true;

@@ -2,7 +2,7 @@ import "server-only";
 import crypto from "node:crypto";
 import { getAddress, parseUnits } from "viem";
 import { getConfig } from "@/lib/config";
-import type { Db } from "@/lib/db/client";
+import type { Db, Tx } from "@/lib/db/client";
 import { writeTransaction } from "@/lib/db/write-transaction";
 import { AppError } from "@/lib/errors";
 import { newId } from "@/lib/ids";
@@ -18,7 +18,7 @@ import { payoutChain } from "./chains";
 import { getPayoutSender } from "./sender";
 import type { PayoutSender } from "./sender/types";
 import { toWithdrawalRow, WITH_LEGS } from "./serialize-withdrawal";
-import { typedDataJson, verifyWithdrawalSignature, type WithdrawalTerms } from "./typed-data";
+import { type ContractSignatureCheck, typedDataJson, verifyWithdrawalSignature, type WithdrawalTerms } from "./typed-data";
 import type { WithdrawalQuote, WithdrawalRow } from "./types";
 
 // Withdrawals: a reseller's available profit, converted at live prices (lib/prices; a balance
@@ -55,17 +55,27 @@ function refuseSuspended(reseller: { suspendedAt: Date | null }): void {
     throw new AppError("RESELLER_SUSPENDED", "The platform's operator suspended this account: withdrawals wait until it is restored.");
 }
 
-export async function quoteWithdrawal(
-  db: Db,
-  opts: {
-    resellerId: string;
-    asset: string;
-    currencies: string[] | "all";
-    /** The payout chain (default: the first, PAYOUT_CHAIN_ID). */
-    chainId?: number;
-    now?: Date;
-  },
-): Promise<WithdrawalQuote> {
+export interface PriceOptions {
+  resellerId: string;
+  asset: string;
+  currencies: string[] | "all";
+  /** The payout chain (default: the first, PAYOUT_CHAIN_ID). */
+  chainId?: number;
+  now?: Date;
+  /**
+   * At most this many US dollars (at the asset's live price): the balances are taken in order
+   * until it is reached, the last one in part (automatic payouts' caps, lib/payouts).
+   */
+  maxUsd?: string;
+  /** The wallet paid (default: the reseller's; an automatic payout's is its signed instruction's, the owner's wallet). */
+  destination?: string;
+}
+
+/**
+ * The terms of a withdrawal of the reseller's available balances at live prices, unsigned and
+ * stored nowhere: what a quote offers to sign, and what an automatic payout queues.
+ */
+export async function priceWithdrawal(db: Db, opts: PriceOptions): Promise<WithdrawalTerms> {
   const now = opts.now ?? new Date();
   const chain = payoutChain(opts.chainId);
   const reseller = await db.reseller.findUniqueOrThrow({ where: { id: opts.resellerId } });
@@ -119,6 +129,7 @@ export async function quoteWithdrawal(
       pricedAt: price.at.toISOString(),
     });
   }
+  if (opts.maxUsd !== undefined) capLegs(legs, floorAmount(new D(opts.maxUsd).div(assetUsd.rate), asset.precision));
   const amount = amountOfLegs(legs, asset.precision);
   const usd = usdValue(amount, assetUsd.rate)!;
   if (!legs.length && unpriced) throw unpriced;
@@ -128,9 +139,9 @@ export async function quoteWithdrawal(
       minUsd: chain.minUsd,
       usdValue: formatAmount(usd),
     });
-  const terms: WithdrawalTerms = {
+  return {
     nonce: crypto.randomBytes(16).toString("hex"),
-    destination: getAddress(reseller.walletAddress),
+    destination: getAddress(opts.destination ?? reseller.walletAddress),
     asset: asset.ticker,
     token: tokenOrZero(asset),
     decimals: asset.decimals,
@@ -146,6 +157,32 @@ export async function quoteWithdrawal(
     expiresAt: Math.floor((now.getTime() + QUOTE_TTL_MS) / 1000),
     legs,
   };
+}
+
+/**
+ * Keeps the legs (in order) to at most `maxAsset` of the payout asset: whole while they fit, the
+ * first that does not in part (floored), the rest dropped. In place.
+ */
+function capLegs(legs: WithdrawalTerms["legs"], maxAsset: Dec): void {
+  let left = maxAsset;
+  let kept = 0;
+  for (const l of legs) {
+    if (left.lte(0)) break;
+    const worth = new D(l.amount).mul(l.rate);
+    if (worth.gt(left)) {
+      // At least the places the balance has (8 at least): never more than it holds.
+      const places = Math.max(8, new D(l.amount).decimalPlaces());
+      l.amount = formatAmount(new D(left).div(l.rate).toDecimalPlaces(places, D.ROUND_DOWN));
+      left = new D(0);
+    } else left = left.minus(worth);
+    if (new D(l.amount).gt(0)) legs[kept++] = l;
+  }
+  legs.length = kept;
+}
+
+export async function quoteWithdrawal(db: Db, opts: Omit<PriceOptions, "maxUsd" | "destination">): Promise<WithdrawalQuote> {
+  const terms = await priceWithdrawal(db, opts);
+  const legs = terms.legs;
   await db.withdrawalConfirmation.create({
     data: { nonce: terms.nonce, resellerId: opts.resellerId, payload: JSON.stringify(terms), expiresAt: new Date(terms.expiresAt * 1000) },
   });
@@ -166,11 +203,29 @@ export async function quoteWithdrawal(
       priceSource: l.priceSource ?? null,
       pricedAt: l.pricedAt ?? null,
     })),
-    assetPriceUsd: assetUsd.rate,
-    assetPriceSource: assetUsd.source,
-    assetPricedAt: assetUsd.at.toISOString(),
+    assetPriceUsd: terms.assetPriceUsd,
+    assetPriceSource: terms.assetPriceSource!,
+    assetPricedAt: terms.assetPricedAt!,
     typedData: typedDataJson(terms),
   };
+}
+
+/**
+ * How a contract wallet's signature is asked on `chainId` (ERC-1271, through `sender`'s node), or
+ * undefined when the sender has no node there; a node that cannot answer is PAYOUT_CHAIN_UNAVAILABLE.
+ */
+export function contractSignatureCheck(sender: PayoutSender, chainId: number): ContractSignatureCheck | undefined {
+  if (!sender.isValidContractSignature || sender.chainId !== chainId) return undefined;
+  return (p) =>
+    sender.isValidContractSignature!(p).catch((e) => {
+      throw new AppError(
+        "PAYOUT_CHAIN_UNAVAILABLE",
+        "The payout chain's node could not check the wallet contract's signature: try again.",
+        {
+          cause: e instanceof Error ? e.message : String(e),
+        },
+      );
+    });
 }
 
 /**
@@ -193,8 +248,8 @@ export async function confirmWithdrawal(
 ): Promise<WithdrawalRow> {
   const now = opts.now ?? new Date();
   const conf = await db.withdrawalConfirmation.findUnique({ where: { nonce: opts.nonce } });
-  // An operator's approval nonce (./approval.ts) shares the table: it is no quote.
-  if (!conf || conf.resellerId !== opts.resellerId || isApprovalPayload(conf.payload))
+  // An operator's approval nonce (./approval.ts) and a payout instruction's (lib/payouts) share the table: they are no quote.
+  if (!conf || conf.resellerId !== opts.resellerId || isApprovalPayload(conf.payload) || isKindedPayload(conf.payload))
     throw new AppError("WITHDRAWAL_NOT_FOUND", "No such withdrawal quote.");
   if (conf.usedAt) throw new AppError("CONFIRMATION_USED", "This confirmation was already used.");
   if (conf.expiresAt <= now) throw new AppError("QUOTE_EXPIRED", "This quote has expired; ask for a new one.");
@@ -204,27 +259,11 @@ export async function confirmWithdrawal(
   if (terms.destination.toLowerCase() !== reseller.walletAddress)
     throw new AppError("INVALID_SIGNATURE", "The withdrawal must go to the connected wallet.");
   // The chain the terms name: a confirmation is checked there, and only there.
-  const sender = opts.sender ?? getPayoutSender(terms.chainId);
-  const onChain =
-    sender.isValidContractSignature && sender.chainId === terms.chainId
-      ? (p: Parameters<NonNullable<typeof sender.isValidContractSignature>>[0]) =>
-          sender.isValidContractSignature!(p).catch((e) => {
-            throw new AppError(
-              "PAYOUT_CHAIN_UNAVAILABLE",
-              "The payout chain's node could not check the wallet contract's signature: try again.",
-              {
-                cause: e instanceof Error ? e.message : String(e),
-              },
-            );
-          })
-      : undefined;
+  const onChain = contractSignatureCheck(opts.sender ?? getPayoutSender(terms.chainId), terms.chainId);
   if (!(await verifyWithdrawalSignature(terms, getAddress(reseller.walletAddress), opts.signature, onChain)))
     throw new AppError("INVALID_SIGNATURE", "The signature is not the connected wallet's signature of this withdrawal.");
 
   const id = newId();
-  // Worth more than WITHDRAWAL_APPROVAL_USD (at the live prices of its quote): reserved all the
-  // same, but it waits for a finance operator's signed approval; the worker pays only queued ones.
-  const approval = needsApproval(terms.usdValue);
   try {
     await writeTransaction(
       db,
@@ -232,43 +271,7 @@ export async function confirmWithdrawal(
         // Makes the nonce single-use.
         const used = await tx.withdrawalConfirmation.updateMany({ where: { nonce: opts.nonce, usedAt: null }, data: { usedAt: now } });
         if (used.count !== 1) throw new AppError("CONFIRMATION_USED", "This confirmation was already used.");
-        await tx.withdrawal.create({
-          data: {
-            id,
-            resellerId: opts.resellerId,
-            status: approval ? "awaiting_approval" : "queued",
-            stateReason: approval ? awaitingApprovalReason(approval) : null,
-            asset: terms.asset,
-            tokenAddress: BigInt(terms.token) === 0n ? null : terms.token.toLowerCase(),
-            decimals: terms.decimals,
-            chainId: terms.chainId,
-            destination: terms.destination.toLowerCase(),
-            amount: terms.amount,
-            usdValue: terms.usdValue,
-            feePolicy: terms.feePolicy,
-            fee: terms.fee,
-            confirmationNonce: terms.nonce,
-            nextActionAt: now,
-            createdAt: now,
-            legs: {
-              create: terms.legs.map((l) => ({
-                currency: l.currency,
-                amount: l.amount,
-                rate: l.rate,
-                priceUsd: l.priceUsd,
-                assetPriceUsd: terms.assetPriceUsd,
-                // Quotes made before live prices carry no source or time.
-                priceSource: l.priceSource ?? null,
-                pricedAt: l.pricedAt ? new Date(l.pricedAt) : null,
-                assetPriceSource: terms.assetPriceSource ?? null,
-                assetPricedAt: terms.assetPricedAt ? new Date(terms.assetPricedAt) : null,
-              })),
-            },
-          },
-        });
-        // Reserve in the same transaction: the ledger refuses to take `available` below zero.
-        await reserveWithdrawal(tx, { id, resellerId: opts.resellerId, legs: terms.legs }, now);
-        await announceWithdrawal(tx, id, null, now);
+        await queueWithdrawal(tx, { id, resellerId: opts.resellerId, terms, now });
       },
       { timeout: 30_000, maxWait: 30_000 },
     );
@@ -278,6 +281,67 @@ export async function confirmWithdrawal(
     throw e;
   }
   return (await getWithdrawal(db, { resellerId: opts.resellerId, withdrawalId: id }))!;
+}
+
+/** A WithdrawalConfirmation payload that names a kind (an approval's, a payout instruction's): never a quote. */
+function isKindedPayload(payload: string): boolean {
+  try {
+    return (JSON.parse(payload) as { kind?: unknown }).kind !== undefined;
+  } catch {
+    return true;
+  }
+}
+
+/**
+ * Queues a withdrawal of these terms, inside the caller's transaction: the row (awaiting_approval
+ * when worth more than WITHDRAWAL_APPROVAL_USD: reserved all the same, but it waits for a finance
+ * operator's signed approval; the worker pays only queued ones), its balances reserved (the
+ * ledger refuses to take `available` below zero: InsufficientBalanceError) and its webhook event.
+ * A reseller's confirmation and an automatic payout (lib/payouts, `payoutRunId`) both queue here.
+ */
+export async function queueWithdrawal(
+  tx: Tx,
+  opts: { id: string; resellerId: string; terms: WithdrawalTerms; now: Date; payoutRunId?: string },
+): Promise<void> {
+  const { id, terms, now } = opts;
+  const approval = needsApproval(terms.usdValue);
+  await tx.withdrawal.create({
+    data: {
+      id,
+      resellerId: opts.resellerId,
+      status: approval ? "awaiting_approval" : "queued",
+      stateReason: approval ? awaitingApprovalReason(approval) : null,
+      asset: terms.asset,
+      tokenAddress: BigInt(terms.token) === 0n ? null : terms.token.toLowerCase(),
+      decimals: terms.decimals,
+      chainId: terms.chainId,
+      destination: terms.destination.toLowerCase(),
+      amount: terms.amount,
+      usdValue: terms.usdValue,
+      feePolicy: terms.feePolicy,
+      fee: terms.fee,
+      confirmationNonce: terms.nonce,
+      payoutRunId: opts.payoutRunId ?? null,
+      nextActionAt: now,
+      createdAt: now,
+      legs: {
+        create: terms.legs.map((l) => ({
+          currency: l.currency,
+          amount: l.amount,
+          rate: l.rate,
+          priceUsd: l.priceUsd,
+          assetPriceUsd: terms.assetPriceUsd,
+          // Quotes made before live prices carry no source or time.
+          priceSource: l.priceSource ?? null,
+          pricedAt: l.pricedAt ? new Date(l.pricedAt) : null,
+          assetPriceSource: terms.assetPriceSource ?? null,
+          assetPricedAt: terms.assetPricedAt ? new Date(terms.assetPricedAt) : null,
+        })),
+      },
+    },
+  });
+  await reserveWithdrawal(tx, { id, resellerId: opts.resellerId, legs: terms.legs }, now);
+  await announceWithdrawal(tx, id, null, now);
 }
 
 const loadRows = (db: Db, where: { resellerId?: string; id?: string }, take = 100) =>

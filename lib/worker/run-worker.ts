@@ -15,6 +15,7 @@ import { announceRequiredAction, requiredActionAppears } from "@/lib/orders/anno
 import { recoverIntents } from "@/lib/orders/recover-intents";
 import { flagStuckOrders } from "@/lib/orders/stuck";
 import { engineDeadlineMs, swapSnapshot } from "@/lib/orders/swap";
+import { runPayoutInstructionsOnce } from "@/lib/payouts/run";
 import { pruneRequestLog } from "@/lib/request-log/retention";
 import { slot } from "@/lib/scope";
 import { type PruneCursor, pruneWebhookMessages } from "@/lib/webhooks/retention";
@@ -176,7 +177,18 @@ export async function syncOrderNow(
  * on them concurrently (each under its own lease). Returns how many orders changed state.
  */
 /** When the current app's workers last ran each once-a-minute chore. */
-const chores = slot(() => ({ stuckCheck: 0, quoteCleanup: 0 }));
+const chores = slot(() => ({ stuckCheck: 0, quoteCleanup: 0, payouts: 0 }));
+/** How often the automatic payouts' pass runs: a threshold's check prices the reseller's balances. */
+const PAYOUTS_EVERY_MS = 30_000;
+
+/** The automatic payouts' pass, when its time has come (per app, by the clock of the pass). */
+async function payoutsWhenDue(db: Db, now: Date): Promise<void> {
+  const done = chores();
+  if (now.getTime() - done.payouts < PAYOUTS_EVERY_MS) return;
+  done.payouts = now.getTime();
+  await runPayoutInstructionsOnce(db, { now });
+}
+
 /** How often the once-a-minute chores run: flagging stuck orders, dropping old quotes and old webhook messages. */
 const CHORE_EVERY_MS = 60_000;
 
@@ -233,13 +245,20 @@ export function startWorker(db: Db, opts: { pollMs: number; inProcess: boolean }
       .then(() =>
         Promise.all([
           runWorkerOnce(db, now).catch((e) => getLogger().error({ err: e }, "worker pass failed")),
-          // Withdrawals (lib/withdrawals/process.ts) are paid by the same workers, each under its own
-          // lease, one pass per payout chain (a chain whose node is down does not hold up the others).
-          ...getPayoutSenders().map((sender) =>
-            runWithdrawalsOnce(db, sender, { now }).catch((e) =>
-              getLogger().error({ err: e, chainId: sender.chainId }, "withdrawal pass failed"),
+          // Automatic payouts (lib/payouts/run.ts) queue their withdrawals first, then the withdrawals
+          // (lib/withdrawals/process.ts) are paid by the same workers, each under its own lease, one
+          // pass per payout chain (a chain whose node is down does not hold up the others).
+          payoutsWhenDue(db, now)
+            .catch((e) => getLogger().error({ err: e }, "automatic payouts pass failed"))
+            .then(() =>
+              Promise.all(
+                getPayoutSenders().map((sender) =>
+                  runWithdrawalsOnce(db, sender, { now }).catch((e) =>
+                    getLogger().error({ err: e, chainId: sender.chainId }, "withdrawal pass failed"),
+                  ),
+                ),
+              ),
             ),
-          ),
         ]),
       )
       .finally(() => {

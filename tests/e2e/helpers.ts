@@ -61,10 +61,11 @@ export async function injectWallet(page: Page, wallet: TestWallet, opts: InjectO
     if (address.toLowerCase() !== reported) throw new Error("eth_signTypedData_v4 for an unknown account");
     wallet.signedTypedData.push(json);
     // What a wallet does with the v4 argument: sign the typed data it describes (uint256 fields
-    // of a withdrawal arrive as decimal strings).
+    // of a withdrawal, or of a standing payout instruction, arrive as decimal strings).
     const d = JSON.parse(json);
     const { EIP712Domain: _, ...types } = d.types;
-    const message = { ...d.message, amountBaseUnits: BigInt(d.message.amountBaseUnits), expiresAt: BigInt(d.message.expiresAt) };
+    const message = { ...d.message };
+    for (const k of ["amountBaseUnits", "expiresAt", "chainId"]) if (message[k] !== undefined) message[k] = BigInt(message[k]);
     return (opts.signer ?? wallet).account.signTypedData({ domain: d.domain, types, primaryType: d.primaryType, message });
   });
   const active = opts.chainId ?? 1;

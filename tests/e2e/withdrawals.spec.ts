@@ -335,3 +335,40 @@ test("a withdrawal is confirmed while the Overview and Orders views poll, their 
   await overview.close();
   await orders.close();
 });
+
+test("automatic payouts: the owner signs a monthly instruction on the withdrawals page, the worker pays it once, and it is revoked", async ({
+  page,
+}) => {
+  test.setTimeout(180_000);
+  const wallet = newWallet();
+  await signInAt(page, wallet);
+  const key = await newKey(page);
+  const api = await request.newContext({ baseURL: base });
+  await driveToFinished(api, key, (await createOrder(api, key, { from: "btc", to: "eth", amount: "0.05", address: ethAddress() })).id);
+  await api.dispose();
+
+  await page.goto(`${base}/dashboard/withdrawals`);
+  const card = page.getByTestId("auto-payouts");
+  await expect(card.getByText("No automatic payouts are set up.")).toBeVisible();
+  await card.getByLabel("Pay out").selectOption("monthly");
+  await card.getByLabel("Asset for automatic payouts").selectOption("eth");
+  await card.getByLabel("Cap per payout (USD)").fill("500");
+  await card.getByLabel("Cap per calendar month, UTC (USD)").fill("500");
+  const signedBefore = wallet.signedTypedData.length;
+  await card.getByRole("button", { name: "Sign instruction" }).click();
+  await expect(card.getByText("Signed. Automatic payouts follow this instruction from now on.")).toBeVisible();
+  expect(wallet.signedTypedData.length).toBe(signedBefore + 1);
+  expect(JSON.parse(wallet.signedTypedData.at(-1)!).primaryType).toBe("PayoutInstruction");
+  await expect(card.getByTestId("auto-payouts-active")).toContainText("Pay out monthly in ETH");
+
+  // The server's worker runs the payouts pass every 30 s: one payout this month, confirmed on chain.
+  const row = card.getByTestId("auto-payout-row");
+  await expect(row.locator("[data-status]")).toHaveText("confirmed", { timeout: 120_000 });
+  await expect(row).toHaveCount(1);
+  const amount = ((await row.locator("td").last().textContent()) ?? "").split(" ")[0].replaceAll(",", "");
+  expect(await node.publicClient.getBalance({ address: wallet.account.address })).toBe(parseEther(amount));
+
+  await card.getByRole("button", { name: "Revoke automatic payouts" }).click();
+  await expect(card.getByText("No automatic payouts are set up.")).toBeVisible();
+  await expect(row).toHaveCount(1);
+});

@@ -28,6 +28,7 @@ const READS: [name: DashboardReadName, query: string][] = [
   ["webhook-deliveries", "endpoint=x"],
   ["settings", ""],
   ["withdrawals", ""],
+  ["payouts", ""],
   ["statements", ""],
   ["requests", "status=4xx"],
   ["team", ""],

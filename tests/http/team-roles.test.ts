@@ -41,6 +41,7 @@ const READ_QUERIES: Record<DashboardReadName, string> = {
   statements: "",
   requests: "",
   team: "",
+  payouts: "",
 };
 /** Actions that end the caller's session or membership when allowed: called last, each role then signs in again. */
 const ENDING = ["signOutEverywhereAction", "leaveTeamAction"];

@@ -30,6 +30,7 @@ const DEVELOPER = [
 const FINANCE = [
   "read:withdrawals",
   "read:statements",
+  "read:payouts",
   "action:quoteWithdrawalAction",
   "action:confirmWithdrawalAction",
   "export:ledger",

@@ -11,6 +11,7 @@ import { displayAmount, formatDateTime, formatUsd, priceNote, shortAddress } fro
 import { Alert, Button, Card, CardHeader, EmptyState, PageHeader, StatusBadge } from "@/components/ui";
 import type { WithdrawalsView as View, WithdrawalQuote, WithdrawalRow } from "@/lib/dashboard/types";
 import { D } from "@/lib/money/decimal";
+import { AutoPayoutsCard } from "./AutoPayoutsCard";
 import { signTerms, watchWalletChain } from "./wallet";
 
 // Polled while one is on its way; one awaiting an operator's approval too (it moves on when approved or rejected).
@@ -360,6 +361,8 @@ export function WithdrawalsView({ initial }: { initial: View }) {
           <EmptyState title="No withdrawals yet" />
         )}
       </Card>
+
+      <AutoPayoutsCard wallet={v.wallet} chains={v.chains} />
     </>
   );
 }

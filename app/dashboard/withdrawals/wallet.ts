@@ -110,3 +110,22 @@ export function watchWalletChain(onChain: (chainId: number | null) => void): () 
     eth.removeListener?.("chainChanged", onChanged);
   };
 }
+
+/**
+ * The connected wallet, moved to the payout chain, signs a standing payout instruction's typed
+ * data (EIP-712, eth_signTypedData_v4), as it signs a withdrawal's terms.
+ */
+export async function signInstructionData(wallet: string, typedData: string, chain: PayoutChainInfo): Promise<string> {
+  const eth = getInjectedProvider();
+  if (!eth) throw new Error("No wallet found in this browser: connect the wallet you signed in with to sign.");
+  const accounts = (await eth.request({ method: "eth_requestAccounts" })) as string[];
+  if (!accounts.some((a) => a.toLowerCase() === wallet.toLowerCase()))
+    throw new Error(`Switch your wallet to ${wallet}: only the owner's wallet can sign automatic payouts.`);
+  await switchToChain(eth, chain);
+  try {
+    return (await eth.request({ method: "eth_signTypedData_v4", params: [wallet, typedData] })) as string;
+  } catch (e) {
+    if (codeOf(e) === 4001) throw new Error("You declined the signature in your wallet. Nothing changed.");
+    throw e;
+  }
+}
