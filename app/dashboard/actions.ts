@@ -142,8 +142,10 @@ export const quoteWithdrawalAction = sessionAction("action:quoteWithdrawalAction
  * Queues a withdrawal: the session alone is not enough, the wallet's fresh EIP-712 signature
  * of the quoted terms is (a stolen cookie cannot withdraw). Reserves the balances at once.
  */
-export const confirmWithdrawalAction = sessionAction("action:confirmWithdrawalAction", args(confirmInput), ([input], { resellerId }) =>
-  confirmWithdrawal(getDb(), { resellerId, ...input }),
+export const confirmWithdrawalAction = sessionAction(
+  "action:confirmWithdrawalAction",
+  args(confirmInput),
+  ([input], { resellerId, wallet }) => confirmWithdrawal(getDb(), { resellerId, ...input, signer: wallet }),
 );
 
 /**

@@ -11,6 +11,7 @@ import { D, type Dec, floorAmount, formatAmount } from "@/lib/money/decimal";
 import { usdValue } from "@/lib/money/usd";
 import { type Actor, CLI_ACTOR, recordAudit } from "@/lib/operators/audit";
 import { getPrices, type Price, USD } from "@/lib/prices/prices";
+import { findMember } from "@/lib/teams/team";
 import { announceWithdrawal } from "./announce";
 import { awaitingApprovalReason, isApprovalPayload, needsApproval } from "./approval";
 import { payoutAsset, tokenOrZero } from "./assets";
@@ -244,6 +245,12 @@ export async function confirmWithdrawal(
     now?: Date;
     /** The payout chain, asked about a contract wallet's signature (default: the process's sender). */
     sender?: PayoutSender;
+    /**
+     * The team member who signs (issue 54): an owner or a finance member of the reseller's team,
+     * checked here at the call. Default: the account's wallet. Whoever signs, the withdrawal
+     * goes to the account's wallet, never to the signer's own.
+     */
+    signer?: string;
   },
 ): Promise<WithdrawalRow> {
   const now = opts.now ?? new Date();
@@ -257,10 +264,16 @@ export async function confirmWithdrawal(
   refuseSuspended(reseller);
   const terms = JSON.parse(conf.payload) as WithdrawalTerms;
   if (terms.destination.toLowerCase() !== reseller.walletAddress)
-    throw new AppError("INVALID_SIGNATURE", "The withdrawal must go to the connected wallet.");
+    throw new AppError("INVALID_SIGNATURE", "The withdrawal must go to the account's wallet.");
   // The chain the terms name: a confirmation is checked there, and only there.
   const onChain = contractSignatureCheck(opts.sender ?? getPayoutSender(terms.chainId), terms.chainId);
-  if (!(await verifyWithdrawalSignature(terms, getAddress(reseller.walletAddress), opts.signature, onChain)))
+  const signer = opts.signer?.toLowerCase() ?? reseller.walletAddress;
+  if (signer !== reseller.walletAddress) {
+    const member = await findMember(db, { resellerId: opts.resellerId, walletAddress: signer });
+    if (member?.role !== "owner" && member?.role !== "finance")
+      throw new AppError("FORBIDDEN", "Only an owner or a finance member of the account can confirm a withdrawal.");
+  }
+  if (!(await verifyWithdrawalSignature(terms, getAddress(signer), opts.signature, onChain)))
     throw new AppError("INVALID_SIGNATURE", "The signature is not the connected wallet's signature of this withdrawal.");
 
   const id = newId();

@@ -76,6 +76,57 @@ describe.each(process.env.MUTATION_RUN === "1" ? (["sqlite"] as const) : (["sqli
     expect((await checkLedger(db)).violations).toEqual([]);
   });
 
+  it("a team's finance member or another owner signs for the account, paid to the account's wallet; a developer, a viewer or an outsider cannot (issue 54)", async () => {
+    const { id, account } = await reseller();
+    await creditProfit(db, id, "eth", "1");
+    const member = async (role: string) => {
+      const a = privateKeyToAccount(generatePrivateKey());
+      await db.resellerMember.create({
+        data: { id: `m-${a.address.slice(2, 14)}`, resellerId: id, walletAddress: a.address.toLowerCase(), role },
+      });
+      return a;
+    };
+    const [finance, owner2, developer, viewer] = [
+      await member("finance"),
+      await member("owner"),
+      await member("developer"),
+      await member("viewer"),
+    ];
+    const outsider = privateKeyToAccount(generatePrivateKey());
+    const q = await quoteWithdrawal(db, { resellerId: id, asset: "eth", currencies: ["eth"] });
+    expect(q.destination).toBe(account.address);
+    for (const who of [developer, viewer, outsider])
+      expect(
+        await code(
+          confirmWithdrawal(db, {
+            resellerId: id,
+            nonce: q.nonce,
+            signature: await signTypedDataJson(who, q.typedData),
+            signer: who.address,
+          }),
+        ),
+      ).toBe("FORBIDDEN");
+    // The finance member's signature stands for itself only: not for the account's wallet, nor for another member.
+    const byFinance = await signTypedDataJson(finance, q.typedData);
+    expect(await code(confirmWithdrawal(db, { resellerId: id, nonce: q.nonce, signature: byFinance }))).toBe("INVALID_SIGNATURE");
+    expect(await code(confirmWithdrawal(db, { resellerId: id, nonce: q.nonce, signature: byFinance, signer: owner2.address }))).toBe(
+      "INVALID_SIGNATURE",
+    );
+    const w = await confirmWithdrawal(db, { resellerId: id, nonce: q.nonce, signature: byFinance, signer: finance.address });
+    expect(w).toMatchObject({ status: "queued", destination: account.address });
+    // Another owner, on a new quote.
+    await creditProfit(db, id, "eth", "1");
+    const q2 = await quoteWithdrawal(db, { resellerId: id, asset: "eth", currencies: ["eth"] });
+    const w2 = await confirmWithdrawal(db, {
+      resellerId: id,
+      nonce: q2.nonce,
+      signature: await signTypedDataJson(owner2, q2.typedData),
+      signer: owner2.address,
+    });
+    expect(w2.destination).toBe(account.address);
+    expect((await checkLedger(db)).violations).toEqual([]);
+  });
+
   it("refuses a tampered, a foreign and a replayed signature, an expired quote and another reseller's nonce", async () => {
     const { id, account } = await reseller();
     const other = await reseller();
