@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { createDb, type Db } from "@/lib/db/client";
 import { getBalances } from "@/lib/ledger/ledger";
 import { requestInstruction, signInstruction } from "@/lib/payouts/instructions";
+import { getOrCreateReseller } from "@/lib/resellers/resellers";
 import { reconcile, recordHotWalletDeposit } from "@/lib/withdrawals/reconcile";
 import { createEvmSender } from "@/lib/withdrawals/sender/evm";
 import { ANVIL_MNEMONIC, type AnvilNode, startAnvil } from "../support/anvil";
@@ -78,7 +79,7 @@ describe("automatic payouts across a worker killed mid-payment", () => {
 
   it("pays the month once: SIGKILL after the broadcast, a new worker confirms it and pays nothing more", async () => {
     const account = privateKeyToAccount(generatePrivateKey());
-    const r = await db.reseller.create({ data: { id: `r-${account.address.slice(2, 14)}`, walletAddress: account.address.toLowerCase() } });
+    const r = await getOrCreateReseller(db, { walletAddress: account.address }); // its wallet is its team's owner
     const input = { trigger: "monthly", asset: "eth", maxPerPayoutUsd: "1000", maxPerMonthUsd: "1000" };
     const req = await requestInstruction(db, { resellerId: r.id, wallet: account.address, input });
     const d = JSON.parse(req.typedData);

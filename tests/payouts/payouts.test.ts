@@ -8,6 +8,7 @@ import { getBalances } from "@/lib/ledger/ledger";
 import { D } from "@/lib/money/decimal";
 import { getPayoutsView, type InstructionInput, requestInstruction, revokeInstruction, signInstruction } from "@/lib/payouts/instructions";
 import { runPayoutInstructionsOnce } from "@/lib/payouts/run";
+import { getOrCreateReseller } from "@/lib/resellers/resellers";
 import { maybeScope } from "@/lib/scope";
 import { rejectWithdrawal } from "@/lib/withdrawals/approval";
 import { runWithdrawalsOnce, SenderStopped } from "@/lib/withdrawals/process";
@@ -83,7 +84,7 @@ describe.each(["sqlite", "postgres"] as const)("automatic payouts on %s", (kind)
 
   async function reseller() {
     const account = privateKeyToAccount(generatePrivateKey());
-    const r = await db.reseller.create({ data: { id: `r-${account.address.slice(2, 14)}`, walletAddress: account.address.toLowerCase() } });
+    const r = await getOrCreateReseller(db, { walletAddress: account.address }); // its wallet is its team's owner
     return { id: r.id, account };
   }
 
@@ -365,9 +366,17 @@ describe.each(["sqlite", "postgres"] as const)("automatic payouts on %s", (kind)
     expect([lowered.req.delayed, lowered.row.status]).toEqual([false, "active"]);
     expect((await getPayoutsView(db, { resellerId: r.id })).pending).toBeNull();
 
-    // The owner's wallet changes (as an ownership change would make it); the new owner signs: it waits 24 h.
+    // Another owner of the team signs, to pay their own wallet: a change of payout wallet, it waits 24 h.
     const b = privateKeyToAccount(generatePrivateKey());
-    await db.reseller.update({ where: { id: r.id }, data: { walletAddress: b.address.toLowerCase() } });
+    await db.resellerMember.create({
+      data: { id: `m-${b.address.slice(2, 14)}`, resellerId: r.id, walletAddress: b.address.toLowerCase(), role: "owner" },
+    });
+    // A finance member may not: only owners set up payouts (to themselves).
+    const f = privateKeyToAccount(generatePrivateKey());
+    await db.resellerMember.create({
+      data: { id: `m-${f.address.slice(2, 14)}`, resellerId: r.id, walletAddress: f.address.toLowerCase(), role: "finance" },
+    });
+    await expect(instruct(r.id, f, input)).rejects.toMatchObject({ code: "FORBIDDEN" });
     const changed = await instruct(r.id, b, input);
     expect(changed.row.status).toBe("pending");
     expect(changed.row.effectiveAt).toBe("2027-01-05T00:00:00.000Z");
@@ -435,7 +444,7 @@ describe.each(["sqlite", "postgres"] as const)("automatic payouts on %s", (kind)
     // (Deployed by another account than the hot wallet, whose gas the books would not know.)
     const owner = privateKeyToAccount(generatePrivateKey());
     const wallet = getAddress(await node.deploy("ERC1271Wallet", [owner.address], node.accounts[1]));
-    const c = await db.reseller.create({ data: { id: `r-${wallet.slice(2, 14)}`, walletAddress: wallet.toLowerCase() } });
+    const c = await getOrCreateReseller(db, { walletAddress: wallet });
     const creq = await requestInstruction(db, { resellerId: c.id, wallet, input, now: clockNow() });
     const row = await signInstruction(db, {
       resellerId: c.id,
