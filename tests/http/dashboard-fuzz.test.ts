@@ -11,10 +11,17 @@ import { rssMb } from "./hardening/raw";
 // from the build, and made-up ones), with random methods, content types and bodies. No
 // answer is a 5xx, and the server's memory does not grow by more than 50 MB over the run.
 const RUNS = Number(process.env.FUZZ_RUNS ?? 1000);
+// Once, on SQLite (issue 49: it was the suite's costliest file, 7 minutes per database): no
+// fuzzed value reaches the database. Made-up action ids are refused before Next, real ones
+// without a session before any read, and a random `message` never parses as a SIWE message, so
+// the nonce it would name is never looked up; the v1 API's fuzz (fuzz.test.ts), whose values do
+// reach the database, runs on both.
+const once = inject("dbKind") === "sqlite";
 
 let s: RunningServer;
 let actionIds: string[] = [];
 beforeAll(async () => {
+  if (!once) return;
   // The server collects garbage every second (a test-only preload), so that its resident
   // memory measures what it keeps, not when V8 last got round to a full collection: without
   // it, RSS after 2,000 requests varied from +4 to +56 MB from one run to the next, while the
@@ -118,7 +125,7 @@ async function fuzzActions(numRuns: number) {
   );
 }
 
-describe("dashboard fuzz: no 5xx, bounded memory", () => {
+describe.runIf(once)("dashboard fuzz: no 5xx, bounded memory", () => {
   let before = 0;
   beforeAll(async () => {
     // Warm up (first renders, lazy modules, the code paths the fuzz takes) before the baseline.

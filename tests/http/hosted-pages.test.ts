@@ -1,8 +1,8 @@
 import http from "node:http";
 import { describe, expect, inject, it } from "vitest";
 import { addressFor, api, makeReseller, newIp } from "../support/api";
+import { startApp } from "../support/app";
 import { recordSecret } from "../support/secrets";
-import { startServer } from "../support/server";
 
 // The end user's pages over HTTP (issue 51): a status page rendered on the server from the
 // secret in its link's query (the whole log of the server is searched for the secret at the
@@ -83,7 +83,8 @@ describe("the end user's pages", () => {
   });
 
   it("with ONION_ADDRESS, the hosted pages send Onion-Location with their path and query, except over the onion itself", async () => {
-    const s = await startServer({ databaseUrl: inject("databaseUrl"), env: { ONION_ADDRESS: ONION } });
+    // The header is the server's (lib/http/server.ts), before Next: an app in this process shows it.
+    const s = await startApp({ databaseUrl: inject("databaseUrl"), env: { ONION_ADDRESS: ONION } });
     try {
       const page = await fetch(`${s.baseUrl}/x/nosuchreseller?lang=de`);
       expect(page.status).toBe(404);

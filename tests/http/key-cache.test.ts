@@ -3,6 +3,7 @@ import { describe, expect, inject, it } from "vitest";
 import { createApiKey, revokeApiKey } from "@/lib/keys/api-keys";
 import { getResellerByWallet } from "@/lib/resellers/resellers";
 import { newIp, testDb } from "../support/api";
+import { type RunningApp, startApp } from "../support/app";
 import { callServerAction, signInOverHttp } from "../support/dashboard";
 import { recordSecret } from "../support/secrets";
 import { type RunningServer, startServer } from "../support/server";
@@ -10,7 +11,8 @@ import { type RunningServer, startServer } from "../support/server";
 // Two app instances on one database, each caching API keys (lib/keys/key-cache.ts). B reads a
 // key (and caches it); the key's reseller changes its markup and revokes the key on A's
 // dashboard (the server actions, as a browser calls them); B must apply both within the
-// stated bound. The instances' TTL is 10 minutes, far past the deadline: only the
+// stated bound. A is a spawned built server (its dashboard is Next's); B, API-only, is an app
+// in this process: another process than A all the same, with its own cache and feed. The instances' TTL is 10 minutes, far past the deadline: only the
 // invalidation (NOTIFY, Redis pub/sub, or SQLite's version row) can make B apply them in time,
 // never the expiry.
 
@@ -18,7 +20,9 @@ import { type RunningServer, startServer } from "../support/server";
 const BOUND_MS = 5000;
 const CACHE_ENV = { KEY_CACHE_TTL_MS: "600000" };
 
-async function estimate(server: RunningServer, key: string) {
+type Instance = RunningServer | RunningApp;
+
+async function estimate(server: Instance, key: string) {
   recordSecret(key);
   const r = await fetch(`${server.baseUrl}/api/v1/estimate?from=btc&to=eth&amount=0.1`, {
     headers: { "x-api-key": key, "x-forwarded-for": newIp() },
@@ -34,12 +38,9 @@ async function within(what: string, ok: () => Promise<boolean>) {
   }
 }
 
-async function twoInstances(env: Record<string, string>, body: (a: RunningServer, b: RunningServer) => Promise<void>) {
+async function twoInstances(env: Record<string, string>, body: (a: RunningServer, b: RunningApp) => Promise<void>) {
   const databaseUrl = inject("databaseUrl");
-  const [a, b] = await Promise.all([
-    startServer({ databaseUrl, env }),
-    startServer({ databaseUrl, env: { ...env, SERVE_DASHBOARD: "false" } }),
-  ]);
+  const [a, b] = await Promise.all([startServer({ databaseUrl, env }), startApp({ databaseUrl, env })]);
   try {
     await body(a, b);
   } finally {
@@ -57,7 +58,7 @@ async function resellerOn(a: RunningServer) {
   return { cookie, reseller, key, apiKey };
 }
 
-async function markupAndRevocationReachB(a: RunningServer, b: RunningServer) {
+async function markupAndRevocationReachB(a: RunningServer, b: RunningApp) {
   const { cookie, key, apiKey } = await resellerOn(a);
   // B reads the key twice: the second answer comes from its cache.
   for (let i = 0; i < 2; i++) expect(await estimate(b, key)).toMatchObject({ status: 200, body: { fee: "0.25%" } });
@@ -89,7 +90,7 @@ describe("the key cache across two instances", () => {
   );
 
   it.runIf(inject("dbKind") === "postgres")(
-    "a revocation by a third process (the trigger's NOTIFY: no publisher needed) reaches both",
+    "a revocation by a third app (the trigger's NOTIFY: no publisher needed) reaches both",
     async () => {
       await twoInstances(CACHE_ENV, async (a, b) => {
         const { reseller, key, apiKey } = await resellerOn(a);

@@ -2,10 +2,13 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { describe, expect, inject, it } from "vitest";
 import { createDb } from "@/lib/db/client";
 import { addressFor, newIp, sleep } from "../support/api";
-import { migratedDatabase, ROOT, startServer, TEST_ENV } from "../support/server";
+import { startApp } from "../support/app";
+import { migratedDatabase, ROOT, TEST_ENV } from "../support/server";
 
 // Production shape: app instances without an in-process worker, and separate worker
-// processes, several at once, on one database.
+// processes, several at once, on one database. The workers are the subject, so they are
+// processes of their own (dist/worker.mjs); the app instances are apps in this process, each
+// with its own stores and connections, as two processes would have.
 
 function startWorker(databaseUrl: string): ChildProcess {
   return spawn(process.execPath, ["dist/worker.mjs"], {
@@ -18,7 +21,7 @@ function startWorker(databaseUrl: string): ChildProcess {
 describe("scale-out", () => {
   it("orders advance only with a worker; two separate workers never apply a step twice", async () => {
     const db = await migratedDatabase(inject("dbKind"));
-    const server = await startServer({ databaseUrl: db.url, env: { WORKER_IN_PROCESS: "false" } });
+    const server = await startApp({ databaseUrl: db.url, env: { WORKER_IN_PROCESS: "false" } });
     const workers: ChildProcess[] = [];
     try {
       const post = (path: string, body: unknown) =>
@@ -55,8 +58,8 @@ describe("scale-out", () => {
 
   it.runIf(inject("dbKind") === "sqlite")("two app instances with REDIS_URL share rate-limit counters through Redis", async () => {
     const env = { REDIS_URL: "redis://127.0.0.1:6379", RATE_LIMIT_PUBLIC_PER_MINUTE: "20" };
-    const a = await startServer({ databaseUrl: inject("databaseUrl"), env });
-    const b = await startServer({ databaseUrl: inject("databaseUrl"), env });
+    const a = await startApp({ databaseUrl: inject("databaseUrl"), env });
+    const b = await startApp({ databaseUrl: inject("databaseUrl"), env });
     try {
       const ip = newIp();
       const get = (base: string) => fetch(`${base}/api/v1/currencies`, { headers: { "x-forwarded-for": ip } });
