@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { MASK_OVER, maskPath, maskSegment } from "@/lib/request-log/mask";
 
@@ -32,5 +33,38 @@ describe("the request log's path masking", () => {
     expect(many.split("/").length).toBeLessThanOrEqual(14);
     expect(many.endsWith("/…")).toBe(true);
     expect(maskPath(`/${"abcdefghijklmno/".repeat(40)}`).length).toBeLessThanOrEqual(200);
+  });
+
+  it("answers what the plain rule answers, for any path (the short-cut for paths kept as they are included)", () => {
+    // The rule written plainly, without the short-cut: what maskPath must equal.
+    const plain = (target: string) => {
+      const path = target.split(/[?#]/)[0];
+      const segments = path.split("/");
+      const kept = segments.slice(0, 13).map(maskSegment);
+      let out = kept.join("/");
+      if (segments.length > kept.length) out += "/…";
+      return out.length > 200 ? `${out.slice(0, 199)}…` : out;
+    };
+    const segment = fc.oneof(
+      fc.string({ maxLength: 20 }),
+      fc.constantFrom("api", "v1", "exchange", "0123456789abcdef", "0123456789abcdef0", "😀".repeat(9), "é".repeat(17), "a?b", "#", ""),
+    );
+    const target = fc.array(segment, { maxLength: 16 }).map((parts) => `/${parts.join("/")}`);
+    fc.assert(
+      fc.property(fc.oneof(target, fc.string({ maxLength: 260 })), (t) => {
+        expect(maskPath(t)).toBe(plain(t));
+      }),
+      { numRuns: 3000 },
+    );
+    for (const t of [
+      "/api/v1/currencies",
+      `/${"a/".repeat(12)}a`,
+      `/${"a/".repeat(13)}a`,
+      `/${"b".repeat(16)}`,
+      `/${"b".repeat(17)}`,
+      `/${"x".repeat(199)}`,
+      `/${"x/".repeat(100)}`,
+    ])
+      expect(maskPath(t), t).toBe(plain(t));
   });
 });
