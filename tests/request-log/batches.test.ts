@@ -54,6 +54,32 @@ describe("batches (pure)", () => {
     expect(batches.flatMap((b) => b.rows).length).toBe(rows.length);
   });
 
+  it("orders each reseller's rows newest first whatever order they came in", () => {
+    let seed = 7;
+    const rnd = () => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed / 2147483648;
+    };
+    // Mostly in order (as requests end), some long ones late, some exact ties.
+    const rows = Array.from({ length: 300 }, (_, i) =>
+      row(i % 7 ? "a" : "b", "k", T0 + i * 500 - (rnd() < 0.2 ? Math.floor(rnd() * 20_000) : 0) - (i % 11 ? 0 : 500), i),
+    );
+    const batches = toBatches(rows);
+    for (const r of ["a", "b"]) {
+      const got = batches.filter((b) => b.resellerId === r).flatMap((b) => b.rows.map((x) => x.at.getTime()));
+      const want = rows
+        .filter((x) => x.resellerId === r)
+        .map((x) => x.at.getTime())
+        .sort((x, y) => y - x);
+      expect(got).toEqual(want);
+    }
+    for (const b of batches) expect(b.lastAt.getTime() - b.firstAt.getTime()).toBeLessThanOrEqual(MAX_SPAN_MS);
+    // The last to end is not the newest: it started before the one that ended just before it.
+    expect(
+      toBatches([row("a", "k", T0, 0), row("a", "k", T0 + 1000, 1), row("a", "k", T0 + 500, 2)])[0].rows.map((r) => r.requestId),
+    ).toEqual(["req-a-1", "req-a-2", "req-a-0"]);
+  });
+
   it("entries round-trip through their JSON, and a malformed entry is null at its place", () => {
     const rows = [row("a", "k1", T0, 0, 422), row("a", "k2", T0 + 1, 1)];
     const back = decodeEntries(encodeEntries(rows));
@@ -103,6 +129,23 @@ async function walk(db: Db, q: RequestLogQuery) {
 }
 
 describe.each(["sqlite", "postgres"] as const)("the request log in batches on %s", (kind) => {
+  it("one write of many resellers' rows stores a batch for each (more than one statement's worth on PostgreSQL)", async () => {
+    const t = await tempDatabase(kind);
+    try {
+      const rows = Array.from({ length: 200 }, (_, i) => row(`r${i % 20}`, "k", T0 + i, i, i % 9 ? 200 : 404));
+      await writeRequestLogRows(t.db, rows);
+      const batches = await t.db.apiRequestBatch.findMany({ orderBy: { resellerId: "asc" } });
+      expect(batches.map((b) => b.resellerId).sort()).toEqual(Array.from({ length: 20 }, (_, i) => `r${i}`).sort());
+      for (const b of batches) {
+        const want = rows.filter((r) => r.resellerId === b.resellerId).reverse();
+        expect(decodeEntries(b.entries).map((e) => e?.requestId)).toEqual(want.map((r) => r.requestId));
+        expect([b.count, b.firstAt.getTime(), b.lastAt.getTime()]).toEqual([want.length, want.at(-1)!.at.getTime(), want[0].at.getTime()]);
+      }
+    } finally {
+      await t.cleanup();
+    }
+  });
+
   it("reads back every entry once, newest first, across many batches, with each filter and page size", async () => {
     const t = await tempDatabase(kind);
     try {
