@@ -11,7 +11,7 @@ import { MAX_SPAN_MS, statusClassOf } from "./write";
 // reseller, newest first, from the cursor on, on one index ((resellerId, lastAt, id, firstAt)),
 // their entries decoded and filtered here. Order: batches by (lastAt, id), each batch's entries
 // newest first; entries of two batches written a moment apart can interleave by up to the
-// buffer's flush interval (documented in docs/dashboard.md, Requests).
+// buffer's flush interval (documented in docs/api.md, Request log).
 //
 // A filter that matches little could otherwise read the reseller's whole log for one page: a
 // page examines at most `scanLimit` entries, and when it stops there it answers the matches it

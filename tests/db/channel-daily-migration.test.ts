@@ -1,13 +1,8 @@
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
 import { createDb } from "@/lib/db/client";
-import { migrate } from "@/lib/db/migrate";
 import { checkLedger } from "@/lib/ledger/check";
 import { D, type Dec } from "@/lib/money/decimal";
-import { createDatabase } from "../support/server";
+import { databaseBefore } from "../support/migration-before";
 
 // Migration channel_daily backfills the channel rollup from the orders and credits already
 // written, in SQL on both databases (on SQLite with the exact integer arithmetic of migration
@@ -40,19 +35,9 @@ function amounts(count: number, maxPlaces: number): string[] {
 
 describe.each(["sqlite", "postgres"] as const)("the channel_daily migration on %s", (kind) => {
   it("backfills each rollup row with its orders' counts and exact sums and its credits'; the check is clean", async () => {
-    const provider = kind === "sqlite" ? "sqlite" : "postgresql";
-    const all = fs
-      .readdirSync(`prisma/migrations/${provider}`)
-      .filter((d) => !d.endsWith(".toml"))
-      .sort();
-    const target = all.find((d) => d.endsWith(TARGET))!;
-    expect(target).toBeDefined();
-    const root = fs.mkdtempSync(path.join(os.tmpdir(), "channel-daily-"));
-    for (const d of all.filter((d) => d < target))
-      fs.cpSync(`prisma/migrations/${provider}/${d}`, path.join(root, "prisma/migrations", provider, d), { recursive: true });
-    const db = await createDatabase(kind);
+    const before = await databaseBefore(kind, TARGET);
+    const db = before.db;
     try {
-      await migrate(db.url, { root });
       const q = (x: string) => (kind === "sqlite" ? `'${x}'` : `'${x}'::numeric`);
       const at = (x: string) => (kind === "sqlite" ? `'${x.replace(" ", "T")}+00:00'` : `'${x}'::timestamp`);
       const rows: string[] = [
@@ -102,18 +87,8 @@ describe.each(["sqlite", "postgres"] as const)("the channel_daily migration on %
           e.profit = e.profit.plus(credits[i]);
         }
       });
-      if (kind === "sqlite") {
-        const s = new Database(db.url.slice("file:".length));
-        s.exec(rows.join(";\n"));
-        s.close();
-      } else {
-        const { default: pg } = await import("pg");
-        const c = new pg.Client({ connectionString: db.url });
-        await c.connect();
-        await c.query(rows.join(";\n"));
-        await c.end();
-      }
-      expect((await migrate(db.url)).applied).toEqual(all.filter((d) => d >= target));
+      await before.exec(rows);
+      expect(await before.upgrade()).toEqual(before.later);
       const conn = createDb(db.url);
       try {
         const got = Object.fromEntries(
@@ -130,8 +105,7 @@ describe.each(["sqlite", "postgres"] as const)("the channel_daily migration on %
         await conn.$disconnect();
       }
     } finally {
-      await db.drop();
-      fs.rmSync(root, { recursive: true, force: true });
+      await before.cleanup();
     }
   }, 120_000);
 });

@@ -1,13 +1,8 @@
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
 import { createDb } from "@/lib/db/client";
-import { migrate } from "@/lib/db/migrate";
 import { checkLedger } from "@/lib/ledger/check";
 import { D, type Dec } from "@/lib/money/decimal";
-import { createDatabase } from "../support/server";
+import { databaseBefore } from "../support/migration-before";
 
 // Migration ledger_daily backfills the rollup from the entries already written, in SQL on both
 // databases (on SQLite with exact integer arithmetic on the decimal strings: its SUM() of text
@@ -49,19 +44,9 @@ const TIMES = ["2026-11-20 23:59:59.999", "2026-11-21 00:00:00", "2026-11-21 13:
 
 describe.each(["sqlite", "postgres"] as const)("the ledger_daily migration on %s", (kind) => {
   it("backfills each rollup row with the exact, canonical sum of its entries; the check is clean", async () => {
-    const provider = kind === "sqlite" ? "sqlite" : "postgresql";
-    const all = fs
-      .readdirSync(`prisma/migrations/${provider}`)
-      .filter((d) => !d.endsWith(".toml"))
-      .sort();
-    const target = all.find((d) => d.endsWith(DAILY))!;
-    expect(target).toBeDefined();
-    const root = fs.mkdtempSync(path.join(os.tmpdir(), "ledger-daily-"));
-    for (const d of all.filter((d) => d < target))
-      fs.cpSync(`prisma/migrations/${provider}/${d}`, path.join(root, "prisma/migrations", provider, d), { recursive: true });
-    const db = await createDatabase(kind);
+    const before = await databaseBefore(kind, DAILY);
+    const db = before.db;
     try {
-      await migrate(db.url, { root });
       // What the previous release wrote: entries in journals balanced against the outside world
       // (the Journal row last, its trigger checks the sums), as lib/ledger did.
       const rows: string[] = [];
@@ -86,18 +71,8 @@ describe.each(["sqlite", "postgres"] as const)("the ledger_daily migration on %s
         const key = [r, kindOf, bucket, time.slice(0, 10), currency].join(" ");
         expected.set(key, (expected.get(key) ?? new D(0)).plus(amount));
       });
-      if (kind === "sqlite") {
-        const s = new Database(db.url.slice("file:".length));
-        s.exec(rows.join(";\n"));
-        s.close();
-      } else {
-        const { default: pg } = await import("pg");
-        const c = new pg.Client({ connectionString: db.url });
-        await c.connect();
-        await c.query(rows.join(";\n"));
-        await c.end();
-      }
-      expect((await migrate(db.url)).applied).toEqual(all.filter((d) => d >= target));
+      await before.exec(rows);
+      expect(await before.upgrade()).toEqual(before.later);
       const conn = createDb(db.url);
       try {
         const got = Object.fromEntries(
@@ -111,8 +86,7 @@ describe.each(["sqlite", "postgres"] as const)("the ledger_daily migration on %s
         await conn.$disconnect();
       }
     } finally {
-      await db.drop();
-      fs.rmSync(root, { recursive: true, force: true });
+      await before.cleanup();
     }
   }, 120_000);
 });

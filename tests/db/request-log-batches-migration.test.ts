@@ -1,13 +1,8 @@
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
 import { createDb } from "@/lib/db/client";
-import { migrate } from "@/lib/db/migrate";
 import { decodeEntries } from "@/lib/request-log/entries";
 import { listRequestLog } from "@/lib/request-log/list";
-import { createDatabase } from "../support/server";
+import { databaseBefore } from "../support/migration-before";
 
 // Migration request_log_batches moves the request log from a row per request to batches
 // (lib/request-log/write.ts) and keeps what was logged: each old row becomes a batch of one
@@ -19,19 +14,9 @@ const TIMES = ["2026-11-20T23:59:59.999Z", "2026-11-21T00:00:00.000Z", "2026-11-
 
 describe.each(["sqlite", "postgres"] as const)("the request_log_batches migration on %s", (kind) => {
   it("carries every logged request over as an entry, exactly", async () => {
-    const provider = kind === "sqlite" ? "sqlite" : "postgresql";
-    const all = fs
-      .readdirSync(`prisma/migrations/${provider}`)
-      .filter((d) => !d.endsWith(".toml"))
-      .sort();
-    const target = all.find((d) => d.endsWith(TARGET))!;
-    expect(target).toBeDefined();
-    const root = fs.mkdtempSync(path.join(os.tmpdir(), "request-log-batches-"));
-    for (const d of all.filter((d) => d < target))
-      fs.cpSync(`prisma/migrations/${provider}/${d}`, path.join(root, "prisma/migrations", provider, d), { recursive: true });
-    const db = await createDatabase(kind);
+    const before = await databaseBefore(kind, TARGET);
+    const db = before.db;
     try {
-      await migrate(db.url, { root });
       // As the app wrote them before: SQLite's dates as ISO text with "+00:00", PostgreSQL's zone-less UTC.
       const at = (iso: string) => (kind === "sqlite" ? `'${iso.replace("Z", "+00:00")}'` : `'${iso.slice(0, 23)}'::timestamp`);
       const rows = [
@@ -46,18 +31,8 @@ describe.each(["sqlite", "postgres"] as const)("the request_log_batches migratio
                    ${i % 2 ? 422 : 200}, ${i % 2 ? 4 : 2}, ${i % 2 ? "'SOME_CODE'" : "NULL"}, ${10 + i}, 'req-${i}')`,
         );
       });
-      if (kind === "sqlite") {
-        const s = new Database(db.url.slice("file:".length));
-        s.exec(rows.join(";\n"));
-        s.close();
-      } else {
-        const { default: pg } = await import("pg");
-        const c = new pg.Client({ connectionString: db.url });
-        await c.connect();
-        await c.query(rows.join(";\n"));
-        await c.end();
-      }
-      expect((await migrate(db.url)).applied).toEqual(all.filter((d) => d >= target));
+      await before.exec(rows);
+      expect(await before.upgrade()).toEqual(before.later);
       const conn = createDb(db.url);
       try {
         const batches = await conn.apiRequestBatch.findMany({ orderBy: { id: "asc" } });
@@ -98,8 +73,7 @@ describe.each(["sqlite", "postgres"] as const)("the request_log_batches migratio
         await conn.$disconnect();
       }
     } finally {
-      await db.drop();
-      fs.rmSync(root, { recursive: true, force: true });
+      await before.cleanup();
     }
   }, 120_000);
 });
