@@ -3,7 +3,7 @@ import { type Db, dateParam, emptySql, sql } from "@/lib/db/client";
 import { sqliteDate } from "@/lib/db/sqlite-direct";
 import { decodeEntries, type RequestLogEntry } from "./entries";
 import type { RequestLogView } from "./types";
-import { MAX_SPAN_MS, statusClassOf } from "./write";
+import { MAX_SPAN_MS } from "./write";
 
 // The Requests page's list: one reseller's request log, newest first, a keyset page at a time,
 // filtered by status class, route, key and time range. The log is stored in batches (one row
@@ -19,6 +19,9 @@ import { MAX_SPAN_MS, statusClassOf } from "./write";
 // statement is scoped to the reseller: a key id is looked up as the reseller's own first
 // (another reseller's key answers an empty page at once), and every batch read has the
 // reseller's condition.
+
+/** The page's status filter: 2 for 2xx, 4 for 4xx... */
+const statusClassOf = (status: number) => Math.floor(status / 100);
 
 export const REQUEST_LOG_PAGE_MAX = 100;
 export const REQUEST_LOG_PAGE_DEFAULT = 50;

@@ -20,9 +20,6 @@ import { encodeEntries } from "./entries";
  */
 export const MAX_SPAN_MS = 60_000;
 
-/** The page's status filter: 2 for 2xx, 4 for 4xx... */
-export const statusClassOf = (status: number) => Math.floor(status / 100);
-
 interface Batch {
   resellerId: string;
   firstAt: Date;
