@@ -19,7 +19,8 @@ export interface RequestLogEntry {
   requestId: string;
 }
 
-type Encoded = [number, string, string, string, string, number, string | null, number, string];
+/** An entry as stored. */
+export type Encoded = [number, string, string, string, string, number, string | null, number, string];
 
 /** The entries' JSON, in the order given (the writer gives them newest first). */
 export function encodeEntries(rows: readonly RequestLogRow[]): string {
@@ -31,7 +32,12 @@ export function encodeEntries(rows: readonly RequestLogRow[]): string {
   return JSON.stringify(out);
 }
 
-const isEncoded = (e: unknown): e is Encoded =>
+/**
+ * Whether a stored entry has the shape encodeEntries writes. The column is only ever written by
+ * encodeEntries (and the migration that made it, in the same shape); an entry of another shape
+ * is skipped by the list rather than shown wrong.
+ */
+export const isEncoded = (e: unknown): e is Encoded =>
   Array.isArray(e) &&
   e.length === 9 &&
   typeof e[0] === "number" &&
@@ -44,22 +50,29 @@ const isEncoded = (e: unknown): e is Encoded =>
   typeof e[7] === "number" &&
   typeof e[8] === "string";
 
-/**
- * A batch's entries, at their positions (a page's cursor names a position). The column is only
- * ever written by encodeEntries (and the migration that made it, in the same shape); an entry
- * of another shape is null, skipped by the list rather than shown wrong.
- */
-export function decodeEntries(json: string): (RequestLogEntry | null)[] {
-  let parsed: unknown;
+/** A batch's stored entries, unchecked (isEncoded tells each one's shape); none when the text is not a JSON array. */
+export function parseEntries(json: string): unknown[] {
   try {
-    parsed = JSON.parse(json);
+    const parsed: unknown = JSON.parse(json);
+    return Array.isArray(parsed) ? parsed : [];
   } catch {
     return [];
   }
-  if (!Array.isArray(parsed)) return [];
-  return parsed.map((e) =>
-    isEncoded(e)
-      ? { at: e[0], keyId: e[1], method: e[2], route: e[3], path: e[4], status: e[5], errorCode: e[6], latencyMs: e[7], requestId: e[8] }
-      : null,
-  );
+}
+
+export const entryOf = (e: Encoded): RequestLogEntry => ({
+  at: e[0],
+  keyId: e[1],
+  method: e[2],
+  route: e[3],
+  path: e[4],
+  status: e[5],
+  errorCode: e[6],
+  latencyMs: e[7],
+  requestId: e[8],
+});
+
+/** A batch's entries, at their positions (a page's cursor names a position); an entry of another shape is null. */
+export function decodeEntries(json: string): (RequestLogEntry | null)[] {
+  return parseEntries(json).map((e) => (isEncoded(e) ? entryOf(e) : null));
 }
