@@ -6,7 +6,8 @@ import { D } from "@/lib/money/decimal";
 import { rebuildChannelRollup } from "../support/channel-rollup";
 import { rawJournal, withoutTrigger } from "../support/ledger";
 import { orderRow } from "../support/orders";
-import { queryPlan, type TempDb, tempDatabase, tracedStatements } from "../support/sqlite-db";
+import { type ReusableDb, reusableDatabase } from "../support/reusable-db";
+import { queryPlan, tracedStatements } from "../support/sqlite-db";
 import { sentWithdrawal } from "../support/withdrawals";
 
 // The incremental ledger check (lib/ledger/check.ts, docs/ledger.md "The check"): from the
@@ -16,7 +17,7 @@ import { sentWithdrawal } from "../support/withdrawals";
 const DATABASES = process.env.MUTATION_RUN === "1" ? (["sqlite"] as const) : (["sqlite", "postgres"] as const);
 
 describe.each(DATABASES)("incremental ledger check on %s", (kind) => {
-  let t: TempDb;
+  let t: ReusableDb;
   let db: Db;
   let n = 0;
   const reseller = async () => {
@@ -38,7 +39,7 @@ describe.each(DATABASES)("incremental ledger check on %s", (kind) => {
     withoutTrigger(db, kind, { table: "JournalLine", postgres: "JournalLine_append_only", sqlite: "JournalLine_no_update" }, fn);
 
   beforeAll(async () => {
-    t = await tempDatabase(kind);
+    t = await reusableDatabase(kind);
     db = t.db;
   });
   afterAll(async () => t.cleanup());
@@ -190,49 +191,35 @@ describe.each(DATABASES)("incremental ledger check on %s", (kind) => {
   });
 
   it("finds a payout booked mined twice after the checkpoint: a journal of operator lines only names its withdrawal, whose row did not change", async () => {
-    // A clean slate, as below.
-    const fresh = await tempDatabase(kind);
-    const saved = db;
-    db = fresh.db;
-    try {
-      const r = await reseller();
-      await credit(r, "1");
-      const w = await sentWithdrawal(db, { id: `iw-${r}`, resellerId: r, txHash: "0xi1" });
-      // No slack: the withdrawal's row, written before the checkpoint, is not re-read for its updatedAt.
-      const check = () => checkLedger(db, { mode: "incremental", writeCheckpoint: true, changeSlackMs: 0 });
-      written(await check());
-      // Booked mined a second time (a bug): only operator lines, and no change to the withdrawal's row.
-      await db.$transaction((tx) => recordPayoutMined(tx, w, null));
-      const report = await check();
-      expect(report.mode).toBe("incremental");
-      expect(messages(report)).toEqual([`withdrawal ${w.id} (sent) books 1 of its payout of 0.5 eth as on chain`]);
-      expect(messages(await full())).toEqual(messages(report));
-    } finally {
-      db = saved;
-      await fresh.cleanup();
-    }
+    // A clean slate, as below: the database emptied back to its template (cheaper than a new one).
+    await t.reset();
+    const r = await reseller();
+    await credit(r, "1");
+    const w = await sentWithdrawal(db, { id: `iw-${r}`, resellerId: r, txHash: "0xi1" });
+    // No slack: the withdrawal's row, written before the checkpoint, is not re-read for its updatedAt.
+    const check = () => checkLedger(db, { mode: "incremental", writeCheckpoint: true, changeSlackMs: 0 });
+    written(await check());
+    // Booked mined a second time (a bug): only operator lines, and no change to the withdrawal's row.
+    await db.$transaction((tx) => recordPayoutMined(tx, w, null));
+    const report = await check();
+    expect(report.mode).toBe("incremental");
+    expect(messages(report)).toEqual([`withdrawal ${w.id} (sent) books 1 of its payout of 0.5 eth as on chain`]);
+    expect(messages(await full())).toEqual(messages(report));
   });
 
   it("trusts the rows below its checkpoint: an old line changed by hand is found by --full only", async () => {
-    // A clean slate: a new database, so that the violations above are not in the way.
-    const fresh = await tempDatabase(kind);
-    const saved = db;
-    db = fresh.db;
-    try {
-      const r = await reseller();
-      await credit(r, "1");
-      written(await incremental());
-      const oldLine = await db.journalLine.findFirstOrThrow({ orderBy: { id: "asc" } });
-      await withoutLineGuard(() => db.journalLine.update({ where: { id: oldLine.id }, data: { amount: "-2" } }));
-      await credit(r, "1");
-      // Below the checkpoint: not read again.
-      const inc = await incremental();
-      expect(inc).toMatchObject({ ok: true, mode: "incremental" });
-      const all = await checkLedger(db, { mode: "full" });
-      expect(messages(all)).toEqual([`journal ${oldLine.journalId} (adjustment) does not balance in xmr: its lines sum to -1`]);
-    } finally {
-      db = saved;
-      await fresh.cleanup();
-    }
+    // A clean slate: the database emptied back to its template, so that the violations above are not in the way.
+    await t.reset();
+    const r = await reseller();
+    await credit(r, "1");
+    written(await incremental());
+    const oldLine = await db.journalLine.findFirstOrThrow({ orderBy: { id: "asc" } });
+    await withoutLineGuard(() => db.journalLine.update({ where: { id: oldLine.id }, data: { amount: "-2" } }));
+    await credit(r, "1");
+    // Below the checkpoint: not read again.
+    const inc = await incremental();
+    expect(inc).toMatchObject({ ok: true, mode: "incremental" });
+    const all = await checkLedger(db, { mode: "full" });
+    expect(messages(all)).toEqual([`journal ${oldLine.journalId} (adjustment) does not balance in xmr: its lines sum to -1`]);
   });
 });

@@ -1,11 +1,11 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { Db } from "@/lib/db/client";
 import { checkLedger, type LedgerReport } from "@/lib/ledger/check";
 import { post, recordPayoutMined, recordPendingProfit } from "@/lib/ledger/ledger";
 import { D } from "@/lib/money/decimal";
 import { rebuildChannelRollup } from "../support/channel-rollup";
 import { orderRow } from "../support/orders";
-import { type TempDb, tempDatabase } from "../support/sqlite-db";
+import { type ReusableDb, reusableDatabase } from "../support/reusable-db";
 import { sentWithdrawal } from "../support/withdrawals";
 
 // What the ledger check reports it read (LedgerReport.stats, printed by ledger:check): pinned to
@@ -15,13 +15,17 @@ import { sentWithdrawal } from "../support/withdrawals";
 const DATABASES = process.env.MUTATION_RUN === "1" ? (["sqlite"] as const) : (["sqlite", "postgres"] as const);
 
 describe.each(DATABASES)("ledger check statistics on %s", (kind) => {
-  let t: TempDb;
+  let t: ReusableDb;
   let db: Db;
+  // One database per kind, emptied back to the template before each test (a PostgreSQL clone per test cost 5-10 s under load).
+  beforeAll(async () => {
+    t = await reusableDatabase(kind);
+  });
+  afterAll(async () => t?.cleanup());
   beforeEach(async () => {
-    t = await tempDatabase(kind);
+    await t.reset();
     db = t.db;
   });
-  afterEach(async () => t.cleanup());
 
   const messages = (r: LedgerReport) => r.violations.map((v) => v.message);
   const credit = (resellerId: string, amount: string) =>
