@@ -82,9 +82,10 @@ function e2eServer(port: string, url: string, env: Record<string, string>) {
 export default defineConfig({
   testDir: "tests/e2e",
   globalTeardown: process.env.E2E_BASE_URL ? undefined : "./tests/e2e/global-teardown.ts",
-  // Files run side by side on two workers (tests within a file in order): every test signs in
-  // with its own fresh wallets, so no two share a reseller.
-  fullyParallel: false,
+  // Tests run side by side on two workers, those of one file too: every test signs in with its
+  // own fresh wallets, so no two share a reseller. A file whose tests share a server's state says
+  // so (test.describe.configure({ mode: "default" })).
+  fullyParallel: true,
   workers: 2,
   // Guards against a hang, not measures of speed: on a machine loaded by other builds a page
   // took many times longer to answer than alone.

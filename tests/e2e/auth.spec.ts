@@ -1,8 +1,6 @@
 import { expect, test } from "@playwright/test";
 import { createSiweMessage } from "viem/siwe";
-import { apiContext, checkLedgerAfterFile, injectWallet, newWallet, signIn, signInThroughPage } from "./helpers";
-
-checkLedgerAfterFile();
+import { apiContext, injectWallet, newWallet, signIn, signInThroughPage } from "./helpers";
 
 // Sign-In with Ethereum: the happy path through the page, and the server refusing what it
 // must refuse, checked over plain HTTP with real signatures.
@@ -78,7 +76,8 @@ async function freshNonce(baseURL: string) {
 
 test("a replayed sign-in message (same nonce) is refused", async ({ page, baseURL }) => {
   const wallet = newWallet();
-  await signInThroughPage(page, wallet);
+  // The fixture's message is the page's (same fields, same server checks), and it just worked.
+  await signIn(page, wallet);
   const { message, signature } = wallet.signed[0];
   // The very message and signature that just worked, sent again from another client.
   const replay = await submitSignIn(baseURL!, message, signature);

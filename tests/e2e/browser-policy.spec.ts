@@ -1,9 +1,7 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { expect, test } from "@playwright/test";
-import { checkLedgerAfterFile, createKeyInUi, ethAddress, newWallet, signIn } from "./helpers";
-
-checkLedgerAfterFile();
+import { createKeyInUi, ethAddress, newWallet, signIn } from "./helpers";
 
 // The v1 API's browser policy (docs/api.md, Browsers; issue 48), in Chromium: a page of another
 // site may read the API and may write with an API key, but a keyless order from its visitors'

@@ -27,6 +27,8 @@ let base: string;
 let resellerId: string;
 
 test.skip(Boolean(process.env.E2E_BASE_URL), "starts a server of its own, with the provider fakes");
+// In order, on one server: the second test reads the call counts of the first one's exchange.
+test.describe.configure({ mode: "default" });
 
 test.beforeAll(async () => {
   test.setTimeout(300_000);

@@ -4,7 +4,16 @@ import { mnemonicToAccount } from "viem/accounts";
 import { ANVIL_MNEMONIC, type AnvilNode, startAnvil } from "../support/anvil";
 import { createDatabase, type RunningServer, startServer, type TestDatabase } from "../support/server";
 import { addOperatorWithCli, signInConsoleThroughPage } from "./console-helpers";
-import { assertLedgerConsistent, createOrder, driveToFinished, ethAddress, injectWallet, newWallet, type TestWallet } from "./helpers";
+import {
+  assertLedgerConsistent,
+  createOrder,
+  driveToFinished,
+  ethAddress,
+  injectWallet,
+  newWallet,
+  signIn,
+  type TestWallet,
+} from "./helpers";
 
 // Issue 52, withdrawals in the console, on a real local chain (anvil): with an approval
 // threshold, a reseller's withdrawal from the dashboard waits in awaiting_approval; a finance
@@ -55,10 +64,7 @@ test.afterAll(async () => {
 
 /** A reseller signed in to the dashboard with one finished order's profit, asking to withdraw all of it in ETH; the amount. */
 async function requestWithdrawal(page: Page, wallet: TestWallet): Promise<string> {
-  await injectWallet(page, wallet);
-  await page.goto(`${base}/signin`);
-  await page.getByRole("button", { name: "Connect wallet" }).click();
-  await page.waitForURL("**/dashboard");
+  await signIn(page, wallet, { base });
   await page.goto(`${base}/dashboard/settings`);
   await page.getByLabel("Markup in basis points").fill("500");
   await page.getByRole("button", { name: "Save markup" }).click();

@@ -1,5 +1,4 @@
-import path from "node:path";
-import { type APIRequestContext, expect, type Page, request as pwRequest, test } from "@playwright/test";
+import { type APIRequestContext, expect, type Page, request as pwRequest } from "@playwright/test";
 import { type Hex, hexToString, isHex } from "viem";
 import { generatePrivateKey, type PrivateKeyAccount, privateKeyToAccount } from "viem/accounts";
 import { createSiweMessage } from "viem/siwe";
@@ -156,13 +155,15 @@ export async function injectWallet(page: Page, wallet: TestWallet, opts: InjectO
  * would build, signed by the wallet's key with viem, posted to next-auth's callback from the
  * page's own browser context (so the session cookie lands in it), then the dashboard opened.
  * The same server-side checks as a click; the page's own flow is covered by `signInThroughPage`
- * in auth.spec.ts. The wallet is still injected: pages that sign (withdrawals) use it.
+ * in auth.spec.ts. The wallet is still injected (with `opts`): pages that sign (withdrawals) use it.
+ * `base`: the origin of a server of the spec's own (default: the config's baseURL).
  */
-export async function signIn(page: Page, wallet: TestWallet) {
-  await injectWallet(page, wallet);
+export async function signIn(page: Page, wallet: TestWallet, opts: InjectOptions & { base?: string } = {}) {
+  const { base = "", ...inject } = opts;
+  await injectWallet(page, wallet, inject);
   const req = page.context().request;
-  const server = (await (await req.post("/api/auth/nonce")).json()) as { nonce: string; uri: string; domain: string };
-  const { csrfToken } = (await (await req.get("/api/auth/csrf")).json()) as { csrfToken: string };
+  const server = (await (await req.post(`${base}/api/auth/nonce`)).json()) as { nonce: string; uri: string; domain: string };
+  const { csrfToken } = (await (await req.get(`${base}/api/auth/csrf`)).json()) as { csrfToken: string };
   const issuedAt = new Date();
   const message = createSiweMessage({
     domain: server.domain,
@@ -177,10 +178,10 @@ export async function signIn(page: Page, wallet: TestWallet) {
   });
   const signature = await wallet.account.signMessage({ message });
   wallet.signed.push({ message, signature });
-  const res = await req.post("/api/auth/callback/siwe", { form: { csrfToken, message, signature, json: "true" } });
+  const res = await req.post(`${base}/api/auth/callback/siwe`, { form: { csrfToken, message, signature, json: "true" } });
   const { url } = (await res.json()) as { url: string };
   expect(new URL(url).searchParams.get("error"), "sign-in refused").toBeNull();
-  await page.goto("/dashboard");
+  await page.goto(`${base}/dashboard`);
   await expect(page.getByRole("heading", { name: "Overview", level: 1 })).toBeVisible();
 }
 
@@ -261,21 +262,12 @@ export async function driveToFinished(api: APIRequestContext, key: string, id: s
 
 /**
  * The ledger check (`npm run cli -- ledger:check --full`) against a test server's database: throws
- * with the first violation. Run after each e2e test file, like the HTTP suites do (full: the
- * databases are small, and a full check trusts no checkpoint).
+ * with the first violation. Run after a spec's own server (full: the databases are small, and a
+ * full check trusts no checkpoint), and for the shared servers once at the end (global-teardown.ts).
  */
 export async function assertLedgerConsistent(databaseUrl: string) {
   const r = await runCliProcess(databaseUrl, ["ledger:check", "--full"], { LOG_LEVEL: "warn" });
   if (r.code !== 0) throw new Error(`ledger check failed on ${databaseUrl}:\n${r.out}${r.err}`);
-}
-
-/** After the current spec file: the ledger check on the shared test server's database (as the HTTP suites do after every file). */
-export function checkLedgerAfterFile() {
-  test.afterAll(async () => {
-    const dir = process.env.E2E_DATA_DIR;
-    if (!dir || process.env.E2E_BASE_URL) return; // a server we did not start: its database is not ours to read
-    await assertLedgerConsistent(`file:${path.join(dir, "e2e.db")}`);
-  });
 }
 
 /** The reseller's id, as its referral link on the Widgets page gives it (/x/<id>). */

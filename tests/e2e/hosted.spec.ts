@@ -5,7 +5,6 @@ import { expect, type Page, test } from "@playwright/test";
 import Decimal from "decimal.js";
 import {
   apiContext,
-  checkLedgerAfterFile,
   createKeyInUi,
   createWidgetInUi,
   estimate,
@@ -15,8 +14,6 @@ import {
   setMarkupInUi,
   signIn,
 } from "./helpers";
-
-checkLedgerAfterFile();
 
 // The hosted exchange page and the embeddable widget, end to end in Chromium: a "reseller
 // site" served from its own origin embeds the widget; a user exchanges LTC for ETH in the

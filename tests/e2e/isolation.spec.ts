@@ -3,7 +3,6 @@ import { expect, type Page, test } from "@playwright/test";
 import { parse } from "csv-parse/sync";
 import {
   apiContext,
-  checkLedgerAfterFile,
   createKeyInUi,
   createOrder,
   driveToFinished,
@@ -13,8 +12,6 @@ import {
   setMarkupInUi,
   signIn,
 } from "./helpers";
-
-checkLedgerAfterFile();
 
 // Everything in the dashboard is scoped to the signed-in wallet.
 

@@ -2,7 +2,7 @@ import { expect, test } from "@playwright/test";
 import { FakeFixedFloat } from "../support/fake-providers/fixedfloat";
 import { FakeSideShift } from "../support/fake-providers/sideshift";
 import { createDatabase, type RunningServer, startServer, type TestDatabase } from "../support/server";
-import { injectWallet, newWallet } from "./helpers";
+import { newWallet, signIn } from "./helpers";
 
 // Issue 31: with ENGINE=providers the Settings page shows the range of markups the enabled
 // providers route (SideShift 200 bps, FixedFloat FIXEDFLOAT_MAX_AFFTAX_BPS=100, fee 25: 0 to
@@ -46,10 +46,7 @@ test.afterAll(async () => {
 test("the Settings page shows the markup range the providers route and explains one above it", async ({ page }) => {
   const origin = `http://localhost:${server.port}`; // APP_URL: SIWE names it
   const wallet = newWallet();
-  await injectWallet(page, wallet);
-  await page.goto(`${origin}/signin`);
-  await page.getByRole("button", { name: "Connect wallet" }).click();
-  await page.waitForURL("**/dashboard");
+  await signIn(page, wallet, { base: origin });
   await page.goto(`${origin}/dashboard/settings`);
 
   const range = page.getByTestId("markup-range");

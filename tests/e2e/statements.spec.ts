@@ -4,7 +4,6 @@ import { parse } from "csv-parse/sync";
 import Decimal from "decimal.js";
 import {
   apiContext,
-  checkLedgerAfterFile,
   createKeyInUi,
   createOrder,
   driveToFinished,
@@ -14,8 +13,6 @@ import {
   setMarkupInUi,
   signIn,
 } from "./helpers";
-
-checkLedgerAfterFile();
 
 // The Statements page in a browser: a reseller's sandbox orders (one finished, one failed) this
 // month show as profit credited and reversed; the row's figures are the CSV's and the profit

@@ -1,7 +1,5 @@
 import { expect, test } from "@playwright/test";
-import { checkLedgerAfterFile, injectWallet, newWallet, signIn } from "./helpers";
-
-checkLedgerAfterFile();
+import { injectWallet, newWallet, signIn } from "./helpers";
 
 // Issue 54 in the browser: the owner invites a second wallet as developer; that wallet opens the
 // link, signs in through the join page and sees only what a developer may (keys, not

@@ -11,6 +11,7 @@ import {
   type InjectOptions,
   injectWallet,
   newWallet,
+  signIn,
   type TestWallet,
 } from "./helpers";
 
@@ -71,7 +72,12 @@ test.afterAll(async () => {
   await db?.drop();
 });
 
+/** Signs in with the fixture (helpers.ts signIn); the smart-contract wallet's test signs in through the page. */
 async function signInAt(page: Page, wallet: TestWallet, opts: InjectOptions = {}) {
+  await signIn(page, wallet, { ...opts, base });
+}
+
+async function signInThroughPageAt(page: Page, wallet: TestWallet, opts: InjectOptions = {}) {
   await injectWallet(page, wallet, opts);
   await page.goto(`${base}/signin`);
   await page.getByRole("button", { name: "Connect wallet" }).click();
@@ -215,7 +221,7 @@ test("a smart-contract wallet (ERC-1271) withdraws through the page; the contrac
   const owner = newWallet();
   const contract = getAddress(await node.deploy("ERC1271Wallet", [owner.account.address]));
   // The wallet reports the contract's address and signs with its owner's key, on the payout chain.
-  await signInAt(page, owner, { address: contract, chainId: node.chainId });
+  await signInThroughPageAt(page, owner, { address: contract, chainId: node.chainId });
   const key = await newKey(page);
   const api = await request.newContext({ baseURL: base });
   await driveToFinished(api, key, (await createOrder(api, key, { from: "btc", to: "eth", amount: "0.05", address: ethAddress() })).id);
