@@ -1,11 +1,14 @@
 import fc from "fast-check";
-import { beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, inject, it } from "vitest";
 import { listCurrencies } from "@/lib/currencies";
 import { addressFor, baseUrl, isErrorShape, makeReseller, newIp } from "../support/api";
 
 // Thousands of random requests to every endpoint: whatever a client sends, the answer is
 // never a 5xx and every failure is in the spec's error shape.
-const RUNS = Number(process.env.FUZZ_RUNS ?? 1000);
+// A quarter of the runs on PostgreSQL (issue 49: 4,000 requests per database were 70 s each):
+// the input handling is the same code on both; what differs is the database under the few
+// values that get through, and the quarter still sends those. FUZZ_RUNS sets both.
+const RUNS = Number(process.env.FUZZ_RUNS ?? (inject("dbKind") === "postgres" ? 250 : 1000));
 
 const tickers = listCurrencies().map((c) => c.ticker);
 const ascii = (max = 40) =>
