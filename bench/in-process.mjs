@@ -7,6 +7,7 @@
 //   node bench/in-process.mjs
 //   BENCH_DB=sqlite,postgres  BENCH_CALLS=100000 (per read case)  BENCH_ORDERS=6000
 //   e.g. BENCH_ONLY=estimate,POST (only the cases whose label contains one of these)
+//   REQUEST_LOG_ENABLED=false: keyed calls not logged (the request log's cost, against a run with it on)
 import { spawnSync } from "node:child_process";
 import path from "node:path";
 import { build } from "esbuild";

@@ -15,10 +15,11 @@ import { startProcessKeyCache, stopProcessKeyCache } from "@/lib/keys/key-cache"
 import { createOrder } from "@/lib/orders/create-order";
 import { getOrderForCaller } from "@/lib/orders/get-order";
 
-// The handlers as the router runs them (lib/http/app.ts): through the one wrapper, as its table's v1 entries say.
-const getCurrencies = apiRoute({ auth: "apiKey", handler: currencies });
-const getEstimateHandler = apiRoute({ auth: "apiKey", handler: estimateHandler });
-const postExchange = apiRoute({ auth: "apiKey", creation: true, handler: exchange });
+// The handlers as the router runs them (lib/http/app.ts): through the one wrapper, as its table's
+// v1 entries say, keyed calls logged (REQUEST_LOG_ENABLED=false: the log's cost left out).
+const getCurrencies = apiRoute({ auth: "apiKey", handler: currencies, logAs: "/api/v1/currencies" });
+const getEstimateHandler = apiRoute({ auth: "apiKey", handler: estimateHandler, logAs: "/api/v1/estimate" });
+const postExchange = apiRoute({ auth: "apiKey", creation: true, handler: exchange, logAs: "/api/v1/exchange" });
 
 const CALLS = Number(process.env.BENCH_CALLS ?? 100_000);
 const ORDERS = Number(process.env.BENCH_ORDERS ?? 6000);
