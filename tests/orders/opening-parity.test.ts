@@ -9,7 +9,7 @@ import { openOrderPostgres } from "@/lib/orders/open-order-postgres";
 import { openOrderPrisma } from "@/lib/orders/open-order-prisma";
 import { openOrderSqlite } from "@/lib/orders/open-order-sqlite";
 import { openedRow, openingPlan } from "@/lib/orders/opening";
-import { orderRow } from "@/lib/orders/reserve-order";
+import { FIXTURE_T0, fixtureReservation } from "../support/order-fixture";
 import { type ReusableDb, reusableDatabase } from "../support/reusable-db";
 import type { TempDb } from "../support/sqlite-db";
 
@@ -22,46 +22,11 @@ import type { TempDb } from "../support/sqlite-db";
 // one path writes and another does not, in any table, fails.
 
 const RESELLER = "r-parity";
-const T0 = new Date("2026-11-20T10:00:00.000Z");
+const T0 = FIXTURE_T0;
 const NOW = new Date("2026-11-20T10:00:05.123Z");
 
-/** A reservation's data (createOrder's), every value fixed. */
-function reservation(over: Partial<Order>): Order {
-  return orderRow({
-    id: "0123456789abcdef01234567",
-    resellerId: RESELLER,
-    apiKeyId: null,
-    channel: "key:k1",
-    accessTokenHash: null,
-    fromCurrency: "btc",
-    toCurrency: "eth",
-    fromAmount: "0.1",
-    rate: "15.5",
-    rawToAmount: "1.55",
-    toAmount: "1.534",
-    platformFeeBps: 25,
-    markupBps: 100,
-    profit: "0.016",
-    payinAddress: null,
-    payoutAddress: "0x52908400098527886E0F7030069857D2E4169EE7",
-    payoutExtraId: null,
-    refundAddress: null,
-    refundExtraId: null,
-    status: "waiting",
-    expiresAt: new Date(T0.getTime() + 3_600_000),
-    rateType: "floating",
-    rateId: null,
-    fixedUntil: null,
-    leaseToken: null,
-    leaseUntil: null,
-    createdAt: T0,
-    updatedAt: T0,
-    idempotencyScope: null,
-    idempotencyKey: null,
-    requestHash: null,
-    ...over,
-  });
-}
+/** A reservation of the parity reseller, every value fixed. */
+const reservation = (over: Partial<Order>): Order => fixtureReservation({ resellerId: RESELLER, ...over });
 
 const SWAP: OpenedSwap = { payinAddress: "bc1qparity0000000000000000000000000000000", payinExtraId: null, firstCheckAfterMs: 15_000 };
 

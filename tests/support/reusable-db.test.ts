@@ -3,53 +3,21 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "@/lib/db/client";
 import { openOrderPrisma } from "@/lib/orders/open-order-prisma";
 import { openedRow, openingPlan } from "@/lib/orders/opening";
-import { orderRow } from "@/lib/orders/reserve-order";
+import { FIXTURE_T0, fixtureReservation } from "./order-fixture";
 import { type ReusableDb, reusableDatabase } from "./reusable-db";
 import { type TempDb, tempDatabase } from "./sqlite-db";
 
 // The reset must leave what a fresh clone of the template has: every table's rows (the
 // migrations' own too) and every sequence, so that ids made after it are a fresh clone's ids.
 
-const T0 = new Date("2026-11-20T10:00:00.000Z");
+const T0 = FIXTURE_T0;
 
 /** Writes rows in many tables: a reseller, an opened order (its journal, balance, rollups), a webhook message. */
 async function write(db: Db) {
   await db.reseller.create({
     data: { id: "r-reset", walletAddress: `0x${"cd".repeat(20)}`, markupBps: 100, createdAt: T0, updatedAt: T0 },
   });
-  const order = orderRow({
-    id: "0123456789abcdef0000reset",
-    resellerId: "r-reset",
-    apiKeyId: null,
-    channel: "key:k1",
-    accessTokenHash: null,
-    fromCurrency: "btc",
-    toCurrency: "eth",
-    fromAmount: "0.1",
-    rate: "15.5",
-    rawToAmount: "1.55",
-    toAmount: "1.534",
-    platformFeeBps: 25,
-    markupBps: 100,
-    profit: "0.016",
-    payinAddress: null,
-    payoutAddress: "0x52908400098527886E0F7030069857D2E4169EE7",
-    payoutExtraId: null,
-    refundAddress: null,
-    refundExtraId: null,
-    status: "waiting",
-    expiresAt: new Date(T0.getTime() + 3_600_000),
-    rateType: "floating",
-    rateId: null,
-    fixedUntil: null,
-    leaseToken: null,
-    leaseUntil: null,
-    createdAt: T0,
-    updatedAt: T0,
-    idempotencyScope: null,
-    idempotencyKey: null,
-    requestHash: null,
-  });
+  const order = fixtureReservation({ id: "0123456789abcdef0000reset", resellerId: "r-reset" });
   const opened = openedRow(order, { payinAddress: "bc1qreset", payinExtraId: null, firstCheckAfterMs: 15_000 }, T0);
   expect(await openOrderPrisma(db, openingPlan(opened, null, T0))).not.toBeNull();
   await db.webhookEndpoint.create({
