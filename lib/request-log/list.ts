@@ -102,19 +102,28 @@ async function readBatches(db: Db, r: BatchRange): Promise<BatchRow[]> {
     values.push(v instanceof Date && !pg ? sqliteValue(v) : v);
     return pg ? `$${values.length}` : "?";
   };
-  const conditions: [string, boolean][] = [
-    [`"resellerId" = ${param(r.resellerId)}`, true],
-    [r.from ? `"lastAt" >= ${param(r.from)}` : "", !!r.from],
-    [r.before ? `"lastAt" < ${param(r.before)}` : "", !!r.before],
-    [r.firstBefore ? `"firstAt" < ${param(r.firstBefore)}` : "", !!r.firstBefore],
-    [r.after ? `("lastAt", "id") < (${param(r.after.lastAt)}, ${param(r.after.id)})` : "", !!r.after],
-  ];
-  const text = `SELECT "id", "lastAt", "entries" FROM "ApiRequestBatch" WHERE ${conditions
-    .filter(([, on]) => on)
-    .map(([c]) => c)
-    .join(" AND ")} ORDER BY "lastAt" DESC, "id" DESC LIMIT ${param(r.take)}`;
+  const where = [`"resellerId" = ${param(r.resellerId)}`];
+  // The statement's name on PostgreSQL: which conditions it has (one text per name).
+  let shape = "";
+  if (r.from) {
+    where.push(`"lastAt" >= ${param(r.from)}`);
+    shape += "f";
+  }
+  if (r.before) {
+    where.push(`"lastAt" < ${param(r.before)}`);
+    shape += "b";
+  }
+  if (r.firstBefore) {
+    where.push(`"firstAt" < ${param(r.firstBefore)}`);
+    shape += "t";
+  }
+  if (r.after) {
+    where.push(`("lastAt", "id") < (${param(r.after.lastAt)}, ${param(r.after.id)})`);
+    shape += "a";
+  }
+  const text = `SELECT "id", "lastAt", "entries" FROM "ApiRequestBatch" WHERE ${where.join(" AND ")}
+    ORDER BY "lastAt" DESC, "id" DESC LIMIT ${param(r.take)}`;
   if (driver.kind === "postgresql") {
-    const shape = conditions.map(([, on]) => (on ? 1 : 0)).join("");
     return queryOnPool<BatchRow>(db, `request-log-batches-${shape}`, { text, values });
   }
   const rows = statementOf(driver.reader(), text).all(...values) as { id: number; lastAt: unknown; entries: string }[];
