@@ -20,10 +20,19 @@ const ELLIPSIS = "…";
 
 /** A segment as the log keeps it: itself when short, else its first 6 and last 4 characters around an ellipsis. */
 export function maskSegment(segment: string): string {
+  if (segment.length <= MASK_OVER) return segment;
+  // No surrogate: one UTF-16 unit per character, so slices are characters (an order id, an
+  // address: the common long segment; the spread below was most of maskPath's cost for them).
+  if (!hasSurrogate(segment)) return `${segment.slice(0, 6)}${ELLIPSIS}${segment.slice(-4)}`;
   // By code points, so a shortened segment never splits a character in two.
   const chars = [...segment];
   if (chars.length <= MASK_OVER) return segment;
   return `${chars.slice(0, 6).join("")}${ELLIPSIS}${chars.slice(-4).join("")}`;
+}
+
+function hasSurrogate(s: string): boolean {
+  for (let i = 0; i < s.length; i++) if ((s.charCodeAt(i) & 0xf800) === 0xd800) return true;
+  return false;
 }
 
 /**
@@ -49,13 +58,27 @@ function keptAsIs(target: string): boolean {
 /** The path of a request target as the log keeps it: no query string, long segments shortened, bounded. */
 export function maskPath(target: string): string {
   if (keptAsIs(target)) return target;
-  let path = target;
-  const q = path.search(/[?#]/);
-  if (q !== -1) path = path.slice(0, q);
-  const segments = path.split("/");
-  const kept = segments.slice(0, MAX_SEGMENTS + 1).map(maskSegment);
-  let out = kept.join("/");
-  if (segments.length > kept.length) out += `/${ELLIPSIS}`;
+  // The rule: the path before any ? or #, split at "/", its first MAX_SEGMENTS + 1 segments
+  // masked and joined, "/…" when there were more. Walked in one pass (no split, map, join):
+  // every GET /exchange/{id} comes here, its id being longer than MASK_OVER.
+  let end = target.length;
+  for (let i = 0; i < end; i++) {
+    const c = target.charCodeAt(i);
+    if (c === 63 /* ? */ || c === 35 /* # */) end = i;
+  }
+  let out = "";
+  let start = 0;
+  for (let n = 0; ; n++) {
+    if (n > MAX_SEGMENTS) {
+      out += `/${ELLIPSIS}`;
+      break;
+    }
+    let slash = target.indexOf("/", start);
+    if (slash === -1 || slash > end) slash = end;
+    out += n ? `/${maskSegment(target.slice(start, slash))}` : maskSegment(target.slice(start, slash));
+    if (slash === end) break;
+    start = slash + 1;
+  }
   if (out.length > MAX_PATH) out = `${out.slice(0, MAX_PATH - 1)}${ELLIPSIS}`;
   return out;
 }
