@@ -193,7 +193,7 @@ function logKeyed(req: ApiRequest, caller: Caller, route: string, reply: Reply, 
   logRequest(() => ({
     resellerId: caller.resellerId,
     keyId: caller.apiKeyId,
-    at: new Date(at),
+    at,
     method: req.method,
     route,
     path: maskPath(req.path),

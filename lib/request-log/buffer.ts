@@ -12,7 +12,8 @@ import "server-only";
 export interface RequestLogRow {
   resellerId: string;
   keyId: string;
-  at: Date;
+  /** When the request arrived, epoch milliseconds (a number: no Date kept per request while it waits). */
+  at: number;
   method: string;
   /** The route's template (/api/v1/exchange/:id), or "unmatched". */
   route: string;

@@ -27,7 +27,7 @@ export function encodeEntries(rows: readonly RequestLogRow[]): string {
   const out: Encoded[] = new Array(rows.length);
   for (let i = 0; i < rows.length; i++) {
     const r = rows[i];
-    out[i] = [r.at.getTime(), r.keyId, r.method, r.route, r.path, r.status, r.errorCode, r.latencyMs, r.requestId];
+    out[i] = [r.at, r.keyId, r.method, r.route, r.path, r.status, r.errorCode, r.latencyMs, r.requestId];
   }
   return JSON.stringify(out);
 }

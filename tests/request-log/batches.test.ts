@@ -20,7 +20,7 @@ function row(resellerId: string, keyId: string, atMs: number, i: number, status 
   return {
     resellerId,
     keyId,
-    at: new Date(atMs),
+    at: atMs,
     method: i % 5 === 0 ? "POST" : "GET",
     route: i % 3 === 0 ? "/api/v1/exchange/:id" : "/api/v1/currencies",
     path: i % 3 === 0 ? "/api/v1/exchange/012345…4567" : "/api/v1/currencies",
@@ -66,10 +66,10 @@ describe("batches (pure)", () => {
     );
     const batches = toBatches(rows);
     for (const r of ["a", "b"]) {
-      const got = batches.filter((b) => b.resellerId === r).flatMap((b) => b.rows.map((x) => x.at.getTime()));
+      const got = batches.filter((b) => b.resellerId === r).flatMap((b) => b.rows.map((x) => x.at));
       const want = rows
         .filter((x) => x.resellerId === r)
-        .map((x) => x.at.getTime())
+        .map((x) => x.at)
         .sort((x, y) => y - x);
       expect(got).toEqual(want);
     }
@@ -85,7 +85,7 @@ describe("batches (pure)", () => {
     const back = decodeEntries(encodeEntries(rows));
     expect(back).toEqual(
       rows.map((r) => ({
-        at: r.at.getTime(),
+        at: r.at,
         keyId: r.keyId,
         method: r.method,
         route: r.route,
@@ -139,7 +139,7 @@ describe.each(["sqlite", "postgres"] as const)("the request log in batches on %s
       for (const b of batches) {
         const want = rows.filter((r) => r.resellerId === b.resellerId).reverse();
         expect(decodeEntries(b.entries).map((e) => e?.requestId)).toEqual(want.map((r) => r.requestId));
-        expect([b.count, b.firstAt.getTime(), b.lastAt.getTime()]).toEqual([want.length, want.at(-1)!.at.getTime(), want[0].at.getTime()]);
+        expect([b.count, b.firstAt.getTime(), b.lastAt.getTime()]).toEqual([want.length, want.at(-1)!.at, want[0].at]);
       }
     } finally {
       await t.cleanup();
@@ -165,7 +165,7 @@ describe.each(["sqlite", "postgres"] as const)("the request log in batches on %s
       for (let w = 0; w < rows.length; w += 100) await writeRequestLogRows(t.db, rows.slice(w, w + 100));
       expect(await t.db.apiRequestBatch.count()).toBeGreaterThan(20);
 
-      const mine = rows.filter((r) => r.resellerId === a.id).sort((x, y) => y.at.getTime() - x.at.getTime());
+      const mine = rows.filter((r) => r.resellerId === a.id).sort((x, y) => y.at - x.at);
       const ids = (pred: (r: RequestLogRow) => boolean) => mine.filter(pred).map((r) => r.requestId);
       const cases: [Omit<RequestLogQuery, "resellerId">, (r: RequestLogRow) => boolean][] = [
         [{}, () => true],
@@ -176,10 +176,10 @@ describe.each(["sqlite", "postgres"] as const)("the request log in batches on %s
         [{ keyId: k2, statusClass: 4 }, (r) => r.keyId === k2 && r.status === 422],
         [
           { from: new Date(T0 + 300_000), to: new Date(T0 + 900_000) },
-          (r) => r.at.getTime() >= T0 + 300_000 && r.at.getTime() < T0 + 900_000,
+          (r) => r.at >= T0 + 300_000 && r.at < T0 + 900_000,
         ],
-        [{ to: new Date(T0 + 61_000) }, (r) => r.at.getTime() < T0 + 61_000],
-        [{ from: new Date(T0 + 1_190_000) }, (r) => r.at.getTime() >= T0 + 1_190_000],
+        [{ to: new Date(T0 + 61_000) }, (r) => r.at < T0 + 61_000],
+        [{ from: new Date(T0 + 1_190_000) }, (r) => r.at >= T0 + 1_190_000],
       ];
       for (const [q, pred] of cases) {
         const want = ids(pred);
@@ -200,7 +200,7 @@ describe.each(["sqlite", "postgres"] as const)("the request log in batches on %s
       expect((await walk(t.db, { resellerId: b.id, pageSize: 100 })).all).toEqual(
         rows
           .filter((r) => r.resellerId === b.id)
-          .sort((x, y) => y.at.getTime() - x.at.getTime())
+          .sort((x, y) => y.at - x.at)
           .map((r) => r.requestId),
       );
       expect((await walk(t.db, { resellerId: b.id, keyId: k1 })).all).toEqual([]);

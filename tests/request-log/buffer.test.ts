@@ -9,7 +9,7 @@ import { RequestLogBuffer, type RequestLogRow } from "@/lib/request-log/buffer";
 const row = (i: number): RequestLogRow => ({
   resellerId: "r",
   keyId: "k",
-  at: new Date(0),
+  at: 0,
   method: "GET",
   route: "/api/v1/currencies",
   path: "/api/v1/currencies",

@@ -348,7 +348,7 @@ describe.each(["sqlite", "postgres"] as const)("the request log's retention on %
       const row = (ageDays: number, i: number): RequestLogRow => ({
         resellerId: "r1",
         keyId: "k1",
-        at: new Date(now.getTime() - ageDays * day),
+        at: now.getTime() - ageDays * day,
         method: "GET",
         route: "/api/v1/currencies",
         path: "/api/v1/currencies",
