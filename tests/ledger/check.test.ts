@@ -305,8 +305,28 @@ describe.each(DATABASES)("ledger check on %s", (kind) => {
       [
         `order ${released.id} is exchanging but its profit was already closed`,
         `order ${reversed.id} is confirming but its profit was already closed`,
+        // (and, still unpriced, its profit is no longer what is pending)
+        `order ${reversed.id} is confirming with a profit of 0.5 but 0 pending`,
       ].sort(),
     );
+  });
+
+  it("an unpriced open order whose pending profit is not its profit is named, by any amount; once priced, it may differ", async () => {
+    const inv = byName("every order's profit");
+    const before = await messages(inv, 1000);
+    const r = await reseller();
+    // Opened with its profit pending 1e-8 short (an opening's rounding slip), and one opened right.
+    const short = await order(`short-${r}`, r, { profit: "0.50000001" });
+    const right = await order(`right-${r}`, r, { status: "confirming", profit: "0.50000001" });
+    await db.$transaction((tx) => recordPendingProfit(tx, short, new D("0.5")));
+    await db.$transaction((tx) => recordPendingProfit(tx, right, new D("0.50000001")));
+    expect((await messages(inv, 1000)).filter((m) => !before.includes(m))).toEqual([
+      `order ${short.id} is waiting with a profit of 0.50000001 but 0.5 pending`,
+    ]);
+    // Its deposit priced (on to exchanging, lib/orders/advance-order.ts), its profit may change while its pending stays.
+    await db.order.update({ where: { id: short.id }, data: { status: "exchanging", profit: "0.4" } });
+    await db.order.update({ where: { id: right.id }, data: { status: "exchanging", profit: "0.6" } });
+    expect((await messages(inv, 1000)).filter((m) => !before.includes(m))).toEqual([]);
   });
 
   it("settling or reversing a keyless order posts nothing; an overdraft names the balance", async () => {
