@@ -174,10 +174,7 @@ describe.each(["sqlite", "postgres"] as const)("the request log in batches on %s
         [{ route: "/api/v1/exchange/:id" }, (r) => r.route === "/api/v1/exchange/:id"],
         [{ keyId: k2 }, (r) => r.keyId === k2],
         [{ keyId: k2, statusClass: 4 }, (r) => r.keyId === k2 && r.status === 422],
-        [
-          { from: new Date(T0 + 300_000), to: new Date(T0 + 900_000) },
-          (r) => r.at >= T0 + 300_000 && r.at < T0 + 900_000,
-        ],
+        [{ from: new Date(T0 + 300_000), to: new Date(T0 + 900_000) }, (r) => r.at >= T0 + 300_000 && r.at < T0 + 900_000],
         [{ to: new Date(T0 + 61_000) }, (r) => r.at < T0 + 61_000],
         [{ from: new Date(T0 + 1_190_000) }, (r) => r.at >= T0 + 1_190_000],
       ];
