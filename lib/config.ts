@@ -334,6 +334,11 @@ const schema = z.object({
    * (lowering a cap or revoking applies at once).
    */
   PAYOUT_CHANGE_DELAY_HOURS: int(24, 0),
+  /**
+   * Automatic payouts: how often each worker runs their pass (due instructions queued as
+   * withdrawals), in seconds. A threshold's check prices the reseller's balances, so not every poll.
+   */
+  PAYOUTS_PASS_SECONDS: int(30, 1),
   /** The console's queue: an open order in one state longer than this is stuck, in minutes per state: "confirming=120,exchanging=120,sending=120". */
   QUEUE_STUCK_MINUTES: z
     .string()

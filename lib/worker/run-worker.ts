@@ -178,13 +178,13 @@ export async function syncOrderNow(
  */
 /** When the current app's workers last ran each once-a-minute chore. */
 const chores = slot(() => ({ stuckCheck: 0, quoteCleanup: 0, payouts: 0 }));
-/** How often the automatic payouts' pass runs: a threshold's check prices the reseller's balances. */
-const PAYOUTS_EVERY_MS = 30_000;
-
-/** The automatic payouts' pass, when its time has come (per app, by the clock of the pass). */
+/**
+ * The automatic payouts' pass, when its time has come (per app, by the clock of the pass): every
+ * PAYOUTS_PASS_SECONDS (30 by default), not every poll, as a threshold's check prices the reseller's balances.
+ */
 async function payoutsWhenDue(db: Db, now: Date): Promise<void> {
   const done = chores();
-  if (now.getTime() - done.payouts < PAYOUTS_EVERY_MS) return;
+  if (now.getTime() - done.payouts < getConfig().PAYOUTS_PASS_SECONDS * 1000) return;
   done.payouts = now.getTime();
   await runPayoutInstructionsOnce(db, { now });
 }

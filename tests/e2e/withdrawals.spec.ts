@@ -57,6 +57,8 @@ test.beforeAll(async () => {
       PAYOUT_CONFIRMATIONS: "1",
       PAYOUT_EXPLORER_URL: "https://explorer.example",
       WITHDRAWAL_MIN_USD: "10",
+      // The automatic payouts' pass every second, not every 30 s: the automatic payouts test waits for it.
+      PAYOUTS_PASS_SECONDS: "1",
     },
   });
   // The browser uses the origin the server names in its sign-in messages (APP_URL).
@@ -367,7 +369,7 @@ test("automatic payouts: the owner signs a monthly instruction on the withdrawal
   expect(JSON.parse(wallet.signedTypedData.at(-1)!).primaryType).toBe("PayoutInstruction");
   await expect(card.getByTestId("auto-payouts-active")).toContainText("Pay out monthly in ETH");
 
-  // The server's worker runs the payouts pass every 30 s: one payout this month, confirmed on chain.
+  // The server's worker runs the payouts pass every PAYOUTS_PASS_SECONDS: one payout this month, confirmed on chain.
   const row = card.getByTestId("auto-payout-row");
   await expect(row.locator("[data-status]")).toHaveText("confirmed", { timeout: 120_000 });
   await expect(row).toHaveCount(1);
