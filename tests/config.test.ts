@@ -44,6 +44,17 @@ describe("settings", () => {
     expect([c.RATE_LIMIT_PUBLIC_PER_MINUTE, c.RATE_LIMIT_PUBLIC_CREATES_PER_DAY, c.RATE_LIMIT_KEY_PER_MINUTE]).toEqual([60, 100, 300]);
   });
 
+  it("PAYOUTS_PASS_SECONDS: the automatic payouts pass every 30 s unless set, at least every second", () => {
+    setSettings({});
+    expect(getConfig().PAYOUTS_PASS_SECONDS).toBe(30);
+    setSettings({ PAYOUTS_PASS_SECONDS: "1" });
+    expect(getConfig().PAYOUTS_PASS_SECONDS).toBe(1);
+    for (const bad of ["0", "-5", "1.5", "soon"]) {
+      setSettings({ PAYOUTS_PASS_SECONDS: bad });
+      expect(() => getConfig(), bad).toThrow(/PAYOUTS_PASS_SECONDS/);
+    }
+  });
+
   it("picks PostgreSQL by the URL scheme and refuses nonsense with the variable's name", () => {
     setSettings({ DATABASE_URL: "postgres://u@h:5432/db" });
     expect(getConfig().databaseProvider).toBe("postgresql");
