@@ -57,7 +57,8 @@ describe("writeOnSqlite", () => {
           locked(); // its write took SQLite's write lock, held until the transaction ends
           await held;
         },
-        { timeout: 20_000 },
+        // Held for as long as the test takes on a loaded machine (Prisma's defaults: 2 s to start, 5 s to run).
+        { timeout: 600_000, maxWait: 600_000 },
       );
       await hasLock;
       let written = false;

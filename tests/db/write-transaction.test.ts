@@ -6,6 +6,7 @@ import { writeTransaction } from "@/lib/db/write-transaction";
 import { checkLedger } from "@/lib/ledger/check";
 import { post } from "@/lib/ledger/ledger";
 import { D } from "@/lib/money/decimal";
+import { bundledScript } from "../support/bundle";
 import { type TempDb, tempDatabase } from "../support/sqlite-db";
 
 // writeTransaction (lib/db/write-transaction.ts): on SQLite a ledger transaction holds the write
@@ -69,11 +70,13 @@ describe("writeTransaction on sqlite", () => {
   it.skipIf(mutationRun)(
     "two processes' concurrent ledger transactions all succeed, each run once",
     async () => {
+      // The child script bundled once (tests/support/bundle.ts): plain node starts it, no tsx loader.
+      const script = await bundledScript("tests/db/write-transaction-child.ts");
       const child = () =>
         new Promise<{ done: number; runs: number }>((resolve, reject) => {
           execFile(
             process.execPath,
-            ["--conditions=react-server", "--import", "tsx", "tests/db/write-transaction-child.ts"],
+            [script],
             { env: { ...process.env, DATABASE_URL: t.url, RESELLER_ID: r, COUNT: "40" } },
             (err, stdout, stderr) => (err ? reject(new Error(`${err.message}\n${stderr}`)) : resolve(JSON.parse(stdout))),
           );

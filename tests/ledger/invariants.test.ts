@@ -1,9 +1,9 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { Db } from "@/lib/db/client";
 import { checkLedger, LEDGER_INVARIANTS, type LedgerInvariant } from "@/lib/ledger/check";
 import { post } from "@/lib/ledger/ledger";
 import { D } from "@/lib/money/decimal";
-import { type TempDb, tempDatabase } from "../support/sqlite-db";
+import { type ReusableDb, reusableDatabase } from "../support/reusable-db";
 
 // Each ledger invariant is one object (lib/ledger/invariants/): its full form, and its
 // incremental form or the reason it has none. Both checks loop over LEDGER_INVARIANTS.
@@ -26,7 +26,7 @@ describe("the ledger's invariants", () => {
 });
 
 describe("the incremental check with an invariant that has no incremental form", () => {
-  let t: TempDb;
+  let t: ReusableDb;
   let db: Db;
   const r = "f1";
   const byId = (id: string) => LEDGER_INVARIANTS.find((i) => i.id === id)!;
@@ -44,9 +44,15 @@ describe("the incremental check with an invariant that has no incremental form",
   };
   const incremental = () => checkLedger(db, { mode: "incremental", changeSlackMs: 0 });
 
-  beforeEach(async () => {
-    t = await tempDatabase("sqlite");
+  // One database and client for the describe (a client per test compiled the same queries
+  // again), emptied back to the freshly migrated state before each test's rows.
+  beforeAll(async () => {
+    t = await reusableDatabase("sqlite");
     db = t.db;
+  });
+  afterAll(async () => t?.cleanup());
+  beforeEach(async () => {
+    await t.reset();
     await db.reseller.create({ data: { id: r, walletAddress: `0x${"a".repeat(40)}` } });
     await db.$transaction((tx) =>
       post(
@@ -59,7 +65,6 @@ describe("the incremental check with an invariant that has no incremental form",
     // A rollup row below the checkpoint, changed by hand: the incremental form trusts it (no new entry touches it).
     await db.ledgerDaily.updateMany({ where: { resellerId: r, day: "2026-01-05" }, data: { amount: "3" } });
   });
-  afterEach(async () => t.cleanup());
 
   it("marked full-only: runs its full form, which finds what lies below the checkpoint", async () => {
     const trusted = await incremental();

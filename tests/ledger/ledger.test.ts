@@ -12,6 +12,7 @@ import {
   settleProfit,
 } from "@/lib/ledger/ledger";
 import { D } from "@/lib/money/decimal";
+import { bundledScript } from "../support/bundle";
 import { type TempDb, tempDatabase } from "../support/sqlite-db";
 
 // The ledger on both real databases: the database itself refuses to rewrite history or to
@@ -185,11 +186,13 @@ describe.each(DATABASES)("ledger on %s", (kind) => {
       const r = await reseller();
       await credit(r, "eth", "5");
       // Separate processes, so the database's locking arbitrates (one process's client would queue them).
+      // The child script bundled once (tests/support/bundle.ts): plain node starts it, no tsx loader.
+      const script = await bundledScript("tests/ledger/reserve-child.ts");
       const child = () =>
         new Promise<{ reserved: number; refused: number }>((resolve, reject) => {
           execFile(
             process.execPath,
-            ["--conditions=react-server", "--import", "tsx", "tests/ledger/reserve-child.ts"],
+            [script],
             { env: { ...process.env, DATABASE_URL: t.url, RESELLER_ID: r, RESERVE_COUNT: "5" } },
             (err, stdout, stderr) => (err ? reject(new Error(`${err.message}\n${stderr}`)) : resolve(JSON.parse(stdout))),
           );

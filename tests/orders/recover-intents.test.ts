@@ -1,5 +1,5 @@
 import { Writable } from "node:stream";
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { Db, Order } from "@/lib/db/client";
 import type { OpenedSwap } from "@/lib/engine";
 import { createLogger, provideLogger } from "@/lib/log";
@@ -8,8 +8,8 @@ import { serializeOpened } from "@/lib/orders/intents";
 import { recoverIntents } from "@/lib/orders/recover-intents";
 import { currentScope } from "@/lib/scope";
 import { orderRow } from "../support/orders";
+import { type ReusableDb, reusableDatabase } from "../support/reusable-db";
 import { settingsForTests } from "../support/settings";
-import { type TempDb, tempSqlite } from "../support/sqlite-db";
 
 // The worker's settling of intents left open by a dead opening request (lib/orders/recover-intents.ts),
 // case by case, on rows written straight into a fresh SQLite database at a fixed "now": which
@@ -42,14 +42,19 @@ const MSG = {
   adoptFailed: "adopting an upstream exchange failed",
 };
 
-let t: TempDb;
+// One database and client for the file (issue 49: a client per test compiled the same queries
+// again), emptied back to the freshly migrated state before each test.
+let t: ReusableDb;
 let db: Db;
-beforeEach(async () => {
-  logged = [];
-  t = await tempSqlite();
+beforeAll(async () => {
+  t = await reusableDatabase("sqlite");
   db = t.db;
 });
-afterEach(() => t.cleanup());
+beforeEach(async () => {
+  logged = [];
+  await t.reset();
+});
+afterAll(() => t?.cleanup());
 
 const swapFor = (orderId: string, over: Partial<OpenedSwap> = {}): OpenedSwap => ({
   payinAddress: `deposit-of-${orderId}`,

@@ -24,11 +24,21 @@ export class WebhookReceiver {
         res.writeHead(answered).end();
       });
     });
+    // Idle kept-alive connections stay open (the sender's agent reuses them) until stop(): closed
+    // after Node's 5 s, a delivery sent on one just as it closed failed with ECONNRESET, which
+    // on a loaded machine, with seconds between a test's passes, happened.
+    this.server.keepAliveTimeout = 0;
     await new Promise<void>((resolve) => this.server.listen(0, "127.0.0.1", resolve));
     this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/hooks`;
   }
 
-  stop = () => new Promise<void>((resolve) => (this.server?.listening ? this.server.close(() => resolve()) : resolve()));
+  stop = () =>
+    new Promise<void>((resolve) => {
+      if (!this.server?.listening) return resolve();
+      this.server.close(() => resolve());
+      // The idle kept-alive connections too, which close() leaves open.
+      this.server.closeIdleConnections();
+    });
 
   /** The deliveries of one event type for one order, each with its parsed event. */
   events = (orderId: string, type: string) =>

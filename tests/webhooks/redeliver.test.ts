@@ -18,7 +18,14 @@ const at = (hhmm: string) => new Date(`2026-06-30T${hhmm}:00Z`);
 const pass = (db: Db) => runWebhooksOnce(db, new Date(Date.now() + 60_000));
 
 describe.each(["sqlite", "postgres"] as const)("webhook redelivery on %s", (kind) => {
-  settingsForTests({ WEBHOOK_ALLOW_PRIVATE: "true", WEBHOOK_RETRY_SCHEDULE: "0", WEBHOOK_DISABLE_AFTER_FAILURES: "1000" });
+  settingsForTests({
+    WEBHOOK_ALLOW_PRIVATE: "true",
+    WEBHOOK_RETRY_SCHEDULE: "0",
+    WEBHOOK_DISABLE_AFTER_FAILURES: "1000",
+    // No test here waits for an attempt's timeout: the receiver answers every delivery, however
+    // late a loaded machine lets it.
+    WEBHOOK_TIMEOUT_MS: "600000",
+  });
   const receiver = new WebhookReceiver();
   let t: TempDb;
   let db: Db;

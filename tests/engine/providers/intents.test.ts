@@ -23,7 +23,8 @@ beforeAll(async () => {
     secret: fake.secret,
     affiliateId: fake.affiliateId,
     quotesPerMinute: 1000,
-    timeoutMs: 5000,
+    // Only has to outlast a loaded machine: no test here waits for a timeout.
+    timeoutMs: 120_000,
   });
 });
 afterAll(() => fake.kill());

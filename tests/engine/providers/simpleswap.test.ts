@@ -26,7 +26,9 @@ beforeAll(async () => {
     apiKey: fake.apiKey,
     accountCommissionBps: 100,
     quotesPerMinute: 1000,
-    timeoutMs: 2000,
+    // No answer in time is tested with an answer held until the test lets it go (below), so
+    // this only has to outlast a loaded machine.
+    timeoutMs: 120_000,
   });
 });
 afterAll(() => fake.kill());
@@ -223,11 +225,33 @@ describe("SimpleSwap adapter: the documented errors, as the API answers them", (
   });
 
   it("429, 5xx and no answer in time are outages", async () => {
-    for (const f of [{ status: 429 as const }, { status: 500 as const }, { hangMs: 3000 }]) {
-      fake.failNext(f, 1, (r) => r.path === "/v3/ranges");
-      const e = await sw.quote({ from: BTC, to: ETH, fromAmount: new D("0.1"), commissionBps: 0, firm: false }).catch((x) => x);
-      expect(e).toBeInstanceOf(ProviderError);
-      expect(e.kind).toBe("status" in f && f.status === 429 ? "rate_limited" : "unavailable");
+    // No answer in time: the fake holds its answer until the adapter has given up (its timeout
+    // short here), so the timeout fires however slow the machine.
+    let letGo!: () => void;
+    const held = new Promise<void>((r) => {
+      letGo = r;
+    });
+    const impatient = new SimpleSwapAdapter({
+      baseUrl: fake.baseUrl,
+      apiKey: fake.apiKey,
+      accountCommissionBps: 100,
+      quotesPerMinute: 1000,
+      timeoutMs: 200,
+    });
+    try {
+      for (const [f, adapter] of [
+        [{ status: 429 as const }, sw],
+        [{ status: 500 as const }, sw],
+        [{ heldUntil: held }, impatient],
+      ] as const) {
+        fake.failNext(f, 1, (r) => r.path === "/v3/ranges");
+        const e = await adapter.quote({ from: BTC, to: ETH, fromAmount: new D("0.1"), commissionBps: 0, firm: false }).catch((x) => x);
+        expect(e).toBeInstanceOf(ProviderError);
+        expect(e.kind).toBe("status" in f && f.status === 429 ? "rate_limited" : "unavailable");
+        if ("heldUntil" in f) expect(e.message).toMatch(/no answer within 200 ms/);
+      }
+    } finally {
+      letGo();
     }
   });
 

@@ -52,6 +52,12 @@ export abstract class FakeServer {
 
   async start(): Promise<this> {
     const server = http.createServer((req, res) => void this.onRequest(req, res));
+    // An idle kept-alive connection is never closed by this side (kill() cuts them all): closed
+    // after Node's 5 s, the client could send its next request on it just as it went, and read
+    // "unreachable" (ECONNRESET). Its own idle timer is a little shorter than the 5 s, but on a
+    // loaded machine the test process reached that timer late; a provider test's own idle gaps
+    // between requests are exactly that long there.
+    server.keepAliveTimeout = 0;
     server.on("connection", (s) => {
       this.sockets.add(s);
       s.on("close", () => this.sockets.delete(s));
