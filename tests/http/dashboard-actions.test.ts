@@ -108,7 +108,7 @@ describe("dashboard reads and writes", () => {
     expect((await read("settings", {})).markupBps).toBe(150);
     // The request log: A's keyed requests of beforeAll (written within seconds; polled, not timed).
     let requests = await read("requests", {});
-    for (let i = 0; i < 100 && requests.items.length < 4; i++) {
+    for (const end = Date.now() + 120_000; requests.items.length < 4 && Date.now() < end; ) {
       await new Promise((r) => setTimeout(r, 100));
       requests = await read("requests", {});
     }

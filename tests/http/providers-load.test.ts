@@ -39,8 +39,11 @@ beforeAll(async () => {
       ...fakes.env(),
       PROVIDERS_QUOTE_CACHE_SECONDS: "600",
       PRICES_MAX_AGE_SECONDS: "900",
-      PROVIDERS_QUOTE_DEADLINE_MS: "5000",
-      PROVIDERS_HTTP_TIMEOUT_MS: "5000",
+      // Hang guards, not the subject: a quote past the deadline or a timed-out request (a
+      // machine under load answers slowly) would skip a provider or put it in its cool-down,
+      // and the counts below would say so though the cache did its job.
+      PROVIDERS_QUOTE_DEADLINE_MS: "120000",
+      PROVIDERS_HTTP_TIMEOUT_MS: "120000",
     },
   });
 });

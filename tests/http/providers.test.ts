@@ -30,7 +30,7 @@ beforeAll(async () => {
   fakes.setPair("xrp", "btc", { changenow: "0.00002" }, { min: "10", max: "100000" });
   db = await migratedDatabase(inject("dbKind"));
   // The worker reads a provider every 250 ms, each read the script's next status; `follow` reads
-  // the order every 20 ms, so it sees every status even when a request is slow on a busy machine.
+  // the order before each of those reads is answered, so it sees every status however busy the machine.
   server = await startApp({ databaseUrl: db.url, env: { ...fakes.env(), LOG_LEVEL: "debug", WORKER_POLL_MS: "250" } });
   conn = createDb(db.url);
   const reseller = await getOrCreateReseller(conn, { walletAddress: `0x${"ab".repeat(20)}` });
@@ -59,17 +59,35 @@ async function call(path: string, opts: { body?: unknown; key?: string; ip?: str
   return { status: res.status, body: (await res.json()) as any };
 }
 
-/** Polls until a final state, keeping every (status, stateReason) seen. */
+/**
+ * Polls until a final state, keeping every (status, stateReason) seen. The order is also read
+ * before each of SideShift's status reads is answered (the fake's beforeRead), so every status
+ * a read made is seen before the next read moves the order on, however slow the machine; the
+ * reads are one at a time, so `seen` is in the order's order.
+ */
 async function follow(id: string, opts: { key?: string; timeoutMs?: number } = {}) {
   const seen: string[] = [];
-  const deadline = Date.now() + (opts.timeoutMs ?? 120_000); // a hang guard: how fast is not the point
-  for (;;) {
-    const r = await call(`/exchange/${id}`, { key: opts.key });
-    const label = r.body.stateReason ? `${r.body.status}/${r.body.stateReason}` : r.body.status;
-    if (seen.at(-1) !== label) seen.push(label);
-    if (r.body.status === "finished" || r.body.status === "failed") return { order: r.body, seen };
-    if (Date.now() > deadline) throw new Error(`order ${id} stuck; saw ${seen.join(" -> ")}`);
-    await sleep(20);
+  let reading: Promise<any> = Promise.resolve();
+  const read = () => {
+    reading = reading.then(async () => {
+      const r = await call(`/exchange/${id}`, { key: opts.key });
+      const label = r.body.stateReason ? `${r.body.status}/${r.body.stateReason}` : r.body.status;
+      if (seen.at(-1) !== label) seen.push(label);
+      return r;
+    });
+    return reading;
+  };
+  fakes.sideshift.beforeRead = read;
+  try {
+    const deadline = Date.now() + (opts.timeoutMs ?? 120_000); // a hang guard: how fast is not the point
+    for (;;) {
+      const r = await read();
+      if (r.body.status === "finished" || r.body.status === "failed") return { order: r.body, seen };
+      if (Date.now() > deadline) throw new Error(`order ${id} stuck; saw ${seen.join(" -> ")}`);
+      await sleep(20);
+    }
+  } finally {
+    fakes.sideshift.beforeRead = null;
   }
 }
 

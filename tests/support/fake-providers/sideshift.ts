@@ -93,6 +93,13 @@ export class FakeSideShift extends FakeServer {
     this.scripts.set(address, steps);
   }
 
+  /**
+   * Awaited before a read of a shift takes its script's next step: a test that must see every
+   * status the order passes through reads the order there (tests/http/providers.test.ts), so
+   * that no status lasts too short for it on a loaded machine.
+   */
+  beforeRead: ((shiftId: string) => Promise<unknown>) | null = null;
+
   /** The shift made for a payout address (the last one, when several). */
   shiftFor(settleAddress: string): SsShift | undefined {
     return [...this.shifts.values()].filter((s) => s.body.settleAddress === settleAddress).pop();
@@ -300,6 +307,8 @@ export class FakeSideShift extends FakeServer {
   private async readShift(id: string): Promise<Reply> {
     const s = this.shifts.get(id);
     if (!s) return this.err(404, "Shift not found");
+    // The test has seen what the previous read made of the order before this read moves it on.
+    await this.beforeRead?.(id);
     const step = s.script.next();
     if (isFault(step)) return faultReply(step.fault as Fault);
     let status = stepStatus(step);
