@@ -208,14 +208,18 @@ const schema = z.object({
   /** false: no request is recorded (the Requests page stays empty); what is kept is still pruned. */
   REQUEST_LOG_ENABLED: bool.default(true),
   REQUEST_LOG_FLUSH_MS: int(1000, 10),
-  // 2,000: each write is a commit (on SQLite an fsync on the event loop), so fewer and larger ones
-  // cost the request path less; encoding 2,000 rows takes about a millisecond.
-  REQUEST_LOG_BATCH: int(2000, 1),
+  // 10,000: each write is a commit (on SQLite an fsync on the event loop, and every reader
+  // connection's page cache dropped), so fewer and larger ones cost the request path less: at
+  // 15k keyed req/s, 2,000 made seven commits a second, and SQLite's GET /exchange/{id} lost 3 to
+  // 5% of its throughput to the log against 0 to 2% with 10,000 (bench/README.md, Request log).
+  // Encoding 10,000 rows takes about 5 ms, once a second at most rates (REQUEST_LOG_FLUSH_MS).
+  REQUEST_LOG_BATCH: int(10_000, 1),
   /**
    * Most rows waiting to be written (a slow or unreachable database): beyond it a request is not
-   * logged, and request_log_dropped_total counts it. ~300 bytes a row: 20,000 rows is ~6 MB.
+   * logged, and request_log_dropped_total counts it. ~300 bytes a row: 50,000 rows is ~15 MB,
+   * five full batches.
    */
-  REQUEST_LOG_BUFFER_MAX: int(20_000, 1),
+  REQUEST_LOG_BUFFER_MAX: int(50_000, 1),
   /** Days a request log row is kept; then the workers delete it, in batches. 0 keeps them forever. */
   REQUEST_LOG_DAYS: int(30, 0),
   /** Live status (GET /exchange/{id}/events): seconds between the heartbeat comments of an open stream. */
