@@ -16,14 +16,12 @@ import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { NOW, orderId, STEP_MS, seed } from "./seed.mjs";
-import { ROOT, runPerDatabase } from "./support.mjs";
+import { ROOT, runPerDatabase, wanted } from "./support.mjs";
 
 const ORDERS = Number(process.env.BENCH_ORDERS ?? 1_000_000);
 const LINES = Number(process.env.BENCH_LINES ?? 10_000_000);
 const DBS = (process.env.BENCH_DB ?? "sqlite,postgres").split(",");
 const CALLS = Number(process.env.BENCH_CALLS ?? 20);
-const ONLY = process.env.BENCH_ONLY?.split(",");
-
 for (const f of ["lib/dist/index.mjs", "dist/cli.mjs"])
   if (!fs.existsSync(path.join(ROOT, f))) {
     console.error("run `node scripts/build-server.mjs` (or `npm run build`) first");
@@ -117,7 +115,7 @@ function reads(lib, db) {
     ["export ledger (first 1000 rows)", () => readCsv(lib.ledgerCsv(db, { resellerId: "me" }), 1001)],
     ["export statements", () => readCsv(lib.statementsCsv(db, { resellerId: "me", now: NOW }), Number.POSITIVE_INFINITY)],
   );
-  return out.filter(([label]) => !ONLY || ONLY.some((o) => label.includes(o)));
+  return out.filter(([label]) => wanted(label));
 }
 
 await runPerDatabase({

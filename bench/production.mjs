@@ -42,7 +42,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
-import { createDatabase, freePort, procCpu, productionEnv, ROOT, requireBuild, UNLIMITED_RATES, waitFor } from "./support.mjs";
+import { createDatabase, freePort, procCpu, productionEnv, ROOT, requireBuild, UNLIMITED_RATES, waitFor, wanted } from "./support.mjs";
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
@@ -318,8 +318,7 @@ async function benchDatabase(kind) {
     const endpointOf = (c) => ORDER.indexOf(c.name.replace(/ (keyless|keyed)$/, ""));
     cases.sort((a, b) => endpointOf(a) - endpointOf(b));
     // BENCH_ONLY=currencies,estimate: only the cases whose name contains one of these.
-    const only = process.env.BENCH_ONLY?.split(",");
-    if (only) cases.splice(0, cases.length, ...cases.filter((c) => only.some((o) => c.name.includes(o))));
+    cases.splice(0, cases.length, ...cases.filter((c) => wanted(c.name)));
     const limitOpts = {
       static: (u) => ({ url: u }),
       "prisma-insert": (u) => ({ url: u, method: "POST" }),

@@ -14,7 +14,7 @@ import { spawn, spawnSync } from "node:child_process";
 import os from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
-import { createDatabase, freePort, procCpu, productionEnv, ROOT, requireBuild, UNLIMITED_RATES, waitFor } from "./support.mjs";
+import { createDatabase, freePort, procCpu, productionEnv, ROOT, requireBuild, UNLIMITED_RATES, waitFor, wanted } from "./support.mjs";
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
@@ -75,7 +75,7 @@ async function benchDatabase(kind) {
       if (r.status !== 201) throw new Error(`POST /exchange: ${r.status} ${await r.text()}`);
       ids.push((await r.json()).id);
     }
-    const cases = [
+    const all = [
       ["GET /currencies keyed", (base) => ({ url: `${base}/api/v1/currencies`, headers })],
       ["GET /estimate keyed", (base) => ({ url: `${base}/api/v1/estimate?from=btc&to=eth&amount=0.1`, headers })],
       [
@@ -90,8 +90,7 @@ async function benchDatabase(kind) {
         },
       ],
     ];
-    const only = process.env.BENCH_ONLY?.split(",");
-    if (only) cases.splice(0, cases.length, ...cases.filter(([name]) => only.some((o) => name.includes(o))));
+    const cases = all.filter(([name]) => wanted(name));
     const results = {};
     console.log(`\n${kind}: ${CONNECTIONS} connections, ${SECONDS} s per run, ${ROUNDS} rounds, log off and on alternately`);
     for (const [, opts] of cases) for (const log of ["off", "on"]) await load({ ...opts(servers[log].base), duration: 2 }); // warm-up

@@ -9,6 +9,10 @@ import path from "node:path";
 export const ROOT = path.resolve(import.meta.dirname, "..");
 const PG_ADMIN = process.env.TEST_PG_ADMIN_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 
+const ONLY = process.env.BENCH_ONLY?.split(",");
+/** Whether a case is to run: BENCH_ONLY=a,b runs only those whose name contains one of a, b. */
+export const wanted = (name) => !ONLY || ONLY.some((o) => name.includes(o));
+
 const CLOCK_TICKS = Number(spawnSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).stdout) || 100;
 
 /**
