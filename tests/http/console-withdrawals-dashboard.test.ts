@@ -27,15 +27,19 @@ describe("a withdrawal awaiting approval on the reseller's dashboard", () => {
     await creditProfit(testDb(), resellerId, "eth", "0.3");
     // Confirmed above the threshold: awaiting approval, reserved (as confirmWithdrawal makes it).
     const w = { id, resellerId, legs: [{ currency: "eth", amount: "0.3" }], asset: "eth", chainId: 1, amount: "0.3" };
-    await testDb().withdrawal.create({
-      data: withdrawalRow(w, {
-        status: "awaiting_approval",
-        stateReason: awaitingApprovalReason("100"),
-        destination: wallet.address.toLowerCase(),
-        usdValue: "639.02",
-      }),
+    // One transaction, as confirmWithdrawal writes it: the suite's ledger check runs after other
+    // files while this one runs, and a row awaiting approval with nothing reserved yet is a fault.
+    await testDb().$transaction(async (tx) => {
+      await tx.withdrawal.create({
+        data: withdrawalRow(w, {
+          status: "awaiting_approval",
+          stateReason: awaitingApprovalReason("100"),
+          destination: wallet.address.toLowerCase(),
+          usdValue: "639.02",
+        }),
+      });
+      await reserveWithdrawal(tx, w);
     });
-    await testDb().$transaction((tx) => reserveWithdrawal(tx, w));
   });
 
   it("shows it waiting for approval, with the amount reserved, on the page and in its read", async () => {

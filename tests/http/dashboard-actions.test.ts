@@ -300,7 +300,18 @@ describe("dashboard reads and writes", () => {
       });
       return (
         await db.webhookDelivery.create({
-          data: { endpointId, messageId, orderingKey: messageId, status: "failed", attempts: 8, lastStatusCode: 500, createdAt },
+          // Last tried a moment ago: the suite server's worker deletes finished messages older than
+          // the retention (WEBHOOK_RETENTION_DAYS) once a minute, and these are dated in January.
+          data: {
+            endpointId,
+            messageId,
+            orderingKey: messageId,
+            status: "failed",
+            attempts: 8,
+            lastStatusCode: 500,
+            createdAt,
+            lastAttemptAt: new Date(),
+          },
         })
       ).id;
     };
