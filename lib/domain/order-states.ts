@@ -11,6 +11,12 @@ const HAPPY_PATH: OrderState[] = ["waiting", "confirming", "exchanging", "sendin
 
 export const isFinal = (s: OrderState) => s === "finished" || s === "failed";
 
+/** The state at which an order's deposit is priced (lib/orders/advance-order.ts: the rate of that moment, the profit repriced). */
+export const PRICED_AT: OrderState = "exchanging";
+
+/** The states before it: an order's profit is still the one its opening posted pending (the ledger check holds it to that). */
+export const UNPRICED_STATES: readonly OrderState[] = HAPPY_PATH.slice(0, HAPPY_PATH.indexOf(PRICED_AT));
+
 /** The states an order can still leave: waiting to sending. */
 export const OPEN_STATES: OrderState[] = ORDER_STATES.filter((s) => !isFinal(s));
 

@@ -2,7 +2,7 @@ import "server-only";
 import { getCurrency } from "@/lib/currencies";
 import type { Db, Order, Tx } from "@/lib/db/client";
 import { writeTransaction } from "@/lib/db/write-transaction";
-import { assertTransition, isFinal, type OrderState } from "@/lib/domain/order-states";
+import { assertTransition, isFinal, type OrderState, PRICED_AT } from "@/lib/domain/order-states";
 import { applyRate } from "@/lib/domain/quote-math";
 import { type EngineStep, getEngine } from "@/lib/engine";
 import { reverseProfit, settleProfit } from "@/lib/ledger/ledger";
@@ -90,9 +90,9 @@ export async function applyStep(
     // The deposit is accepted: price what actually arrived with the order's markup, at the
     // rate of this moment for a floating order (when the engine gives one), at the order's
     // own rate otherwise. A fixed order keeps its locked amounts for the quoted deposit.
-    const rate = step.to === "exchanging" && step.rate && order.rateType !== "fixed" ? step.rate : new D(order.rate);
+    const rate = step.to === PRICED_AT && step.rate && order.rateType !== "fixed" ? step.rate : new D(order.rate);
     const received = order.amountReceived ? new D(order.amountReceived) : null;
-    if (step.to === "exchanging" && received && (!received.eq(order.fromAmount) || !rate.eq(order.rate))) {
+    if (step.to === PRICED_AT && received && (!received.eq(order.fromAmount) || !rate.eq(order.rate))) {
       const to = getCurrency(order.toCurrency);
       const q = applyRate(received, rate, to?.precision ?? 8, order.markupBps);
       patch.rate = rate.toFixed();

@@ -1,5 +1,6 @@
 import "server-only";
 import type { Tx } from "@/lib/db/client";
+import { isFinal, type OrderState, UNPRICED_STATES } from "@/lib/domain/order-states";
 import { D } from "@/lib/money/decimal";
 import {
   type CheckContext,
@@ -14,8 +15,6 @@ import {
 
 type OrderRow = Omit<TouchedOrder, "channel">;
 
-/** The states before the deposit is priced: the order's profit is still its opening's. */
-const UNPRICED = new Set(["waiting", "confirming"]);
 const ORDER_SELECT = { id: true, resellerId: true, toCurrency: true, status: true, profit: true, createdAt: true } as const;
 
 /** The order invariant over one page of orders with a reseller (all their entries read). */
@@ -31,12 +30,14 @@ async function judgeOrders(tx: Tx, orders: OrderRow[], report: Report, ctx: Chec
     const pending = es.filter((e) => e.bucket === "pending").reduce((s, e) => s.plus(e.amount), new D(0));
     const credits = es.filter((e) => e.kind === "order_profit_settle");
     const closing = es.filter((e) => e.kind === "order_profit_release" || e.kind === "order_profit_reverse");
-    const final = o.status === "finished" || o.status === "failed";
+    // A status that is no state (a corrupt row) is judged as an open one.
+    const status = o.status as OrderState;
+    const final = isFinal(status);
     if (pending.isNeg()) report(`order ${o.id} has a negative pending profit ${pending.toFixed()}`);
-    // Before its deposit is priced (lib/orders/advance-order.ts: on to exchanging) an order's
+    // Before its deposit is priced (lib/orders/advance-order.ts: on to PRICED_AT) an order's
     // profit is the one its opening posted pending: a posting off by any amount shows here, and
     // nowhere later (the release voids whatever was pending, and the credit is the repriced profit).
-    else if (UNPRICED.has(o.status) && !pending.eq(o.profit))
+    else if (UNPRICED_STATES.includes(status) && !pending.eq(o.profit))
       report(`order ${o.id} is ${o.status} with a profit of ${o.profit} but ${pending.toFixed()} pending`);
     if (final && !pending.isZero()) report(`order ${o.id} is ${o.status} but ${pending.toFixed()} of its profit is still pending`);
     if (!final && (credits.length || closing.length)) report(`order ${o.id} is ${o.status} but its profit was already closed`);
