@@ -90,9 +90,10 @@ export async function applyStep(
     // The deposit is accepted: price what actually arrived with the order's markup, at the
     // rate of this moment for a floating order (when the engine gives one), at the order's
     // own rate otherwise. A fixed order keeps its locked amounts for the quoted deposit.
-    const rate = step.to === PRICED_AT && step.rate && order.rateType !== "fixed" ? step.rate : new D(order.rate);
+    const priced = step.to === PRICED_AT;
+    const rate = priced && step.rate && order.rateType !== "fixed" ? step.rate : new D(order.rate);
     const received = order.amountReceived ? new D(order.amountReceived) : null;
-    if (step.to === PRICED_AT && received && (!received.eq(order.fromAmount) || !rate.eq(order.rate))) {
+    if (priced && received && (!received.eq(order.fromAmount) || !rate.eq(order.rate))) {
       const to = getCurrency(order.toCurrency);
       const q = applyRate(received, rate, to?.precision ?? 8, order.markupBps);
       patch.rate = rate.toFixed();

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { accountSums } from "@/lib/ledger/account-sums";
+import { LARGE_WRITE_TRANSACTION } from "../support/ledger";
 import { type TempDb, tempDatabase } from "../support/sqlite-db";
 
 // accountSums (the treasury's reconciliation and the console's provider health read it): each
@@ -25,15 +26,12 @@ describe.each(["sqlite", "postgres"] as const)("accountSums on %s", (kind) => {
       line("world", "eth", "6.25"),
       line("world", "btc", "-123456789012345681.000000000000000003"),
     ];
-    // Hang guards, not Prisma's 2 s to start and 5 s to finish: 5,009 lines in one interactive
-    // transaction ran past them on PostgreSQL when the machine was loaded (the file failed there).
-    await t.db.$transaction(
-      async (tx) => {
-        await tx.journalLine.createMany({ data });
-        await tx.journal.create({ data: { id: "sums", kind: "adjustment", lines: data.length } });
-      },
-      { timeout: 300_000, maxWait: 300_000 },
-    );
+    // 5,009 lines in one interactive transaction ran past Prisma's default limits on PostgreSQL
+    // when the machine was loaded (the file failed there).
+    await t.db.$transaction(async (tx) => {
+      await tx.journalLine.createMany({ data });
+      await tx.journal.create({ data: { id: "sums", kind: "adjustment", lines: data.length } });
+    }, LARGE_WRITE_TRANSACTION);
   });
   afterAll(async () => t?.cleanup());
 

@@ -7,6 +7,12 @@ import { applyDaily, dailyDeltas, dayOf } from "@/lib/ledger/daily";
 import { D } from "@/lib/money/decimal";
 
 /**
+ * Hang guards for a test's large write in one interactive transaction, instead of Prisma's 2 s to
+ * start and 5 s to finish: thousands of rows ran past those on PostgreSQL on a loaded machine.
+ */
+export const LARGE_WRITE_TRANSACTION = { timeout: 300_000, maxWait: 300_000 } as const;
+
+/**
  * Throws with the first broken ledger invariant (and how many were found), if any. `incremental`:
  * only what is new since the last clean check's checkpoint (and a checkpoint written when clean),
  * as the routine `ledger:check` does; else the whole ledger, writing nothing.
@@ -54,37 +60,34 @@ export async function rawJournal(
   const now = new Date();
   const dated = entries.map((e) => ({ ...e, journalId, createdAt: e.createdAt === undefined ? now : new Date(e.createdAt) }));
   const ids: number[] = [];
-  await db.$transaction(
-    async (tx) => {
-      await tx.ledgerEntry.createMany({ data: dated });
-      await applyDaily(tx, dailyDeltas(dated.map((e) => ({ ...e, amount: String(e.amount) }))));
-      const credits = dated.filter((e) => e.kind === "order_profit_settle");
-      const channelOf = new Map(
-        (await tx.order.findMany({ where: { id: { in: credits.map((e) => e.orderId ?? "") } }, select: { id: true, channel: true } })).map(
-          (o) => [o.id, o.channel],
-        ),
-      );
-      await applyChannelDaily(
-        tx,
-        channelDeltas(
-          credits.map((e) => ({
-            resellerId: e.resellerId,
-            day: dayOf(e.createdAt),
-            channel: (e.orderId && channelOf.get(e.orderId)) ?? "",
-            currency: e.currency,
-            orders: 0,
-            finished: 0,
-            volume: new D(0),
-            profit: new D(String(e.amount)),
-          })),
-        ),
-      );
-      for (const e of await tx.ledgerEntry.findMany({ where: { journalId }, orderBy: { id: "asc" }, select: { id: true } })) ids.push(e.id);
-      if (lines.length) await tx.journalLine.createMany({ data: lines });
-      await tx.journal.create({ data: { id: journalId, kind: "adjustment", lines: entries.length + lines.length } });
-    },
-    { timeout: 300_000, maxWait: 300_000 },
-  );
+  await db.$transaction(async (tx) => {
+    await tx.ledgerEntry.createMany({ data: dated });
+    await applyDaily(tx, dailyDeltas(dated.map((e) => ({ ...e, amount: String(e.amount) }))));
+    const credits = dated.filter((e) => e.kind === "order_profit_settle");
+    const channelOf = new Map(
+      (await tx.order.findMany({ where: { id: { in: credits.map((e) => e.orderId ?? "") } }, select: { id: true, channel: true } })).map(
+        (o) => [o.id, o.channel],
+      ),
+    );
+    await applyChannelDaily(
+      tx,
+      channelDeltas(
+        credits.map((e) => ({
+          resellerId: e.resellerId,
+          day: dayOf(e.createdAt),
+          channel: (e.orderId && channelOf.get(e.orderId)) ?? "",
+          currency: e.currency,
+          orders: 0,
+          finished: 0,
+          volume: new D(0),
+          profit: new D(String(e.amount)),
+        })),
+      ),
+    );
+    for (const e of await tx.ledgerEntry.findMany({ where: { journalId }, orderBy: { id: "asc" }, select: { id: true } })) ids.push(e.id);
+    if (lines.length) await tx.journalLine.createMany({ data: lines });
+    await tx.journal.create({ data: { id: journalId, kind: "adjustment", lines: entries.length + lines.length } });
+  }, LARGE_WRITE_TRANSACTION);
   return { journalId, ids };
 }
 
