@@ -4,6 +4,7 @@ import { getCurrency } from "@/lib/currencies";
 import type { Currency } from "@/lib/currencies/types";
 import {
   type FailureReason,
+  isFinal,
   nextOnHappyPath,
   ORDER_STATES,
   type OrderState,
@@ -484,7 +485,7 @@ export class ProvidersEngine implements Engine {
       this.remember(swap.orderId, reading);
     }
     const step = this.stepFor(swap, reading);
-    if (step && step.to !== null && (step.to === "finished" || step.to === "failed")) this.lastReading.delete(swap.orderId);
+    if (step && step.to !== null && isFinal(step.to)) this.lastReading.delete(swap.orderId);
     return step;
   }
 
